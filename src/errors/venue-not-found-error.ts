@@ -1,0 +1,27 @@
+import type { VenueResponseInfo } from './http-error-options.js'
+import { VenueError } from './venue-error.js'
+
+/**
+ * The venue has no such resource: HTTP 404, or a pool the venue answers with an
+ * all-zero record (empty `symbol`). Never retried.
+ *
+ * Note: the live service answers an unknown *order* with HTTP 500
+ * `service internal error`, which cannot be told apart from a real fault; that is a
+ * {@link VenueServerError} with `ambiguous: true`.
+ */
+export class VenueNotFoundError extends VenueError {
+  static override readonly code = 'VENUE_NOT_FOUND'
+  override readonly code = 'VENUE_NOT_FOUND'
+  override readonly retryable = false
+  override name = 'VenueNotFoundError'
+  /** HTTP status of the response. */
+  readonly status: number
+  /** The envelope's message, when the body had one. */
+  readonly venueMessage: string | undefined
+
+  constructor(message: string, info: VenueResponseInfo) {
+    super(message, info)
+    this.status = info.status
+    this.venueMessage = info.venueMessage
+  }
+}

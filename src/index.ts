@@ -1,0 +1,60 @@
+/**
+ * venue-rx: the spot venue's polling REST interface as typed calls and RxJS streams.
+ *
+ * @packageDocumentation
+ */
+
+// Exact decimals
+export { compareDecimal, isDecimal } from './decimal.js'
+// Errors
+export {
+  VenueAbortError,
+  VenueApiError,
+  VenueAuthError,
+  type VenueAuthReason,
+  VenueError,
+  type VenueErrorOptions,
+  VenueInputError,
+  VenueNetworkError,
+  VenueNotFoundError,
+  VenueRateLimitError,
+  VenueRejectedError,
+  VenueResponseError,
+  type VenueResponseInfo,
+  type VenueResponseIssue,
+  type VenueResponseProblem,
+  VenueServerError,
+  VenueTimeoutError,
+} from './errors/index.js'
+export type { BackoffOptions, MarketDataSource, VenueOptions } from './options.js'
+export type {
+  CallOptions,
+  DepthArgs,
+  KlinesArgs,
+  LatestTradesArgs,
+  OrderRef,
+  OrdersArgs,
+  PoolsArgs,
+  SortDirection,
+  SourceArg,
+  TradesArgs,
+  TransfersArgs,
+} from './rest/args.js'
+export {
+  ENDPOINTS,
+  type Endpoint,
+  type EndpointGroup,
+  type RestMethodName,
+} from './rest/endpoints.js'
+export {
+  DEFAULT_PARAM_NAMES,
+  type ParamNames,
+  type ParamNamesOverride,
+} from './rest/param-names.js'
+// REST
+export type { RestClient } from './rest/rest-client.js'
+// Resources: schemas and the types inferred from them
+export * from './schemas/index.js'
+export type { VenueDispatcher } from './transport/undici-transport.js'
+// The venue
+export { createVenue, type Venue, type VenueSettings } from './venue.js'

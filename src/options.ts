@@ -1,0 +1,214 @@
+import { ApiKey } from './api-key.js'
+import { VenueInputError } from './errors/venue-input-error.js'
+import {
+  DEFAULT_PARAM_NAMES,
+  type ParamNames,
+  type ParamNamesOverride,
+} from './rest/param-names.js'
+import type { VenueDispatcher } from './transport/undici-transport.js'
+
+/** Which market-data set to read: `'v2'` (order book plus AMM, the default) or `'v1'` (order book only). */
+export type MarketDataSource = 'v2' | 'v1'
+
+/** Retry delays of streams: exponential with full jitter, capped. */
+export interface BackoffOptions {
+  /** First delay in ms. Default 500. */
+  readonly initialMs?: number
+  /** Largest delay in ms. Default 30,000. */
+  readonly maxMs?: number
+  /** Growth per attempt, at least 1. Default 2. */
+  readonly factor?: number
+  /** `true` (default) draws each delay uniformly from 0..computed delay ("full jitter"). */
+  readonly jitter?: boolean
+}
+
+/** Options of {@link createVenue}. Only `baseUrl` is required. */
+export interface VenueOptions {
+  /** `http(s)://host[:port][/prefix]`, with no credentials, query or fragment. */
+  readonly baseUrl: string
+  /** The account's API key, needed by the account endpoints only. Never logged or shown. */
+  readonly apiKey?: string | undefined
+  /** Market-data set for depth, klines and latest trades. Default `'v2'`. */
+  readonly marketData?: MarketDataSource
+  /** Pause between the end of one poll and the next, in ms. Default 1,000. */
+  readonly pollIntervalMs?: number
+  /** Total time allowed per request, in ms. Default 10,000. */
+  readonly requestTimeoutMs?: number
+  /** Request budget shared by every request of this venue. Default 10. */
+  readonly maxRequestsPerSecond?: number
+  /** Retry delays of streams. */
+  readonly backoff?: BackoffOptions
+  /** Sockets in the keep-alive pool. Default 8. Ignored when `dispatcher` is given. */
+  readonly connections?: number
+  /** Send every request through this undici dispatcher (proxies, tests). */
+  readonly dispatcher?: VenueDispatcher
+  /** Overrides for the unconfirmed filter wire names. */
+  readonly paramNames?: ParamNamesOverride
+}
+
+/** {@link VenueOptions} after validation and defaults; the key is wrapped so it cannot leak. */
+export interface ResolvedVenueOptions {
+  readonly baseUrl: string
+  readonly apiKey: ApiKey | undefined
+  readonly marketData: MarketDataSource
+  readonly pollIntervalMs: number
+  readonly requestTimeoutMs: number
+  readonly maxRequestsPerSecond: number
+  readonly backoff: Required<BackoffOptions>
+  readonly connections: number
+  readonly dispatcher: VenueDispatcher | undefined
+  readonly paramNames: ParamNames
+}
+
+const OPTION_NAMES: ReadonlySet<string> = new Set([
+  'baseUrl',
+  'apiKey',
+  'marketData',
+  'pollIntervalMs',
+  'requestTimeoutMs',
+  'maxRequestsPerSecond',
+  'backoff',
+  'connections',
+  'dispatcher',
+  'paramNames',
+])
+
+/** Validates `options` and fills in defaults. Throws {@link VenueInputError} naming the option. */
+export function resolveOptions(options: VenueOptions): ResolvedVenueOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new VenueInputError('options', 'createVenue: options must be an object with a baseUrl')
+  }
+  for (const name of Object.keys(options)) {
+    if (!OPTION_NAMES.has(name)) {
+      throw new VenueInputError(name, `createVenue: unknown option "${name}"`)
+    }
+  }
+  const backoff = options.backoff ?? {}
+  const initialMs = positive('backoff.initialMs', backoff.initialMs, 500)
+  const maxMs = positive('backoff.maxMs', backoff.maxMs, 30_000)
+  if (maxMs < initialMs) {
+    throw new VenueInputError(
+      'backoff.maxMs',
+      'createVenue: backoff.maxMs must be >= backoff.initialMs',
+    )
+  }
+  const factor = positive('backoff.factor', backoff.factor, 2)
+  if (factor < 1)
+    throw new VenueInputError('backoff.factor', 'createVenue: backoff.factor must be >= 1')
+  const jitter = backoff.jitter ?? true
+  if (typeof jitter !== 'boolean') {
+    throw new VenueInputError('backoff.jitter', 'createVenue: backoff.jitter must be a boolean')
+  }
+  return Object.freeze({
+    baseUrl: baseUrl(options.baseUrl),
+    apiKey: apiKey(options.apiKey),
+    marketData: marketData(options.marketData),
+    pollIntervalMs: positive('pollIntervalMs', options.pollIntervalMs, 1_000),
+    requestTimeoutMs: positive('requestTimeoutMs', options.requestTimeoutMs, 10_000),
+    maxRequestsPerSecond: positive('maxRequestsPerSecond', options.maxRequestsPerSecond, 10),
+    backoff: Object.freeze({ initialMs, maxMs, factor, jitter }),
+    connections: positiveInteger('connections', options.connections, 8),
+    dispatcher: dispatcher(options.dispatcher),
+    paramNames: paramNames(options.paramNames),
+  })
+}
+
+function baseUrl(value: unknown): string {
+  const fail = (why: string) =>
+    new VenueInputError('baseUrl', `createVenue: baseUrl must be an http(s) URL${why}`)
+  if (typeof value !== 'string') throw fail(' string')
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch (error) {
+    throw new VenueInputError('baseUrl', 'createVenue: baseUrl is not a valid URL', {
+      cause: error,
+    })
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fail(` (got ${url.protocol})`)
+  // Never echo credentials back in the message.
+  if (url.username !== '' || url.password !== '') throw fail(' without credentials')
+  if (url.search !== '' || value.includes('?')) throw fail(' without a query')
+  if (url.hash !== '' || value.includes('#')) throw fail(' without a fragment')
+  return url.origin + url.pathname.replace(/\/+$/, '')
+}
+
+function apiKey(value: unknown): ApiKey | undefined {
+  if (value === undefined) return undefined
+  // The message never includes the value: it may be a real key with a typo.
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new VenueInputError('apiKey', 'createVenue: apiKey must be a non-empty string')
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
+  if (/[\u0000-\u001f\u007f]/.test(value)) {
+    throw new VenueInputError('apiKey', 'createVenue: apiKey must not contain control characters')
+  }
+  return new ApiKey(value.trim())
+}
+
+function marketData(value: unknown): MarketDataSource {
+  if (value === undefined) return 'v2'
+  if (value === 'v1' || value === 'v2') return value
+  throw new VenueInputError('marketData', "createVenue: marketData must be 'v2' or 'v1'")
+}
+
+function positive(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new VenueInputError(
+      name,
+      `createVenue: ${name} must be a positive finite number (got ${String(value)})`,
+    )
+  }
+  return value
+}
+
+function positiveInteger(name: string, value: unknown, fallback: number): number {
+  const n = positive(name, value, fallback)
+  if (!Number.isInteger(n)) {
+    throw new VenueInputError(name, `createVenue: ${name} must be a positive integer (got ${n})`)
+  }
+  return n
+}
+
+function dispatcher(value: unknown): VenueDispatcher | undefined {
+  if (value === undefined) return undefined
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    typeof (value as { dispatch?: unknown }).dispatch !== 'function'
+  ) {
+    throw new VenueInputError('dispatcher', 'createVenue: dispatcher must be an undici Dispatcher')
+  }
+  return value as VenueDispatcher
+}
+
+function paramNames(value: ParamNamesOverride | undefined): ParamNames {
+  if (value === undefined) return DEFAULT_PARAM_NAMES
+  if (typeof value !== 'object' || value === null) {
+    throw new VenueInputError('paramNames', 'createVenue: paramNames must be an object')
+  }
+  const result: Record<string, Record<string, string>> = {}
+  for (const [group, defaults] of Object.entries(DEFAULT_PARAM_NAMES)) {
+    result[group] = { ...defaults }
+  }
+  for (const [group, names] of Object.entries(value)) {
+    const target = result[group]
+    if (target === undefined) {
+      throw new VenueInputError(
+        `paramNames.${group}`,
+        `createVenue: unknown paramNames group "${group}"`,
+      )
+    }
+    for (const [argument, wire] of Object.entries(names ?? {})) {
+      const path = `paramNames.${group}.${argument}`
+      if (!(argument in target))
+        throw new VenueInputError(path, `createVenue: unknown filter ${path}`)
+      if (typeof wire !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(wire)) {
+        throw new VenueInputError(path, `createVenue: ${path} must be a non-empty query name`)
+      }
+      target[argument] = wire
+    }
+  }
+  return result as unknown as ParamNames
+}

@@ -1,0 +1,132 @@
+import { compareDecimal, isDecimal } from '../decimal.js'
+import { VenueInputError } from '../errors/venue-input-error.js'
+import { numberToDecimalString } from '../schemas/primitives.js'
+
+/**
+ * Argument checks run before any request. Each failure is a {@link VenueInputError}
+ * naming the method, the argument and what is allowed.
+ */
+
+/** Seconds above this look like milliseconds (1e11 s is the year 5138). */
+const MAX_SECONDS = 1e11
+
+function fail(method: string, argument: string, rule: string, value: unknown): never {
+  throw new VenueInputError(argument, `${method}: ${argument} ${rule} (got ${show(value)})`)
+}
+
+function show(value: unknown): string {
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)
+  if (typeof value === 'object' && value !== null)
+    return Array.isArray(value) ? 'an array' : 'an object'
+  return String(value)
+}
+
+/** An integer within `min..max` (inclusive). */
+export function integerIn(
+  method: string,
+  argument: string,
+  value: unknown,
+  min: number,
+  max: number,
+): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`
+    fail(method, argument, `must be an integer ${range}`, value)
+  }
+  return value
+}
+
+/** A pool id: a non-negative integer. */
+export function poolId(method: string, value: unknown, argument = 'poolId'): number {
+  return integerIn(method, argument, value, 0, Number.MAX_SAFE_INTEGER)
+}
+
+/** One of a fixed set of values. */
+export function oneOf<T extends string | number>(
+  method: string,
+  argument: string,
+  value: unknown,
+  allowed: readonly T[],
+): T {
+  if (!allowed.includes(value as T)) {
+    fail(
+      method,
+      argument,
+      `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`,
+      value,
+    )
+  }
+  return value as T
+}
+
+/** Unix seconds: a non-negative integer that does not look like milliseconds. */
+export function seconds(method: string, argument: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    fail(method, argument, 'must be an integer of Unix seconds', value)
+  }
+  if (value >= MAX_SECONDS) {
+    fail(method, argument, 'must be Unix seconds, not milliseconds', value)
+  }
+  return value
+}
+
+/** A decimal (string or number) within `min..max`, compared exactly; returned as a string. */
+export function decimalIn(
+  method: string,
+  argument: string,
+  value: unknown,
+  min: string,
+  max: string,
+): string {
+  let text: string | undefined
+  if (typeof value === 'string' && isDecimal(value)) text = value
+  else if (typeof value === 'number' && Number.isFinite(value)) text = numberToDecimalString(value)
+  if (text === undefined || compareDecimal(text, min) < 0 || compareDecimal(text, max) > 0) {
+    return fail(method, argument, `must be a decimal from ${min} to ${max}`, value)
+  }
+  return text
+}
+
+/** A non-empty string without control characters. */
+export function text(method: string, argument: string, value: unknown): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
+  if (typeof value !== 'string' || value === '' || /[\u0000-\u001f\u007f]/.test(value)) {
+    fail(method, argument, 'must be a non-empty string without control characters', value)
+  }
+  return value
+}
+
+/**
+ * Encodes one path segment. Everything but unreserved characters is percent-encoded,
+ * so `/`, `?` and `#` cannot change the path. `.` and `..` are refused: URL
+ * normalisation would turn them into a different path whatever their encoding.
+ */
+export function pathSegment(method: string, argument: string, value: string): string {
+  if (value === '.' || value === '..') fail(method, argument, 'cannot be "." or ".."', value)
+  return encodeURIComponent(value).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  )
+}
+
+/** Rejects keys that are not arguments of the method (catches typos such as `poolid`). */
+export function knownKeys(method: string, args: object, allowed: readonly string[]): void {
+  for (const key of Object.keys(args)) {
+    if (!allowed.includes(key)) {
+      throw new VenueInputError(
+        key,
+        `${method}: unknown argument "${key}" (allowed: ${allowed.join(', ')})`,
+      )
+    }
+  }
+}
+
+/** The arguments object itself: an object or absent. */
+export function argsObject(method: string, value: unknown): Record<string, unknown> {
+  if (value === undefined) return {}
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new VenueInputError('args', `${method}: arguments must be an object`)
+  }
+  return value as Record<string, unknown>
+}

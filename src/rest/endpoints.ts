@@ -1,0 +1,85 @@
+import { z } from 'zod'
+import { accountInfoSchema } from '../schemas/account-info.js'
+import { balanceSchema } from '../schemas/balance.js'
+import { depthSchema } from '../schemas/depth.js'
+import { klineSchema } from '../schemas/kline.js'
+import { openOrderSchema, orderSchema, orderWithTradesSchema } from '../schemas/order.js'
+import { pingSchema } from '../schemas/ping.js'
+import { poolDetailSchema } from '../schemas/pool-detail.js'
+import { poolSummarySchema } from '../schemas/pool-summary.js'
+import { publicTradeSchema } from '../schemas/public-trade.js'
+import { systemInfoSchema } from '../schemas/system-info.js'
+import { tokenSchema } from '../schemas/token.js'
+import { tradeDetailSchema } from '../schemas/trade-detail.js'
+import { transferSchema } from '../schemas/transfer.js'
+
+/** Which part of the interface an endpoint belongs to (venue-api.md section 4). */
+export type EndpointGroup = 'market' | 'account' | 'general'
+
+/** One row of the endpoint table. */
+export interface Endpoint<S extends z.ZodType = z.ZodType> {
+  /** The `venue.rest` method that calls it. */
+  readonly method: string
+  readonly group: EndpointGroup
+  /** Path template; `{id}` marks the one path parameter. */
+  readonly path: string
+  /** The V2 (order book plus AMM) path, for the three market-data endpoints. */
+  readonly v2Path?: string
+  /** Whether the `Authorization` header is sent. True exactly for the account group. */
+  readonly auth: boolean
+  /** Schema of the envelope's `data`. */
+  readonly schema: S
+}
+
+function endpoint<S extends z.ZodType>(
+  method: string,
+  group: EndpointGroup,
+  path: string,
+  schema: S,
+  v2Path?: string,
+): Endpoint<S> {
+  return { method, group, path, auth: group === 'account', schema, ...(v2Path ? { v2Path } : {}) }
+}
+
+/**
+ * Every endpoint of venue-api.md section 4, keyed by the `venue.rest` method name.
+ * The REST client and the streams read paths, auth and schemas from here only.
+ */
+export const ENDPOINTS = {
+  depth: endpoint('depth', 'market', '/api/v1/depth', depthSchema, '/api/v1/depth/v2'),
+  klines: endpoint('klines', 'market', '/api/v1/klines', z.array(klineSchema), '/api/v1/klines/v2'),
+  latestTrades: endpoint(
+    'latestTrades',
+    'market',
+    '/api/v1/latest-trades',
+    z.array(publicTradeSchema),
+    '/api/v1/latest-trades/v2',
+  ),
+  accountInfo: endpoint('accountInfo', 'account', '/api/v1/info', accountInfoSchema),
+  balances: endpoint('balances', 'account', '/api/v1/balances', z.array(balanceSchema)),
+  historyOrders: endpoint(
+    'historyOrders',
+    'account',
+    '/api/v1/history-orders',
+    z.array(orderSchema),
+  ),
+  openOrders: endpoint('openOrders', 'account', '/api/v1/open-orders', z.array(openOrderSchema)),
+  order: endpoint('order', 'account', '/api/v1/orders/{id}', orderWithTradesSchema),
+  orderByClientId: endpoint(
+    'orderByClientId',
+    'account',
+    '/api/v1/orders/client-id/{id}',
+    orderSchema,
+  ),
+  trades: endpoint('trades', 'account', '/api/v1/trades', z.array(tradeDetailSchema)),
+  transfers: endpoint('transfers', 'account', '/api/v1/transfers', z.array(transferSchema)),
+  ping: endpoint('ping', 'general', '/api/v1/ping', pingSchema),
+  systemInfo: endpoint('systemInfo', 'general', '/api/v1/system-info', systemInfoSchema),
+  pools: endpoint('pools', 'general', '/api/v1/pools', z.array(poolSummarySchema)),
+  pool: endpoint('pool', 'general', '/api/v1/pools/{id}', poolDetailSchema),
+  tokens: endpoint('tokens', 'general', '/api/v1/tokens', z.array(tokenSchema)),
+  token: endpoint('token', 'general', '/api/v1/token/{id}', tokenSchema),
+} as const
+
+/** Names of the `venue.rest` methods. */
+export type RestMethodName = keyof typeof ENDPOINTS

@@ -1,0 +1,162 @@
+import type { z } from 'zod'
+import { VenueApiError } from '../errors/venue-api-error.js'
+import { VenueAuthError } from '../errors/venue-auth-error.js'
+import type { VenueError } from '../errors/venue-error.js'
+import { VenueNotFoundError } from '../errors/venue-not-found-error.js'
+import { VenueRateLimitError } from '../errors/venue-rate-limit-error.js'
+import { VenueRejectedError } from '../errors/venue-rejected-error.js'
+import { VenueResponseError } from '../errors/venue-response-error.js'
+import { VenueServerError } from '../errors/venue-server-error.js'
+import { envelopeSchema } from '../schemas/envelope.js'
+import type { TransportResponse } from '../transport/transport.js'
+
+/** The validated payload of a successful answer. */
+export interface VenueResult<T> {
+  readonly data: T
+  /** The envelope's `meta` (e.g. `total` on list endpoints). */
+  readonly meta: Readonly<Record<string, unknown>>
+}
+
+/** What {@link interpretResponse} needs besides the response. */
+export interface InterpretContext {
+  /** REST method name, for messages. */
+  readonly endpoint: string
+  /** Removes secrets from text the venue sent back before it goes into an error. */
+  readonly redact: (text: string) => string
+  /** Current time in ms, for `Retry-After` HTTP dates. */
+  readonly now: () => number
+}
+
+/**
+ * Turns a complete HTTP answer into validated data or the matching typed error.
+ * Classification uses the status *and* the envelope message, as the live service
+ * answers some auth failures with 400 and "not found" orders with 500.
+ */
+export function interpretResponse<S extends z.ZodType>(
+  response: TransportResponse,
+  schema: S,
+  context: InterpretContext,
+): VenueResult<z.output<S>> {
+  const { status } = response
+  const { endpoint } = context
+  let json: unknown
+  let jsonError: unknown
+  try {
+    json = JSON.parse(response.body)
+  } catch (error) {
+    jsonError = error
+  }
+  const envelope = jsonError === undefined ? envelopeSchema.safeParse(json) : undefined
+  const venueCode = envelope?.success ? envelope.data.code : undefined
+  const venueMessage = envelope?.success ? context.redact(envelope.data.message) : undefined
+
+  if (status < 200 || status > 299) {
+    throw errorForStatus(response, { endpoint, status, venueCode, venueMessage }, context)
+  }
+  if (jsonError !== undefined) {
+    throw new VenueResponseError(
+      'json',
+      `${endpoint}: HTTP ${status} body is not valid JSON (${describeBody(response.body)})`,
+      {
+        status,
+        endpoint,
+      },
+    )
+  }
+  if (envelope === undefined || !envelope.success) {
+    throw new VenueResponseError(
+      'envelope',
+      `${endpoint}: HTTP ${status} body is not a {code, message, data} envelope`,
+      {
+        status,
+        endpoint,
+        issues: envelope?.error.issues ?? [],
+      },
+    )
+  }
+  if (envelope.data.code !== 0) {
+    throw new VenueApiError(
+      `${endpoint}: the venue answered code ${envelope.data.code}${venueMessage ? ` "${venueMessage}"` : ''}`,
+      { status, endpoint, venueCode: envelope.data.code, venueMessage },
+    )
+  }
+  const parsed = schema.safeParse(envelope.data.data)
+  if (!parsed.success) {
+    const first = parsed.error.issues[0]
+    const where =
+      first === undefined
+        ? ''
+        : ` at data${first.path.map((p) => `[${JSON.stringify(p)}]`).join('')}: ${first.message}`
+    throw new VenueResponseError(
+      'schema',
+      `${endpoint}: response does not match the expected shape${where}`,
+      {
+        status,
+        endpoint,
+        issues: parsed.error.issues,
+        cause: parsed.error,
+      },
+    )
+  }
+  return { data: parsed.data, meta: envelope.data.meta }
+}
+
+interface StatusInfo {
+  readonly endpoint: string
+  readonly status: number
+  readonly venueCode: number | undefined
+  readonly venueMessage: string | undefined
+}
+
+function errorForStatus(
+  response: TransportResponse,
+  info: StatusInfo,
+  context: InterpretContext,
+): VenueError {
+  const { endpoint, status, venueMessage } = info
+  const said = venueMessage ? ` "${venueMessage}"` : ''
+  const message = `${endpoint}: HTTP ${status}${said}`
+  if (status === 429) {
+    const retryAfterMs = parseRetryAfter(header(response, 'retry-after'), context.now())
+    return new VenueRateLimitError(
+      `${endpoint}: rate limited (HTTP 429${retryAfterMs === undefined ? '' : `, retry after ${retryAfterMs} ms`})`,
+      {
+        ...info,
+        retryAfterMs,
+      },
+    )
+  }
+  const lower = venueMessage?.toLowerCase() ?? ''
+  if (status === 400 && lower.includes('api key')) {
+    const reason = lower.includes('missing') ? 'missing-key' : 'invalid-key'
+    return new VenueAuthError(reason, `${endpoint}: the venue refused the API key${said}`, info)
+  }
+  if (status === 401) return new VenueAuthError('unauthorized', message, info)
+  if (status === 403) return new VenueAuthError('forbidden', message, info)
+  if (status === 404) return new VenueNotFoundError(message, info)
+  if (status >= 500) return new VenueServerError(message, info)
+  return new VenueRejectedError(message, info)
+}
+
+function header(response: TransportResponse, name: string): string | undefined {
+  const value = response.headers[name]
+  return Array.isArray(value) ? value[0] : value
+}
+
+/**
+ * `Retry-After` as milliseconds from now: delay-seconds or an HTTP date. Undefined when
+ * absent or unreadable; never negative.
+ */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined
+  const trimmed = value.trim()
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000)
+  const date = Date.parse(trimmed)
+  if (Number.isNaN(date)) return undefined
+  return Math.max(0, date - now)
+}
+
+function describeBody(body: string): string {
+  if (body.length === 0) return 'empty body'
+  return `${body.length} bytes`
+}

@@ -1,0 +1,218 @@
+import type { z } from 'zod'
+import { VenueAuthError } from '../errors/venue-auth-error.js'
+import { VenueInputError } from '../errors/venue-input-error.js'
+import { VenueNotFoundError } from '../errors/venue-not-found-error.js'
+import type { ResolvedVenueOptions } from '../options.js'
+import type { AccountInfo } from '../schemas/account-info.js'
+import type { Balance } from '../schemas/balance.js'
+import type { Depth } from '../schemas/depth.js'
+import type { Kline } from '../schemas/kline.js'
+import type { OpenOrder, Order, OrderWithTrades } from '../schemas/order.js'
+import type { Ping } from '../schemas/ping.js'
+import type { PoolDetail } from '../schemas/pool-detail.js'
+import type { PoolSummary } from '../schemas/pool-summary.js'
+import type { PublicTrade } from '../schemas/public-trade.js'
+import type { SystemInfo } from '../schemas/system-info.js'
+import type { Token } from '../schemas/token.js'
+import type { TradeDetail } from '../schemas/trade-detail.js'
+import type { Transfer } from '../schemas/transfer.js'
+import type { Transport } from '../transport/transport.js'
+import type {
+  CallOptions,
+  DepthArgs,
+  KlinesArgs,
+  LatestTradesArgs,
+  OrderRef,
+  OrdersArgs,
+  PoolsArgs,
+  SourceArg,
+  TradesArgs,
+  TransfersArgs,
+} from './args.js'
+import { ENDPOINTS, type Endpoint } from './endpoints.js'
+import { interpretResponse, type VenueResult } from './interpret-response.js'
+import * as q from './requests.js'
+
+/**
+ * One promise method per endpoint, each resolving to the validated `data`.
+ * Arguments are checked before any request (`VenueInputError`); see the README for
+ * every error a call can reject with.
+ */
+export interface RestClient {
+  /** Order book depth of a pool (V2 merges AMM liquidity). */
+  depth(args: DepthArgs, options?: CallOptions): Promise<Depth>
+  /** Candles of a pool. */
+  klines(args: KlinesArgs, options?: CallOptions): Promise<Kline[]>
+  /** The latest public trades, newest first. */
+  latestTrades(args?: LatestTradesArgs, options?: CallOptions): Promise<PublicTrade[]>
+  /** The account behind the API key. */
+  accountInfo(options?: CallOptions): Promise<AccountInfo>
+  /** The account's balances, with amounts locked by open orders. */
+  balances(options?: CallOptions): Promise<Balance[]>
+  /** Final orders of the account, newest first. */
+  historyOrders(args?: OrdersArgs, options?: CallOptions): Promise<Order[]>
+  /** Working orders of the account, newest first. */
+  openOrders(args?: OrdersArgs, options?: CallOptions): Promise<OpenOrder[]>
+  /** One order with its trades, by `"{poolId}-{orderId}-{side}"` or its parts. */
+  order(id: OrderRef, options?: CallOptions): Promise<OrderWithTrades>
+  /** One order by its client order id. */
+  orderByClientId(clientId: string, options?: CallOptions): Promise<Order>
+  /** The account's own trades. */
+  trades(args?: TradesArgs, options?: CallOptions): Promise<TradeDetail[]>
+  /** The account's deposits and withdrawals. */
+  transfers(args?: TransfersArgs, options?: CallOptions): Promise<Transfer[]>
+  /** Server time. */
+  ping(options?: CallOptions): Promise<Ping>
+  /** Contracts and version of the venue. */
+  systemInfo(options?: CallOptions): Promise<SystemInfo>
+  /** Summaries of the trading pools. */
+  pools(args?: PoolsArgs, options?: CallOptions): Promise<PoolSummary[]>
+  /** One pool by id or symbol. Rejects with `VenueNotFoundError` for an all-zero record. */
+  pool(idOrSymbol: number | string, options?: CallOptions): Promise<PoolDetail>
+  /** Every listed token. */
+  tokens(options?: CallOptions): Promise<Token[]>
+  /** One token by symbol. */
+  token(symbol: string, options?: CallOptions): Promise<Token>
+}
+
+/** Sends one endpoint's request and validates the answer; the seam the streams build on. */
+export type RequestEndpoint = <S extends z.ZodType>(
+  endpoint: Endpoint<S>,
+  path: string,
+  query: q.Query,
+  options: CallOptions | undefined,
+) => Promise<VenueResult<z.output<S>>>
+
+/** What {@link createRestClient} needs. */
+export interface RestClientDeps {
+  readonly transport: Transport
+  readonly options: ResolvedVenueOptions
+  /** Current time in ms. Default `Date.now`. */
+  readonly now?: () => number
+}
+
+/** Builds the low-level request function: auth header, timeout, typed errors, validation. */
+export function createRequester(deps: RestClientDeps): RequestEndpoint {
+  const { transport, options } = deps
+  const now = deps.now ?? Date.now
+  const key = options.apiKey
+  const redact = key === undefined ? (text: string) => text : (text: string) => key.redact(text)
+
+  return async (endpoint, path, query, callOptions) => {
+    const method = endpoint.method
+    const signal = callSignal(method, callOptions)
+    const headers: Record<string, string> = { accept: 'application/json' }
+    if (endpoint.auth) {
+      if (key === undefined) {
+        throw new VenueAuthError(
+          'missing-key',
+          `${method}: this account endpoint needs the apiKey option`,
+          {
+            endpoint: method,
+          },
+        )
+      }
+      headers['authorization'] = key.reveal()
+    }
+    const response = await transport.request({
+      path: path + q.encodeQuery(query),
+      headers,
+      signal,
+      timeoutMs: options.requestTimeoutMs,
+      endpoint: method,
+    })
+    return interpretResponse(response, endpoint.schema, { endpoint: method, redact, now })
+  }
+}
+
+function callSignal(method: string, callOptions: unknown): AbortSignal | undefined {
+  if (callOptions === undefined) return undefined
+  if (typeof callOptions !== 'object' || callOptions === null) {
+    throw new VenueInputError('options', `${method}: the last argument must be { signal }`)
+  }
+  const signal = (callOptions as { signal?: unknown }).signal
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new VenueInputError('signal', `${method}: signal must be an AbortSignal`)
+  }
+  return signal
+}
+
+/** Creates `venue.rest`. */
+export function createRestClient(deps: RestClientDeps): RestClient {
+  const request = createRequester(deps)
+  const { paramNames, marketData } = deps.options
+  const now = deps.now ?? Date.now
+  const E = ENDPOINTS
+
+  const data = async <S extends z.ZodType>(
+    endpoint: Endpoint<S>,
+    path: string,
+    query: q.Query,
+    options: CallOptions | undefined,
+  ): Promise<z.output<S>> => (await request(endpoint, path, query, options)).data
+
+  const marketPath = (endpoint: Endpoint, args: SourceArg | undefined): string => {
+    const source = args?.source ?? marketData
+    if (source !== 'v1' && source !== 'v2') {
+      throw new VenueInputError('source', `${endpoint.method}: source must be 'v2' or 'v1'`)
+    }
+    return source === 'v2' && endpoint.v2Path !== undefined ? endpoint.v2Path : endpoint.path
+  }
+  const withId = (endpoint: Endpoint, segment: string) => endpoint.path.replace('{id}', segment)
+
+  return {
+    depth: async (args, o) => {
+      const query = q.depthQuery(args)
+      return data(E.depth, marketPath(E.depth, args), query, o)
+    },
+    klines: async (args, o) => {
+      const query = q.klinesQuery(args, now())
+      return data(E.klines, marketPath(E.klines, args), query, o)
+    },
+    latestTrades: async (args, o) => {
+      const query = q.latestTradesQuery(args)
+      return data(E.latestTrades, marketPath(E.latestTrades, args), query, o)
+    },
+    accountInfo: async (o) => data(E.accountInfo, E.accountInfo.path, [], o),
+    balances: async (o) => data(E.balances, E.balances.path, [], o),
+    historyOrders: async (args, o) =>
+      data(
+        E.historyOrders,
+        E.historyOrders.path,
+        q.ordersQuery('historyOrders', args, paramNames.orders),
+        o,
+      ),
+    openOrders: async (args, o) =>
+      data(
+        E.openOrders,
+        E.openOrders.path,
+        q.ordersQuery('openOrders', args, paramNames.orders),
+        o,
+      ),
+    order: async (id, o) => data(E.order, withId(E.order, q.orderSegment(id)), [], o),
+    orderByClientId: async (cid, o) =>
+      data(E.orderByClientId, withId(E.orderByClientId, q.clientIdSegment(cid)), [], o),
+    trades: async (args, o) =>
+      data(E.trades, E.trades.path, q.tradesQuery(args, paramNames.trades), o),
+    transfers: async (args, o) =>
+      data(E.transfers, E.transfers.path, q.transfersQuery(args, paramNames.transfers), o),
+    ping: async (o) => data(E.ping, E.ping.path, [], o),
+    systemInfo: async (o) => data(E.systemInfo, E.systemInfo.path, [], o),
+    pools: async (args, o) => data(E.pools, E.pools.path, q.poolsQuery(args), o),
+    pool: async (idOrSymbol, o) => {
+      const pool = await data(E.pool, withId(E.pool, q.poolSegment(idOrSymbol)), [], o)
+      if (pool.symbol === '') {
+        throw new VenueNotFoundError(
+          `pool: no pool ${JSON.stringify(idOrSymbol)} (the venue sent an all-zero record)`,
+          {
+            status: 200,
+            endpoint: 'pool',
+          },
+        )
+      }
+      return pool
+    },
+    tokens: async (o) => data(E.tokens, E.tokens.path, [], o),
+    token: async (symbol, o) => data(E.token, withId(E.token, q.tokenSegment(symbol)), [], o),
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * Account info (venue-api.md 2.5).
+ *
+ * @packageDocumentation
+ */
+import { z } from 'zod'
+
+/** The authenticated account: its chain account, parent chain account and permission. */
+export const accountInfoSchema = z.object({
+  chain_account: z.string(),
+  parent_chain_account: z.string(),
+  permission: z.string(),
+})
+
+/** Parsed account info. */
+export type AccountInfo = z.output<typeof accountInfoSchema>

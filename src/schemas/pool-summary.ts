@@ -1,0 +1,39 @@
+/**
+ * Pool summary (venue-api.md 2.12): an item of the pool list and `pool_stats` of a pool.
+ *
+ * @packageDocumentation
+ */
+import { z } from 'zod'
+import {
+  decimalString,
+  finiteNumber,
+  nonNegativeSafeInteger,
+  timestampSeconds,
+} from './primitives.js'
+
+/**
+ * A trading pool with its recent statistics. Prices and volumes are exact decimal strings;
+ * `change_rate` is a number (numeric text is accepted); `updated_at` is Unix seconds on the
+ * wire and epoch milliseconds in the output.
+ */
+export const poolSummarySchema = z.object({
+  pool_id: nonNegativeSafeInteger,
+  symbol: z.string(),
+  base_coin: z.string(),
+  quote_coin: z.string(),
+  base_coin_precision: nonNegativeSafeInteger,
+  quote_coin_precision: nonNegativeSafeInteger,
+  price_precision: nonNegativeSafeInteger,
+  last_price: decimalString,
+  high: decimalString,
+  low: decimalString,
+  change: decimalString,
+  change_rate: finiteNumber,
+  trades: nonNegativeSafeInteger,
+  volume: decimalString,
+  turnover: decimalString,
+  updated_at: timestampSeconds,
+})
+
+/** A parsed pool summary. */
+export type PoolSummary = z.output<typeof poolSummarySchema>

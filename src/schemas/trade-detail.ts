@@ -1,0 +1,38 @@
+/**
+ * Account trade detail (venue-api.md 2.8).
+ *
+ * @packageDocumentation
+ */
+import { z } from 'zod'
+import { decimalString, nonNegativeSafeInteger, timestampSeconds } from './primitives.js'
+
+/**
+ * One fill between a taker and a maker order. `global_seq` is the engine's increasing
+ * sequence number; fee fields already include any application fee; `timestamp` is Unix
+ * seconds on the wire and epoch milliseconds in the output.
+ */
+export const tradeDetailSchema = z.object({
+  global_seq: nonNegativeSafeInteger,
+  tx_id: z.string(),
+  pool_id: nonNegativeSafeInteger,
+  base_coin: z.string(),
+  quote_coin: z.string(),
+  base_quantity: decimalString,
+  quote_quantity: decimalString,
+  price: decimalString,
+  timestamp: timestampSeconds,
+  taker: z.string(),
+  taker_fee: decimalString,
+  taker_is_bid: z.boolean(),
+  taker_order_id: nonNegativeSafeInteger,
+  taker_order_cid: z.string(),
+  taker_permission: z.string(),
+  maker: z.string(),
+  maker_fee: decimalString,
+  maker_order_id: nonNegativeSafeInteger,
+  maker_order_cid: z.string(),
+  maker_permission: z.string(),
+})
+
+/** A parsed trade detail. */
+export type TradeDetail = z.output<typeof tradeDetailSchema>

@@ -1,0 +1,101 @@
+import { type Dispatcher, Pool, request } from 'undici'
+import { VenueAbortError } from '../errors/venue-abort-error.js'
+import { VenueNetworkError } from '../errors/venue-network-error.js'
+import { VenueTimeoutError } from '../errors/venue-timeout-error.js'
+import type { Transport, TransportRequest, TransportResponse } from './transport.js'
+
+/** An undici `Dispatcher` (Agent, Pool, ProxyAgent, MockAgent ...) to send requests through. */
+export type VenueDispatcher = Dispatcher
+
+/** Settings of {@link createUndiciTransport}. */
+export interface UndiciTransportOptions {
+  /** `protocol://host:port` plus an optional path prefix, without a trailing slash. */
+  readonly baseUrl: string
+  /** Send through this dispatcher instead of an own keep-alive pool; it is not closed by `close()`. */
+  readonly dispatcher?: Dispatcher | undefined
+  /** Sockets of the own pool. Default 8. */
+  readonly connections?: number | undefined
+}
+
+/** Creates the undici transport: a keep-alive {@link Pool} per venue, a total timeout per request. */
+export function createUndiciTransport(options: UndiciTransportOptions): Transport {
+  const base = new URL(options.baseUrl)
+  const prefix = base.pathname.replace(/\/+$/, '')
+  const ownPool =
+    options.dispatcher === undefined
+      ? new Pool(base.origin, {
+          connections: options.connections ?? 8,
+          keepAliveTimeout: 10_000,
+          keepAliveMaxTimeout: 60_000,
+        })
+      : undefined
+  const dispatcher: Dispatcher = options.dispatcher ?? (ownPool as Pool)
+
+  return {
+    request: (req) => send(dispatcher, base.origin, prefix, req),
+    close: async () => {
+      await ownPool?.close()
+    },
+  }
+}
+
+async function send(
+  dispatcher: Dispatcher,
+  origin: string,
+  prefix: string,
+  req: TransportRequest,
+): Promise<TransportResponse> {
+  const { signal, timeoutMs, endpoint } = req
+  if (signal?.aborted) throw abortError(endpoint, signal)
+
+  const controller = new AbortController()
+  let timedOut = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    controller.abort()
+  }, timeoutMs)
+  const onAbort = () => controller.abort()
+  signal?.addEventListener('abort', onAbort, { once: true })
+
+  try {
+    const response = await request(origin + prefix + req.path, {
+      method: 'GET',
+      headers: req.headers,
+      signal: controller.signal,
+      dispatcher,
+    })
+    const body = await response.body.text()
+    return { status: response.statusCode, headers: response.headers, body }
+  } catch (error) {
+    if (timedOut) {
+      throw new VenueTimeoutError(`${endpoint}: no complete answer within ${timeoutMs} ms`, {
+        timeoutMs,
+        endpoint,
+        cause: error,
+      })
+    }
+    if (signal?.aborted) throw abortError(endpoint, signal)
+    const causeCode = errorCode(error)
+    throw new VenueNetworkError(
+      `${endpoint}: network error${causeCode === undefined ? '' : ` (${causeCode})`}`,
+      { causeCode, endpoint, cause: error },
+    )
+  } finally {
+    clearTimeout(timer)
+    signal?.removeEventListener('abort', onAbort)
+  }
+}
+
+function abortError(endpoint: string, signal: AbortSignal): VenueAbortError {
+  return new VenueAbortError(`${endpoint}: aborted by the caller`, {
+    endpoint,
+    cause: signal.reason,
+  })
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined
+  const code = (error as { code?: unknown }).code
+  if (typeof code === 'string') return code
+  return errorCode((error as { cause?: unknown }).cause)
+}
