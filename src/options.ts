@@ -75,6 +75,20 @@ const OPTION_NAMES: ReadonlySet<string> = new Set([
 
 /** Validates `options` and fills in defaults. Throws {@link VenueInputError} naming the option. */
 export function resolveOptions(options: VenueOptions): ResolvedVenueOptions {
+  try {
+    return resolve(options)
+  } catch (error) {
+    // A message may quote a bad value, and that value may be the key pasted in the wrong place.
+    const key = typeof options?.apiKey === 'string' ? options.apiKey.trim() : ''
+    if (key !== '' && error instanceof Error) {
+      error.message = error.message.split(key).join('[redacted]')
+      if (error.stack !== undefined) error.stack = error.stack.split(key).join('[redacted]')
+    }
+    throw error
+  }
+}
+
+function resolve(options: VenueOptions): ResolvedVenueOptions {
   if (typeof options !== 'object' || options === null) {
     throw new VenueInputError('options', 'createVenue: options must be an object with a baseUrl')
   }

@@ -3,7 +3,7 @@ import { VenueError } from './venue-error.js'
 
 /**
  * HTTP 200 whose envelope carries `code != 0`: the venue refused the request in-band.
- * Retryable only when the envelope code reads like a transient status (429 or >= 500).
+ * Retryable only when the envelope code reads like a transient status (429 or 5xx).
  */
 export class VenueApiError extends VenueError {
   static override readonly code = 'VENUE_API'
@@ -22,6 +22,6 @@ export class VenueApiError extends VenueError {
     this.status = info.status
     this.venueCode = info.venueCode
     this.venueMessage = info.venueMessage ?? ''
-    this.retryable = info.venueCode === 429 || info.venueCode >= 500
+    this.retryable = info.venueCode === 429 || (info.venueCode >= 500 && info.venueCode <= 599)
   }
 }

@@ -2,7 +2,7 @@ import type { VenueErrorOptions } from './venue-error.js'
 import { VenueError } from './venue-error.js'
 
 /** What was wrong with the response body. */
-export type VenueResponseProblem = 'json' | 'envelope' | 'schema'
+export type VenueResponseProblem = 'json' | 'envelope' | 'schema' | 'status'
 
 /** One validation issue, as zod reports it (path into the envelope's `data`). */
 export interface VenueResponseIssue {
@@ -12,12 +12,14 @@ export interface VenueResponseIssue {
 }
 
 /**
- * The venue answered HTTP 2xx but the body is unusable.
+ * The venue's answer is unusable: a 2xx whose body cannot be read, or an unexpected status.
  *
  * - `problem: 'json'`: not valid JSON (e.g. truncated). Retryable: usually a transport fault.
  * - `problem: 'envelope'`: JSON, but not the `{ code, message, data }` envelope. Retryable.
  * - `problem: 'schema'`: `data` does not match the documented shape (shape drift); the
  *   zod issues are in {@link VenueResponseError.issues}. Not retryable.
+ * - `problem: 'status'`: an HTTP status outside 2xx/4xx/5xx (e.g. a proxy's redirect).
+ *   Not retryable.
  */
 export class VenueResponseError extends VenueError {
   static override readonly code = 'VENUE_RESPONSE'
@@ -38,7 +40,7 @@ export class VenueResponseError extends VenueError {
   ) {
     super(message, info)
     this.problem = problem
-    this.retryable = problem !== 'schema'
+    this.retryable = problem === 'json' || problem === 'envelope'
     this.status = info.status
     this.issues = info.issues ?? []
   }

@@ -5,7 +5,7 @@ import { depthSchema } from '../schemas/depth.js'
 import { klineSchema } from '../schemas/kline.js'
 import { openOrderSchema, orderSchema, orderWithTradesSchema } from '../schemas/order.js'
 import { pingSchema } from '../schemas/ping.js'
-import { poolDetailSchema } from '../schemas/pool-detail.js'
+import { type PoolDetail, poolDetailSchema } from '../schemas/pool-detail.js'
 import { poolSummarySchema } from '../schemas/pool-summary.js'
 import { publicTradeSchema } from '../schemas/public-trade.js'
 import { systemInfoSchema } from '../schemas/system-info.js'
@@ -15,6 +15,28 @@ import { transferSchema } from '../schemas/transfer.js'
 
 /** Which part of the interface an endpoint belongs to (venue-api.md section 4). */
 export type EndpointGroup = 'market' | 'account' | 'general'
+
+/**
+ * The live service answers an unknown pool id with HTTP 200 and an all-zero record
+ * (empty strings, zero numbers). Such a record becomes `null`, which `rest.pool` turns
+ * into `VenueNotFoundError`, instead of failing the decimal checks of the real schema.
+ */
+const poolOrMissingSchema = z.unknown().transform((value, ctx): PoolDetail | null => {
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { symbol?: unknown }).symbol === ''
+  ) {
+    return null
+  }
+  const parsed = poolDetailSchema.safeParse(value)
+  if (parsed.success) return parsed.data
+  // Keep each issue's own path (e.g. `['min_amount']`), as the other endpoints do.
+  for (const issue of parsed.error.issues) {
+    ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path })
+  }
+  return z.NEVER
+})
 
 /** One row of the endpoint table. */
 export interface Endpoint<S extends z.ZodType = z.ZodType> {
@@ -76,7 +98,7 @@ export const ENDPOINTS = {
   ping: endpoint('ping', 'general', '/api/v1/ping', pingSchema),
   systemInfo: endpoint('systemInfo', 'general', '/api/v1/system-info', systemInfoSchema),
   pools: endpoint('pools', 'general', '/api/v1/pools', z.array(poolSummarySchema)),
-  pool: endpoint('pool', 'general', '/api/v1/pools/{id}', poolDetailSchema),
+  pool: endpoint('pool', 'general', '/api/v1/pools/{id}', poolOrMissingSchema),
   tokens: endpoint('tokens', 'general', '/api/v1/tokens', z.array(tokenSchema)),
   token: endpoint('token', 'general', '/api/v1/token/{id}', tokenSchema),
 } as const

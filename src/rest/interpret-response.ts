@@ -5,7 +5,7 @@ import type { VenueError } from '../errors/venue-error.js'
 import { VenueNotFoundError } from '../errors/venue-not-found-error.js'
 import { VenueRateLimitError } from '../errors/venue-rate-limit-error.js'
 import { VenueRejectedError } from '../errors/venue-rejected-error.js'
-import { VenueResponseError } from '../errors/venue-response-error.js'
+import { VenueResponseError, type VenueResponseIssue } from '../errors/venue-response-error.js'
 import { VenueServerError } from '../errors/venue-server-error.js'
 import { envelopeSchema } from '../schemas/envelope.js'
 import type { TransportResponse } from '../transport/transport.js'
@@ -70,7 +70,7 @@ export function interpretResponse<S extends z.ZodType>(
       {
         status,
         endpoint,
-        issues: envelope?.error.issues ?? [],
+        issues: redactIssues(envelope?.error.issues ?? [], context.redact),
       },
     )
   }
@@ -82,7 +82,10 @@ export function interpretResponse<S extends z.ZodType>(
   }
   const parsed = schema.safeParse(envelope.data.data)
   if (!parsed.success) {
-    const first = parsed.error.issues[0]
+    // zod's messages quote the offending input, which is venue text: redact it, and keep
+    // only the redacted issues (not the ZodError itself, whose message repeats the input).
+    const issues = redactIssues(parsed.error.issues, context.redact)
+    const first = issues[0]
     const where =
       first === undefined
         ? ''
@@ -93,8 +96,7 @@ export function interpretResponse<S extends z.ZodType>(
       {
         status,
         endpoint,
-        issues: parsed.error.issues,
-        cause: parsed.error,
+        issues,
       },
     )
   }
@@ -135,7 +137,26 @@ function errorForStatus(
   if (status === 403) return new VenueAuthError('forbidden', message, info)
   if (status === 404) return new VenueNotFoundError(message, info)
   if (status >= 500) return new VenueServerError(message, info)
-  return new VenueRejectedError(message, info)
+  if (status >= 400) return new VenueRejectedError(message, info)
+  return new VenueResponseError('status', `${message}: venue-rx expects 2xx, 4xx or 5xx`, {
+    status,
+    endpoint,
+  })
+}
+
+function redactIssues(
+  issues: readonly {
+    readonly path: readonly PropertyKey[]
+    readonly message: string
+    readonly code?: string
+  }[],
+  redact: (text: string) => string,
+): VenueResponseIssue[] {
+  return issues.map((issue) => ({
+    path: issue.path.map((segment) => (typeof segment === 'string' ? redact(segment) : segment)),
+    message: redact(issue.message),
+    code: issue.code,
+  }))
 }
 
 function header(response: TransportResponse, name: string): string | undefined {

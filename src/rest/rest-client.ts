@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import type { ApiKey } from '../api-key.js'
 import { VenueAuthError } from '../errors/venue-auth-error.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { VenueNotFoundError } from '../errors/venue-not-found-error.js'
@@ -160,7 +161,7 @@ export function createRestClient(deps: RestClientDeps): RestClient {
   }
   const withId = (endpoint: Endpoint, segment: string) => endpoint.path.replace('{id}', segment)
 
-  return {
+  const client: RestClient = {
     depth: async (args, o) => {
       const query = q.depthQuery(args)
       return data(E.depth, marketPath(E.depth, args), query, o)
@@ -201,7 +202,7 @@ export function createRestClient(deps: RestClientDeps): RestClient {
     pools: async (args, o) => data(E.pools, E.pools.path, q.poolsQuery(args), o),
     pool: async (idOrSymbol, o) => {
       const pool = await data(E.pool, withId(E.pool, q.poolSegment(idOrSymbol)), [], o)
-      if (pool.symbol === '') {
+      if (pool === null) {
         throw new VenueNotFoundError(
           `pool: no pool ${JSON.stringify(idOrSymbol)} (the venue sent an all-zero record)`,
           {
@@ -215,4 +216,29 @@ export function createRestClient(deps: RestClientDeps): RestClient {
     tokens: async (o) => data(E.tokens, E.tokens.path, [], o),
     token: async (symbol, o) => data(E.token, withId(E.token, q.tokenSegment(symbol)), [], o),
   }
+  return redactErrors(client, deps.options.apiKey)
+}
+
+/**
+ * Errors can quote arguments (an input error shows the bad value), and a caller may pass
+ * the key text by mistake: every rejection of every method leaves here with the key
+ * replaced, in its message and its stack.
+ */
+function redactErrors(client: RestClient, key: ApiKey | undefined): RestClient {
+  if (key === undefined) return client
+  const scrub = (error: unknown): never => {
+    if (error instanceof Error) {
+      error.message = key.redact(error.message)
+      if (error.stack !== undefined) error.stack = key.redact(error.stack)
+    }
+    throw error
+  }
+  const wrapped: Record<string, unknown> = {}
+  for (const [name, method] of Object.entries(client) as [
+    string,
+    (...args: unknown[]) => Promise<unknown>,
+  ][]) {
+    wrapped[name] = (...args: unknown[]) => method(...args).catch(scrub)
+  }
+  return wrapped as unknown as RestClient
 }

@@ -6,8 +6,11 @@
 import { z } from 'zod'
 import { decimalString, nonNegativeSafeInteger, safeInteger } from './primitives.js'
 
-/** A text field of token info that many tokens leave out: absent becomes `''`. */
-const infoText = z.string().default('')
+/**
+ * A text field of token info that many tokens leave out: absent becomes `''`. Info is
+ * descriptive and loosely typed upstream, so a number (e.g. `rank: 5`) is kept as its text.
+ */
+const infoText = z.union([z.string(), z.number().transform((n) => String(n))]).default('')
 
 /** A named link in token info; absent `name` or `url` becomes `''`. */
 export const tokenLinkSchema = z.object({

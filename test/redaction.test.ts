@@ -1,0 +1,391 @@
+import { inspect } from 'node:util'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import {
+  createVenue,
+  ENDPOINTS,
+  type RestClient,
+  type RestMethodName,
+  type Venue,
+  VenueAbortError,
+  VenueApiError,
+  VenueAuthError,
+  type VenueError,
+  VenueInputError,
+  VenueNetworkError,
+  VenueNotFoundError,
+  VenueRateLimitError,
+  VenueRejectedError,
+  VenueResponseError,
+  VenueServerError,
+  VenueTimeoutError,
+} from '../src/index.js'
+import * as fixtures from './helpers/fixtures.js'
+import {
+  fail,
+  ok,
+  type RecordedRequest,
+  type RecordingServer,
+  type Reply,
+  startRecordingServer,
+} from './helpers/recording-server.js'
+
+const KEY = 'k-3fQ9xLr7TzW2mB8vKc5NhY1pJd6GsE4aU0Hq'
+
+let server: RecordingServer
+let venue: Venue
+
+beforeEach(async () => {
+  server = await startRecordingServer((request) => ok(fixtures.dataFor(request.pathname)))
+  venue = createVenue({ baseUrl: server.url, apiKey: KEY, requestTimeoutMs: 500 })
+})
+
+afterEach(async () => {
+  await server.close()
+  await venue.close()
+})
+
+/** Awaits `promise` and returns what it rejected with; fails when it resolves. */
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected the call to reject, but it resolved')
+}
+
+/** `JSON.stringify`, or `''` when the value cannot be serialised at all (cycles, BigInt). */
+function json(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? ''
+  } catch {
+    return ''
+  }
+}
+
+/** Every way a value is commonly turned into text: by logs, by `console.log`, by JSON. */
+function renderings(label: string, value: unknown): Record<string, string> {
+  const out: Record<string, string> = {
+    [`String(${label})`]: String(value),
+    [`inspect(${label})`]: inspect(value, { depth: Number.POSITIVE_INFINITY, showHidden: true }),
+    [`JSON.stringify(${label})`]: json(value),
+  }
+  if (value instanceof Error) {
+    out[`${label}.message`] = value.message
+    out[`${label}.stack`] = value.stack ?? ''
+  }
+  return out
+}
+
+/** Names of the renderings of `error` and of its `cause` that contain `secret`. */
+function leaksOf(error: unknown, secret = KEY): string[] {
+  const all = { ...renderings('error', error) }
+  if (error instanceof Error) Object.assign(all, renderings('error.cause', error.cause))
+  return Object.entries(all)
+    .filter(([, text]) => text.includes(secret))
+    .map(([name]) => name)
+}
+
+/** The key as the venue received it, for handlers that echo it back. */
+function sentKey(request: RecordedRequest): string {
+  const header = request.headers.authorization
+  return typeof header === 'string' ? header : KEY
+}
+
+/** Echoes the received key inside the envelope message of an error status. */
+function echo(status: number, code: number, text: string) {
+  return (request: RecordedRequest): Reply =>
+    fail(status, code, `${text}: ${sentKey(request)}`, status === 429 ? { 'retry-after': '1' } : {})
+}
+
+interface Case {
+  readonly name: string
+  readonly handler: (request: RecordedRequest) => Reply
+  readonly call: (venue: Venue, signal: AbortSignal) => Promise<unknown>
+  readonly expected: abstract new (...args: never[]) => VenueError
+  /** Runs once the request reached the server (e.g. to abort it). */
+  readonly whileWaiting?: (controller: AbortController) => void
+}
+
+const CASES: readonly Case[] = [
+  {
+    name: 'auth (HTTP 400 "invalid API key" echoing the key)',
+    handler: echo(400, 0, 'invalid API key'),
+    call: (v) => v.rest.balances(),
+    expected: VenueAuthError,
+  },
+  {
+    name: 'auth (HTTP 401 echoing the key)',
+    handler: echo(401, 401, 'unauthorized'),
+    call: (v) => v.rest.accountInfo(),
+    expected: VenueAuthError,
+  },
+  {
+    name: 'rejected (HTTP 400 "invalid parameter" echoing the key)',
+    handler: echo(400, 400, 'invalid parameter'),
+    call: (v) => v.rest.trades({ limit: 5 }),
+    expected: VenueRejectedError,
+  },
+  {
+    name: 'not found (HTTP 404 echoing the key)',
+    handler: echo(404, 404, 'no such order for'),
+    call: (v) => v.rest.orderByClientId('cid-404'),
+    expected: VenueNotFoundError,
+  },
+  {
+    name: 'rate limited (HTTP 429 echoing the key)',
+    handler: echo(429, 429, 'too many requests for'),
+    call: (v) => v.rest.openOrders(),
+    expected: VenueRateLimitError,
+  },
+  {
+    name: 'server (HTTP 500 echoing the key)',
+    handler: echo(500, 500, 'service internal error while serving'),
+    call: (v) => v.rest.order('1-7-0'),
+    expected: VenueServerError,
+  },
+  {
+    name: 'api (HTTP 200, envelope code 10001 echoing the key)',
+    handler: (request) => ({
+      status: 200,
+      body: { code: 10001, message: `key ${sentKey(request)} is frozen`, data: null },
+    }),
+    call: (v) => v.rest.transfers(),
+    expected: VenueApiError,
+  },
+  {
+    name: 'network (socket reset)',
+    handler: () => ({ destroy: true }),
+    call: (v) => v.rest.balances(),
+    expected: VenueNetworkError,
+  },
+  {
+    name: 'timeout (server hangs)',
+    handler: () => ({ hang: true }),
+    call: (v) => v.rest.historyOrders(),
+    expected: VenueTimeoutError,
+  },
+  {
+    name: 'abort (caller aborts while the server hangs)',
+    handler: () => ({ hang: true }),
+    call: (v, signal) => v.rest.balances({ signal }),
+    expected: VenueAbortError,
+    whileWaiting: (controller) => controller.abort(),
+  },
+  {
+    name: 'response json (truncated body)',
+    handler: () => ({ status: 200, raw: '{"code":0,"data":[{"coin":"usdt.ext-USDT","bal' }),
+    call: (v) => v.rest.balances(),
+    expected: VenueResponseError,
+  },
+  {
+    name: 'response schema (a field of the wrong type)',
+    handler: () => ok([{ ...fixtures.balance, locked: 'lots' }]),
+    call: (v) => v.rest.balances(),
+    expected: VenueResponseError,
+  },
+]
+
+describe('errors built from real responses never contain the API key', () => {
+  it.each(CASES)('$name', async ({ handler, call, expected, whileWaiting }) => {
+    server.handle(handler)
+    const controller = new AbortController()
+    const pending = rejectionOf(call(venue, controller.signal))
+    if (whileWaiting) {
+      await vi.waitFor(() => expect(server.requests).toHaveLength(1))
+      whileWaiting(controller)
+    }
+    const error = await pending
+    expect(error).toBeInstanceOf(expected)
+    expect(server.last().headers.authorization).toBe(KEY)
+    expect(leaksOf(error)).toEqual([])
+  })
+
+  it('the echoed key is replaced by a marker in venueMessage, the rest of the message is kept', async () => {
+    server.handle(echo(400, 400, 'invalid parameter'))
+    const error = (await rejectionOf(venue.rest.balances())) as VenueRejectedError
+    expect(error).toBeInstanceOf(VenueRejectedError)
+    expect(error.venueMessage).toMatch(/^invalid parameter: \S+$/)
+    expect(error.venueMessage).not.toContain(KEY)
+    expect(error.message).toContain('invalid parameter')
+  })
+
+  it('the leak check itself detects a key in a nested cause (guards the helper)', () => {
+    const planted = new VenueNetworkError('ping: network error', {
+      cause: new Error(`connect failed for ${KEY}`),
+    })
+    expect(leaksOf(planted)).toContain('inspect(error)')
+    expect(leaksOf(planted)).toContain('error.cause.message')
+  })
+})
+
+describe('errors whose trigger contains the key text never repeat it', () => {
+  it('a body that fails the envelope check with the key in a field', async () => {
+    server.handle(() => ({ status: 200, body: { code: KEY, message: 'x', data: null } }))
+    const error = await rejectionOf(venue.rest.balances())
+    expect(error).toMatchObject({ code: 'VENUE_RESPONSE', problem: 'envelope' })
+    expect(leaksOf(error)).toEqual([])
+  })
+
+  it('data that fails the schema with the key text in a field (shape drift echoing the caller)', async () => {
+    server.handle(() => ok([{ ...fixtures.balance, balance: KEY }]))
+    const error = await rejectionOf(venue.rest.balances())
+    expect(error).toMatchObject({ code: 'VENUE_RESPONSE', problem: 'schema' })
+    expect(leaksOf(error)).toEqual([])
+  })
+
+  it('an input error whose bad argument is the key text', async () => {
+    const error = await rejectionOf(venue.rest.depth({ poolId: KEY as unknown as number }))
+    expect(error).toBeInstanceOf(VenueInputError)
+    expect(leaksOf(error)).toEqual([])
+    expect(server.requests).toHaveLength(0)
+  })
+})
+
+describe('input errors never contain the API key', () => {
+  it.each<[string, (rest: RestClient) => Promise<unknown>]>([
+    ['latestTrades limit out of range', (rest) => rest.latestTrades({ limit: 500 })],
+    ['order id of the wrong form', (rest) => rest.order('1-7-2')],
+    ['unknown argument', (rest) => rest.trades({ poolid: 1 } as never)],
+    ['signal that is not an AbortSignal', (rest) => rest.balances({ signal: {} as AbortSignal })],
+  ])('%s', async (_, call) => {
+    const error = await rejectionOf(call(venue.rest))
+    expect(error).toBeInstanceOf(VenueInputError)
+    expect(leaksOf(error)).toEqual([])
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('a createVenue option error', () => {
+    let error: unknown
+    try {
+      createVenue({ baseUrl: 'ftp://example.invalid', apiKey: KEY })
+    } catch (thrown) {
+      error = thrown
+    }
+    expect(error).toBeInstanceOf(VenueInputError)
+    expect(leaksOf(error)).toEqual([])
+  })
+
+  it('an apiKey option error does not repeat the rejected key', () => {
+    const withControl = `${KEY}\n`
+    let error: unknown
+    try {
+      createVenue({ baseUrl: server.url, apiKey: withControl })
+    } catch (thrown) {
+      error = thrown
+    }
+    expect(error).toMatchObject({ code: 'VENUE_INPUT', argument: 'apiKey' })
+    expect(leaksOf(error)).toEqual([])
+  })
+})
+
+describe('the venue object never shows the API key', () => {
+  function venueRenderings(v: Venue): Record<string, string> {
+    const { settings } = v
+    return {
+      'inspect(venue)': inspect(v, { depth: Number.POSITIVE_INFINITY, showHidden: true }),
+      'inspect(venue) without custom inspect': inspect(v, {
+        depth: Number.POSITIVE_INFINITY,
+        showHidden: true,
+        customInspect: false,
+      }),
+      'JSON.stringify(venue)': json(v),
+      'String(venue)': String(v),
+      'inspect(venue.rest)': inspect(v.rest, { depth: Number.POSITIVE_INFINITY, showHidden: true }),
+      'String(settings)': String(settings),
+      'JSON.stringify(settings)': json(settings),
+      'inspect(settings)': inspect(settings, { depth: Number.POSITIVE_INFINITY, showHidden: true }),
+      'Object.values(settings)': Object.values(settings)
+        .map((value) => `${String(value)} ${json(value)} ${inspect(value, { showHidden: true })}`)
+        .join('\n'),
+    }
+  }
+
+  function leaksOfVenue(v: Venue, secret = KEY): string[] {
+    return Object.entries(venueRenderings(v))
+      .filter(([, text]) => text.includes(secret))
+      .map(([name]) => name)
+  }
+
+  it('inspect, JSON and String of the venue and its settings leave the key out', () => {
+    expect(leaksOfVenue(venue)).toEqual([])
+    expect(venue.settings.hasApiKey).toBe(true)
+    expect(venue.settings).not.toHaveProperty('apiKey')
+  })
+
+  it('the settings still show the other options (the check is not vacuous)', () => {
+    const texts = venueRenderings(venue)
+    expect(texts['JSON.stringify(settings)']).toContain(server.url)
+    expect(texts['inspect(venue)']).toContain(server.url)
+    expect(texts['JSON.stringify(venue)']).toContain(server.url)
+  })
+
+  it('a key with leading and trailing spaces is sent trimmed and never shown', async () => {
+    const padded = createVenue({ baseUrl: server.url, apiKey: `  ${KEY} `, requestTimeoutMs: 150 })
+    try {
+      await padded.rest.balances()
+      expect(server.last().headers.authorization).toBe(KEY)
+      expect(leaksOfVenue(padded)).toEqual([])
+      expect(leaksOfVenue(padded, `${KEY} `)).toEqual([])
+
+      server.handle(echo(400, 400, 'invalid parameter'))
+      const error = await rejectionOf(padded.rest.balances())
+      expect(error).toBeInstanceOf(VenueRejectedError)
+      expect(leaksOf(error)).toEqual([])
+    } finally {
+      await padded.close()
+    }
+  })
+})
+
+describe('the authorization header', () => {
+  const CALLS: Record<RestMethodName, (rest: RestClient) => Promise<unknown>> = {
+    depth: (rest) => rest.depth({ poolId: 1 }),
+    klines: (rest) => rest.klines({ poolId: 1, interval: '1m' }),
+    latestTrades: (rest) => rest.latestTrades({ poolId: 1 }),
+    accountInfo: (rest) => rest.accountInfo(),
+    balances: (rest) => rest.balances(),
+    historyOrders: (rest) => rest.historyOrders(),
+    openOrders: (rest) => rest.openOrders(),
+    order: (rest) => rest.order('1-7-0'),
+    orderByClientId: (rest) => rest.orderByClientId('cid-7'),
+    trades: (rest) => rest.trades(),
+    transfers: (rest) => rest.transfers(),
+    ping: (rest) => rest.ping(),
+    systemInfo: (rest) => rest.systemInfo(),
+    pools: (rest) => rest.pools(),
+    pool: (rest) => rest.pool(1),
+    tokens: (rest) => rest.tokens(),
+    token: (rest) => rest.token('USDT'),
+  }
+  const methods = Object.keys(ENDPOINTS) as RestMethodName[]
+
+  it('only account endpoints are marked auth', () => {
+    const withAuth = methods.filter((method) => ENDPOINTS[method].auth)
+    expect(withAuth.length).toBeGreaterThan(0)
+    for (const method of methods) {
+      expect(ENDPOINTS[method].auth, method).toBe(ENDPOINTS[method].group === 'account')
+    }
+  })
+
+  it.each(methods)(
+    'rest.%s sends the key exactly when the endpoint is an account endpoint',
+    async (method) => {
+      const endpoint = ENDPOINTS[method]
+      await CALLS[method](venue.rest)
+      expect(server.requests).toHaveLength(1)
+      const request = server.last()
+      const template = endpoint.path.replace('{id}', '')
+      expect(
+        request.pathname === endpoint.v2Path || request.pathname.startsWith(template),
+        `${method} requested ${request.pathname}`,
+      ).toBe(true)
+      if (endpoint.group === 'account') {
+        expect(request.headers.authorization).toBe(KEY)
+      } else {
+        expect(request.headers.authorization).toBeUndefined()
+        expect(JSON.stringify(request)).not.toContain(KEY)
+      }
+    },
+  )
+})
