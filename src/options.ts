@@ -97,9 +97,9 @@ function resolve(options: VenueOptions): ResolvedVenueOptions {
       throw new VenueInputError(name, `createVenue: unknown option "${name}"`)
     }
   }
-  const backoff = options.backoff ?? {}
-  const initialMs = positive('backoff.initialMs', backoff.initialMs, 500)
-  const maxMs = positive('backoff.maxMs', backoff.maxMs, 30_000)
+  const backoff = backoffObject(options.backoff)
+  const initialMs = milliseconds('backoff.initialMs', backoff.initialMs, 500)
+  const maxMs = milliseconds('backoff.maxMs', backoff.maxMs, 30_000)
   if (maxMs < initialMs) {
     throw new VenueInputError(
       'backoff.maxMs',
@@ -117,14 +117,32 @@ function resolve(options: VenueOptions): ResolvedVenueOptions {
     baseUrl: baseUrl(options.baseUrl),
     apiKey: apiKey(options.apiKey),
     marketData: marketData(options.marketData),
-    pollIntervalMs: positive('pollIntervalMs', options.pollIntervalMs, 1_000),
-    requestTimeoutMs: positive('requestTimeoutMs', options.requestTimeoutMs, 10_000),
+    pollIntervalMs: milliseconds('pollIntervalMs', options.pollIntervalMs, 1_000),
+    requestTimeoutMs: milliseconds('requestTimeoutMs', options.requestTimeoutMs, 10_000),
     maxRequestsPerSecond: positive('maxRequestsPerSecond', options.maxRequestsPerSecond, 10),
     backoff: Object.freeze({ initialMs, maxMs, factor, jitter }),
     connections: positiveInteger('connections', options.connections, 8),
     dispatcher: dispatcher(options.dispatcher),
     paramNames: paramNames(options.paramNames),
   })
+}
+
+const BACKOFF_NAMES: ReadonlySet<string> = new Set(['initialMs', 'maxMs', 'factor', 'jitter'])
+
+function backoffObject(value: unknown): BackoffOptions {
+  if (value === undefined) return {}
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new VenueInputError(
+      'backoff',
+      'createVenue: backoff must be an object { initialMs, maxMs, factor, jitter }',
+    )
+  }
+  for (const name of Object.keys(value)) {
+    if (!BACKOFF_NAMES.has(name)) {
+      throw new VenueInputError(`backoff.${name}`, `createVenue: unknown option "backoff.${name}"`)
+    }
+  }
+  return value as BackoffOptions
 }
 
 function baseUrl(value: unknown): string {
@@ -134,10 +152,9 @@ function baseUrl(value: unknown): string {
   let url: URL
   try {
     url = new URL(value)
-  } catch (error) {
-    throw new VenueInputError('baseUrl', 'createVenue: baseUrl is not a valid URL', {
-      cause: error,
-    })
+  } catch {
+    // No `cause`: URL's own error carries the input, credentials included.
+    throw new VenueInputError('baseUrl', 'createVenue: baseUrl is not a valid URL')
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fail(` (got ${url.protocol})`)
   // Never echo credentials back in the message.
@@ -166,6 +183,9 @@ function marketData(value: unknown): MarketDataSource {
   throw new VenueInputError('marketData', "createVenue: marketData must be 'v2' or 'v1'")
 }
 
+/** The longest delay a Node timer keeps: larger ones fire after 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647
+
 function positive(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
@@ -175,6 +195,17 @@ function positive(name: string, value: unknown, fallback: number): number {
     )
   }
   return value
+}
+
+function milliseconds(name: string, value: unknown, fallback: number): number {
+  const ms = positive(name, value, fallback)
+  if (ms > MAX_TIMER_MS) {
+    throw new VenueInputError(
+      name,
+      `createVenue: ${name} must be at most ${MAX_TIMER_MS} ms (got ${ms})`,
+    )
+  }
+  return ms
 }
 
 function positiveInteger(name: string, value: unknown, fallback: number): number {
@@ -207,16 +238,23 @@ function paramNames(value: ParamNamesOverride | undefined): ParamNames {
     result[group] = { ...defaults }
   }
   for (const [group, names] of Object.entries(value)) {
-    const target = result[group]
+    // Own keys only: `__proto__`, `constructor` or `toString` must never reach a prototype.
+    const target = Object.hasOwn(result, group) ? result[group] : undefined
     if (target === undefined) {
       throw new VenueInputError(
         `paramNames.${group}`,
         `createVenue: unknown paramNames group "${group}"`,
       )
     }
-    for (const [argument, wire] of Object.entries(names ?? {})) {
+    if (typeof names !== 'object' || names === null || Array.isArray(names)) {
+      throw new VenueInputError(
+        `paramNames.${group}`,
+        `createVenue: paramNames.${group} must be an object`,
+      )
+    }
+    for (const [argument, wire] of Object.entries(names)) {
       const path = `paramNames.${group}.${argument}`
-      if (!(argument in target))
+      if (!Object.hasOwn(target, argument))
         throw new VenueInputError(path, `createVenue: unknown filter ${path}`)
       if (typeof wire !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(wire)) {
         throw new VenueInputError(path, `createVenue: ${path} must be a non-empty query name`)
@@ -224,5 +262,6 @@ function paramNames(value: ParamNamesOverride | undefined): ParamNames {
       target[argument] = wire
     }
   }
-  return result as unknown as ParamNames
+  for (const group of Object.values(result)) Object.freeze(group)
+  return Object.freeze(result) as unknown as ParamNames
 }

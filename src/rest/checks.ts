@@ -90,12 +90,20 @@ export function decimalIn(
 
 /** A non-empty string without control characters. */
 export function text(method: string, argument: string, value: unknown): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
-  if (typeof value !== 'string' || value === '' || /[\u0000-\u001f\u007f]/.test(value)) {
+  if (
+    typeof value !== 'string' ||
+    value === '' ||
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
+    /[\u0000-\u001f\u007f]/.test(value) ||
+    LONE_SURROGATE.test(value)
+  ) {
     fail(method, argument, 'must be a non-empty string without control characters', value)
   }
   return value
 }
+
+/** Half of a UTF-16 pair without its other half: cannot be percent-encoded. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
 /**
  * Encodes one path segment. Everything but unreserved characters is percent-encoded,

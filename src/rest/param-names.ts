@@ -3,7 +3,7 @@
  * venue-rx's best reading (see venue-facts.md); override any of them with the
  * `paramNames` option of `createVenue` if the venue turns out to use another.
  */
-export const DEFAULT_PARAM_NAMES = {
+export const DEFAULT_PARAM_NAMES = deepFreeze({
   trades: {
     poolId: 'pool_id',
     limit: 'limit',
@@ -27,7 +27,12 @@ export const DEFAULT_PARAM_NAMES = {
     limit: 'limit',
     offset: 'offset',
   },
-} as const
+} as const)
+
+function deepFreeze<T extends Record<string, object>>(table: T): T {
+  for (const group of Object.values(table)) Object.freeze(group)
+  return Object.freeze(table)
+}
 
 type Widen<T> = { readonly [K in keyof T]: string }
 

@@ -68,8 +68,7 @@ export function klinesQuery(input: unknown, nowMs: number): Query {
   let start = opt(a['start'], (v) => seconds(m, 'start', v))
   end ??= start === undefined ? Math.floor(nowMs / 1000) : Math.max(start, Math.floor(nowMs / 1000))
   start ??= Math.max(0, end - span)
-  if (start > end)
-    throw new VenueInputError('start', `${m}: start must not be after end (got ${start} > ${end})`)
+  ordered(m, ['start', start], ['end', end])
   return [
     ['pool_id', id],
     ['interval', interval],
@@ -108,11 +107,14 @@ export function tradesQuery(input: unknown, names: ParamNames['trades']): Query 
   const m = 'trades'
   const a = argsObject(m, input)
   knownKeys(m, a, ['poolId', 'limit', 'after', 'before', 'afterSeq', 'sort'])
+  const after = opt(a['after'], (v) => seconds(m, 'after', v))
+  const before = opt(a['before'], (v) => seconds(m, 'before', v))
+  ordered(m, ['after', after], ['before', before])
   return [
     [names.poolId, opt(a['poolId'], (v) => poolId(m, v))],
     [names.afterSeq, opt(a['afterSeq'], (v) => integerIn(m, 'afterSeq', v, 0, MAX))],
-    [names.after, opt(a['after'], (v) => seconds(m, 'after', v))],
-    [names.before, opt(a['before'], (v) => seconds(m, 'before', v))],
+    [names.after, after],
+    [names.before, before],
     [names.sort, opt(a['sort'], (v) => oneOf(m, 'sort', v, SORTS))],
     [names.limit, opt(a['limit'], (v) => integerIn(m, 'limit', v, 1, 100))],
   ]
@@ -123,13 +125,30 @@ export function transfersQuery(input: unknown, names: ParamNames['transfers']): 
   const m = 'transfers'
   const a = argsObject(m, input)
   knownKeys(m, a, ['limit', 'start', 'end', 'afterId', 'sort'])
+  const start = opt(a['start'], (v) => seconds(m, 'start', v))
+  const end = opt(a['end'], (v) => seconds(m, 'end', v))
+  ordered(m, ['start', start], ['end', end])
   return [
     [names.afterId, opt(a['afterId'], (v) => transferId(m, v))],
-    [names.start, opt(a['start'], (v) => seconds(m, 'start', v))],
-    [names.end, opt(a['end'], (v) => seconds(m, 'end', v))],
+    [names.start, start],
+    [names.end, end],
     [names.sort, opt(a['sort'], (v) => oneOf(m, 'sort', v, SORTS))],
     [names.limit, opt(a['limit'], (v) => integerIn(m, 'limit', v, 1, 1000))],
   ]
+}
+
+/** Rejects a time window whose first bound is after its second. */
+function ordered(
+  m: string,
+  [firstName, first]: [string, number | undefined],
+  [secondName, second]: [string, number | undefined],
+): void {
+  if (first !== undefined && second !== undefined && first > second) {
+    throw new VenueInputError(
+      firstName,
+      `${m}: ${firstName} must not be after ${secondName} (got ${first} > ${second})`,
+    )
+  }
 }
 
 function transferId(m: string, value: unknown): string {
@@ -158,7 +177,13 @@ export function poolsQuery(input: unknown): Query {
 export function orderSegment(ref: OrderRef): string {
   const m = 'order'
   if (typeof ref === 'string') {
-    if (!/^\d+-\d+-[01]$/.test(ref)) {
+    // Canonical integers only (no leading zeros), each within the safe range.
+    const match = /^(0|[1-9]\d*)-(0|[1-9]\d*)-([01])$/.exec(ref)
+    if (
+      match === null ||
+      !Number.isSafeInteger(Number(match[1])) ||
+      !Number.isSafeInteger(Number(match[2]))
+    ) {
       throw new VenueInputError(
         'id',
         `${m}: id must look like "{poolId}-{orderId}-{side}", e.g. "0-1-0"`,

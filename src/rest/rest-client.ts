@@ -128,8 +128,13 @@ export function createRequester(deps: RestClientDeps): RequestEndpoint {
 
 function callSignal(method: string, callOptions: unknown): AbortSignal | undefined {
   if (callOptions === undefined) return undefined
-  if (typeof callOptions !== 'object' || callOptions === null) {
+  if (typeof callOptions !== 'object' || callOptions === null || Array.isArray(callOptions)) {
     throw new VenueInputError('options', `${method}: the last argument must be { signal }`)
+  }
+  for (const name of Object.keys(callOptions)) {
+    if (name !== 'signal') {
+      throw new VenueInputError(name, `${method}: unknown call option "${name}" (allowed: signal)`)
+    }
   }
   const signal = (callOptions as { signal?: unknown }).signal
   if (signal !== undefined && !(signal instanceof AbortSignal)) {

@@ -1,0 +1,463 @@
+import { inspect } from 'node:util'
+import { Agent } from 'undici'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { Venue, VenueOptions } from '../src/index.js'
+import { createVenue, DEFAULT_PARAM_NAMES, VenueAbortError, VenueInputError } from '../src/index.js'
+import { dataFor, T } from './helpers/fixtures.js'
+import { ok, type RecordingServer, startRecordingServer } from './helpers/recording-server.js'
+
+/** Like `it.each`, but names each test in full (`$field` names are quoted and cut short). */
+function eachCase<T>(
+  rows: readonly T[],
+  name: (row: T) => string,
+  test: (row: T) => Promise<void> | void,
+): void {
+  for (const row of rows) it(name(row), () => test(row))
+}
+
+const KEY = 'k-DLTahpw5CKSZgov4BJRYfnu3AHQXemt29GPW'
+/** Never contacted: creating a venue opens no connection. */
+const BASE = 'http://127.0.0.1:8787'
+
+const opened: Venue[] = []
+
+/** Creates a venue that is closed after the test. */
+function open(options: VenueOptions): Venue {
+  const venue = createVenue(options)
+  opened.push(venue)
+  return venue
+}
+
+/** The error `createVenue` throws synchronously for `options` (typed loosely on purpose). */
+function creationError(options: unknown): unknown {
+  let venue: Venue
+  try {
+    venue = createVenue(options as VenueOptions)
+  } catch (error) {
+    return error
+  }
+  opened.push(venue)
+  throw new Error('createVenue accepted the options')
+}
+
+/** Asserts that `createVenue(options)` throws VenueInputError naming `argument`. */
+function expectOptionError(options: unknown, argument: string): VenueInputError {
+  const error = creationError(options)
+  expect(error).toBeInstanceOf(VenueInputError)
+  const inputError = error as VenueInputError
+  expect(inputError.argument).toBe(argument)
+  expect(inputError.message.startsWith('createVenue: ')).toBe(true)
+  return inputError
+}
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((venue) => venue.close()))
+})
+
+describe('createVenue rejects invalid options synchronously', () => {
+  it('rejects options that are not an object', () => {
+    expectOptionError(null, 'options')
+    expectOptionError('http://127.0.0.1', 'options')
+  })
+
+  eachCase(
+    [
+      { title: 'a missing baseUrl', baseUrl: undefined },
+      { title: 'a numeric baseUrl', baseUrl: 8787 },
+      { title: 'a URL object as baseUrl', baseUrl: new URL(BASE) },
+      { title: 'an ftp URL', baseUrl: 'ftp://x' },
+      { title: 'a ws URL', baseUrl: 'ws://127.0.0.1:8787' },
+      { title: 'a URL with a query', baseUrl: 'http://h/?a=1' },
+      { title: 'a URL with an empty query', baseUrl: 'http://h/?' },
+      { title: 'a URL with a fragment', baseUrl: 'http://h/#top' },
+      { title: 'a URL with an empty fragment', baseUrl: 'http://h/#' },
+      { title: 'text that is not a URL', baseUrl: 'venue.example' },
+      { title: 'an empty string', baseUrl: '' },
+    ],
+    (r) => `rejects ${r.title} as baseUrl`,
+    ({ baseUrl }) => {
+      expectOptionError({ baseUrl }, 'baseUrl')
+    },
+  )
+
+  it('names the rejected protocol', () => {
+    expect(expectOptionError({ baseUrl: 'ftp://x' }, 'baseUrl').message).toContain('ftp:')
+  })
+
+  it.each(['http://user:pass@host', 'https://user:pass@host:8443/api', 'http://:pass@host'])(
+    'rejects credentials in %s without echoing them',
+    (baseUrl) => {
+      const error = expectOptionError({ baseUrl }, 'baseUrl')
+      expect(error.message).not.toContain('pass')
+      expect(error.message).not.toContain('user')
+      expect(error.message).toContain('credentials')
+      expect(JSON.stringify(error)).not.toContain('pass')
+    },
+  )
+
+  it.each(['pollIntervalMs', 'requestTimeoutMs', 'maxRequestsPerSecond'])(
+    'rejects 0, -1, NaN, Infinity and the string "100" as %s',
+    (name) => {
+      for (const value of [
+        0,
+        -1,
+        Number.NaN,
+        Number.POSITIVE_INFINITY,
+        Number.NEGATIVE_INFINITY,
+        '100',
+      ]) {
+        const error = expectOptionError({ baseUrl: BASE, [name]: value }, name)
+        expect(error.message).toContain(`${name} must be a positive finite number`)
+      }
+    },
+  )
+
+  it.each([1.5, 0, -2, '8'])('rejects connections %s', (connections) => {
+    expectOptionError({ baseUrl: BASE, connections }, 'connections')
+  })
+
+  it('rejects backoff.factor 0.5', () => {
+    const error = expectOptionError({ baseUrl: BASE, backoff: { factor: 0.5 } }, 'backoff.factor')
+    expect(error.message).toContain('>= 1')
+  })
+
+  it('rejects backoff.maxMs below backoff.initialMs', () => {
+    const error = expectOptionError(
+      { baseUrl: BASE, backoff: { initialMs: 1000, maxMs: 999 } },
+      'backoff.maxMs',
+    )
+    expect(error.message).toContain('backoff.initialMs')
+  })
+
+  it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('rejects backoff.initialMs %s', (ms) => {
+    expectOptionError({ baseUrl: BASE, backoff: { initialMs: ms } }, 'backoff.initialMs')
+  })
+
+  it("rejects backoff.jitter 'yes'", () => {
+    expectOptionError({ baseUrl: BASE, backoff: { jitter: 'yes' } }, 'backoff.jitter')
+  })
+
+  it.each(['v3', 'V2', 2, null])('rejects marketData %s', (marketData) => {
+    expectOptionError({ baseUrl: BASE, marketData }, 'marketData')
+  })
+
+  eachCase(
+    [
+      { title: 'an empty apiKey', apiKey: '' },
+      { title: 'a blank apiKey', apiKey: '   ' },
+      { title: 'a numeric apiKey', apiKey: 12345 },
+      { title: 'an apiKey with a trailing newline', apiKey: `${KEY}\n` },
+      { title: 'an apiKey carrying an injected header', apiKey: `${KEY}\r\nX-Injected: 1` },
+      { title: 'an apiKey with a NUL character', apiKey: `${KEY}\u0000` },
+    ],
+    (r) => `rejects ${r.title} without showing the key`,
+    ({ apiKey }) => {
+      const error = expectOptionError({ baseUrl: BASE, apiKey }, 'apiKey')
+      expect(error.message).not.toContain(KEY)
+      expect(JSON.stringify(error)).not.toContain(KEY)
+      expect(inspect(error)).not.toContain(KEY)
+    },
+  )
+
+  it('rejects the misspelt option apikey, naming it and not showing its value', () => {
+    const error = expectOptionError({ baseUrl: BASE, apikey: KEY }, 'apikey')
+    expect(error.message).toContain('"apikey"')
+    expect(error.message).not.toContain(KEY)
+  })
+
+  eachCase(
+    [
+      {
+        title: 'an unknown group',
+        paramNames: { order: { poolId: 'pool' } },
+        argument: 'paramNames.order',
+      },
+      {
+        title: 'an unknown argument',
+        paramNames: { trades: { afterseq: 'seq_gt' } },
+        argument: 'paramNames.trades.afterseq',
+      },
+      {
+        title: "another group's argument",
+        paramNames: { transfers: { afterSeq: 'seq_gt' } },
+        argument: 'paramNames.transfers.afterSeq',
+      },
+      {
+        title: 'an empty wire name',
+        paramNames: { trades: { afterSeq: '' } },
+        argument: 'paramNames.trades.afterSeq',
+      },
+      {
+        title: 'a wire name with a space',
+        paramNames: { transfers: { afterId: 'sid gt' } },
+        argument: 'paramNames.transfers.afterId',
+      },
+      {
+        title: 'a wire name with & and =',
+        paramNames: { orders: { status: 'status&x=1' } },
+        argument: 'paramNames.orders.status',
+      },
+      {
+        title: 'a wire name that is not a string',
+        paramNames: { trades: { limit: 5 } },
+        argument: 'paramNames.trades.limit',
+      },
+      { title: 'a non-object paramNames', paramNames: 'seq_gt', argument: 'paramNames' },
+    ],
+    (r) => `rejects paramNames with ${r.title}`,
+    ({ paramNames, argument }) => {
+      expectOptionError({ baseUrl: BASE, paramNames }, argument)
+    },
+  )
+
+  eachCase(
+    [
+      { title: 'a plain object', dispatcher: {} },
+      { title: 'a string', dispatcher: 'agent' },
+      { title: 'an object whose dispatch is not a function', dispatcher: { dispatch: true } },
+      { title: 'null', dispatcher: null },
+    ],
+    (r) => `rejects ${r.title} as dispatcher`,
+    ({ dispatcher }) => {
+      expectOptionError({ baseUrl: BASE, dispatcher }, 'dispatcher')
+    },
+  )
+})
+
+describe('venue.settings', () => {
+  it('fills in the documented defaults', () => {
+    const venue = open({ baseUrl: BASE })
+    expect(venue.settings).toEqual({
+      baseUrl: BASE,
+      marketData: 'v2',
+      pollIntervalMs: 1000,
+      requestTimeoutMs: 10_000,
+      maxRequestsPerSecond: 10,
+      connections: 8,
+      backoff: { initialMs: 500, maxMs: 30_000, factor: 2, jitter: true },
+      paramNames: DEFAULT_PARAM_NAMES,
+      hasApiKey: false,
+      customDispatcher: false,
+    })
+  })
+
+  it('shows the given options', () => {
+    const venue = open({
+      baseUrl: `${BASE}/api`,
+      apiKey: KEY,
+      marketData: 'v1',
+      pollIntervalMs: 250,
+      requestTimeoutMs: 2000,
+      maxRequestsPerSecond: 2.5,
+      connections: 2,
+      backoff: { initialMs: 100, maxMs: 100, factor: 1, jitter: false },
+      paramNames: { trades: { afterSeq: 'seq_gt' } },
+    })
+    expect(venue.settings).toEqual({
+      baseUrl: `${BASE}/api`,
+      marketData: 'v1',
+      pollIntervalMs: 250,
+      requestTimeoutMs: 2000,
+      maxRequestsPerSecond: 2.5,
+      connections: 2,
+      backoff: { initialMs: 100, maxMs: 100, factor: 1, jitter: false },
+      paramNames: {
+        ...DEFAULT_PARAM_NAMES,
+        trades: { ...DEFAULT_PARAM_NAMES.trades, afterSeq: 'seq_gt' },
+      },
+      hasApiKey: true,
+      customDispatcher: false,
+    })
+  })
+
+  it('keeps backoff defaults for the fields not given', () => {
+    const venue = open({ baseUrl: BASE, backoff: { maxMs: 60_000 } })
+    expect(venue.settings.backoff).toEqual({
+      initialMs: 500,
+      maxMs: 60_000,
+      factor: 2,
+      jitter: true,
+    })
+  })
+
+  it.each([
+    ['http://venue.example/', 'http://venue.example'],
+    ['http://venue.example/api/', 'http://venue.example/api'],
+    ['https://venue.example:8443/a/b//', 'https://venue.example:8443/a/b'],
+    ['http://venue.example', 'http://venue.example'],
+  ])('turns baseUrl %s into %s (trailing slashes stripped)', (baseUrl, expected) => {
+    expect(open({ baseUrl }).settings.baseUrl).toBe(expected)
+  })
+
+  it('reports hasApiKey true with a key and never shows the key', () => {
+    const venue = open({ baseUrl: BASE, apiKey: KEY })
+    expect(venue.settings.hasApiKey).toBe(true)
+    expect(venue.settings).not.toHaveProperty('apiKey')
+    expect(JSON.stringify(venue.settings)).not.toContain(KEY)
+    expect(JSON.stringify(venue)).not.toContain(KEY)
+    expect(inspect(venue, { depth: 10 })).not.toContain(KEY)
+  })
+
+  it('reports hasApiKey false without a key, or with apiKey: undefined', () => {
+    expect(open({ baseUrl: BASE }).settings.hasApiKey).toBe(false)
+    expect(open({ baseUrl: BASE, apiKey: undefined }).settings.hasApiKey).toBe(false)
+  })
+
+  it('is frozen, backoff included', () => {
+    const venue = open({ baseUrl: BASE })
+    const { settings } = venue
+    expect(Object.isFrozen(settings)).toBe(true)
+    expect(Object.isFrozen(settings.backoff)).toBe(true)
+    expect(() => {
+      ;(settings as { pollIntervalMs: number }).pollIntervalMs = 1
+    }).toThrow(TypeError)
+    expect(() => {
+      ;(settings.backoff as { maxMs: number }).maxMs = 1
+    }).toThrow(TypeError)
+    expect(settings.pollIntervalMs).toBe(1000)
+    expect(Object.isFrozen(venue)).toBe(true)
+  })
+})
+
+describe('connections', () => {
+  let server: RecordingServer
+
+  beforeAll(async () => {
+    server = await startRecordingServer((r) => ok(dataFor(r.pathname)))
+  })
+
+  beforeEach(() => {
+    server.requests.length = 0
+  })
+
+  afterAll(async () => {
+    await server?.close()
+  })
+
+  it('sends requests through a caller-supplied undici Agent', async () => {
+    const agent = new Agent()
+    try {
+      const dispatch = vi.spyOn(agent, 'dispatch')
+      const venue = open({ baseUrl: server.url, dispatcher: agent })
+      expect(venue.settings.customDispatcher).toBe(true)
+      await expect(venue.rest.ping()).resolves.toEqual({ timestamp: T * 1000 })
+      expect(dispatch).toHaveBeenCalledTimes(1)
+      expect(server.requests.map((r) => r.pathname)).toEqual(['/api/v1/ping'])
+    } finally {
+      await agent.close()
+    }
+  })
+
+  it("venue.close() leaves the caller's Agent open for a second venue", async () => {
+    const agent = new Agent()
+    try {
+      const first = createVenue({ baseUrl: server.url, dispatcher: agent })
+      await first.rest.ping()
+      await first.close()
+      expect(agent.closed).toBe(false)
+      expect(agent.destroyed).toBe(false)
+
+      const second = open({ baseUrl: server.url, dispatcher: agent })
+      await expect(second.rest.systemInfo()).resolves.toMatchObject({ version: '2.1.0' })
+      expect(server.requests.map((r) => r.pathname)).toEqual([
+        '/api/v1/ping',
+        '/api/v1/system-info',
+      ])
+    } finally {
+      await agent.close()
+    }
+  })
+
+  it('after venue.close(), a call rejects with VenueAbortError and sends nothing', async () => {
+    const venue = createVenue({ baseUrl: server.url, apiKey: KEY })
+    await venue.rest.ping()
+    await venue.close()
+    await expect(venue.rest.ping()).rejects.toBeInstanceOf(VenueAbortError)
+    await expect(venue.rest.balances()).rejects.toBeInstanceOf(VenueAbortError)
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('after venue.close() on a caller-supplied Agent, a call rejects with VenueAbortError', async () => {
+    const agent = new Agent()
+    try {
+      const venue = createVenue({ baseUrl: server.url, dispatcher: agent })
+      await venue.close()
+      await expect(venue.rest.ping()).rejects.toBeInstanceOf(VenueAbortError)
+      expect(server.requests).toHaveLength(0)
+    } finally {
+      await agent.close()
+    }
+  })
+
+  it('close() can be called twice', async () => {
+    const venue = createVenue({ baseUrl: server.url })
+    await Promise.all([venue.close(), venue.close()])
+    await expect(venue.close()).resolves.toBeUndefined()
+  })
+})
+
+describe('createVenue guards shared state and secrets', () => {
+  it('refuses paramNames keys that only exist on Object.prototype', () => {
+    expectOptionError(
+      { baseUrl: BASE, paramNames: { trades: { toString: 'x' } } },
+      'paramNames.trades.toString',
+    )
+    expectOptionError(
+      { baseUrl: BASE, paramNames: { constructor: { keys: 'x' } } },
+      'paramNames.constructor',
+    )
+    expect(typeof Object.keys).toBe('function')
+  })
+
+  it('never writes through __proto__ in paramNames', () => {
+    const hostile = JSON.parse('{"__proto__":{"toString":"x"}}') as unknown
+    expectOptionError({ baseUrl: BASE, paramNames: hostile }, 'paramNames.__proto__')
+    expect(typeof Object.prototype.toString).toBe('function')
+    expect(String({})).toBe('[object Object]')
+  })
+
+  it('freezes the resolved and the default filter-name tables', () => {
+    const venue = open({ baseUrl: BASE, paramNames: { trades: { afterSeq: 'seq' } } })
+    expect(Object.isFrozen(venue.settings.paramNames)).toBe(true)
+    expect(Object.isFrozen(venue.settings.paramNames.trades)).toBe(true)
+    expect(Object.isFrozen(DEFAULT_PARAM_NAMES.trades)).toBe(true)
+    expect(() => {
+      ;(DEFAULT_PARAM_NAMES.trades as { afterSeq: string }).afterSeq = 'x'
+    }).toThrow(TypeError)
+    expect(DEFAULT_PARAM_NAMES.trades.afterSeq).toBe('global_seq')
+  })
+
+  it('rejects delays longer than a Node timer can hold', () => {
+    expectOptionError({ baseUrl: BASE, requestTimeoutMs: 2 ** 31 }, 'requestTimeoutMs')
+    expectOptionError({ baseUrl: BASE, pollIntervalMs: 3e9 }, 'pollIntervalMs')
+    expectOptionError({ baseUrl: BASE, backoff: { maxMs: 2 ** 31 } }, 'backoff.maxMs')
+    expect(open({ baseUrl: BASE, requestTimeoutMs: 2 ** 31 - 1 }).settings.requestTimeoutMs).toBe(
+      2 ** 31 - 1,
+    )
+  })
+
+  it('rejects a backoff that is not an object, and unknown backoff keys', () => {
+    expectOptionError({ baseUrl: BASE, backoff: 'fast' }, 'backoff')
+    expectOptionError({ baseUrl: BASE, backoff: 5 }, 'backoff')
+    expectOptionError({ baseUrl: BASE, backoff: null }, 'backoff')
+    expectOptionError({ baseUrl: BASE, backoff: { initalMs: 5 } }, 'backoff.initalMs')
+  })
+
+  it('keeps a password in an unparsable baseUrl out of the error and its cause', () => {
+    const error = expectOptionError({ baseUrl: 'http://user:s3cret@bad host' }, 'baseUrl')
+    expect(error.cause).toBeUndefined()
+    expect(inspect(error, { depth: Number.POSITIVE_INFINITY, showHidden: true })).not.toContain(
+      's3cret',
+    )
+    expect(JSON.stringify(error)).not.toContain('s3cret')
+  })
+
+  it('redacts the key when it is pasted into another option', () => {
+    const error = expectOptionError(
+      { baseUrl: BASE, apiKey: KEY, requestTimeoutMs: KEY },
+      'requestTimeoutMs',
+    )
+    expect(error.message).not.toContain(KEY)
+    expect(error.stack).not.toContain(KEY)
+  })
+})
