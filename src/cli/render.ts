@@ -1,0 +1,31 @@
+/** Plain-text table helpers for the terminal views (no dependencies, no colours needed). */
+
+/** Pads or cuts `text` to `width`; numbers-like columns align right. */
+export function cell(text: string, width: number, align: 'left' | 'right' = 'left'): string {
+  const cut = text.length > width ? `${text.slice(0, width - 1)}…` : text
+  return align === 'right' ? cut.padStart(width) : cut.padEnd(width)
+}
+
+/** Renders rows under a header, each column `[title, width, align]`. */
+export function table(
+  columns: readonly (readonly [title: string, width: number, align?: 'left' | 'right'])[],
+  rows: readonly (readonly string[])[],
+): string[] {
+  const line = (values: readonly string[]) =>
+    columns
+      .map(([, width, align], i) => cell(values[i] ?? '', width, align))
+      .join('  ')
+      .trimEnd()
+  return [line(columns.map(([title]) => title)), ...rows.map(line)]
+}
+
+/** `chain.token-CHN` → `CHN`: the symbol part of a `contract-SYMBOL` coin. */
+export function coinSymbol(coin: string): string {
+  const dash = coin.lastIndexOf('-')
+  return dash === -1 ? coin : coin.slice(dash + 1)
+}
+
+/** HH:MM:SS.mmm of an epoch-ms time, UTC. */
+export function clock(ms: number): string {
+  return new Date(ms).toISOString().slice(11, 23)
+}

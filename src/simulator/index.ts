@@ -1,0 +1,49 @@
+/**
+ * `venue-rx/simulator`: a local, seeded, reproducible venue served over HTTP, with
+ * run-time faults. A separate entry point; it never loads the client.
+ *
+ * @packageDocumentation
+ */
+
+// The market and its contract
+export { createMarket } from './market/create-market.js'
+export type {
+  AccountInfoRecord,
+  AccountView,
+  BalanceRecord,
+  DepthRecord,
+  KlineRecord,
+  Market,
+  MarketOptions,
+  MarketTruth,
+  OrderRecord,
+  PoolConfig,
+  PoolDetailRecord,
+  PoolSummaryRecord,
+  PublicTradeRecord,
+  SimulatedMarket,
+  Source,
+  TokenRecord,
+  TradeDetailRecord,
+  TransferRecord,
+  WireLevel,
+} from './market/types.js'
+
+// The HTTP layer, for serving a market of your own
+export {
+  createSimulatorServer,
+  type SimulatorServerOptions,
+} from './server/create-simulator-server.js'
+export { EXTRA_FIELD } from './server/extra-fields.js'
+
+// Faults
+export { checkFaultSpec, type FaultSpec } from './server/fault-spec.js'
+export { type FaultStats, Faults, type FaultsOptions } from './server/faults.js'
+export { stopSimulatorServer } from './server/stop-simulator-server.js'
+// Starting a simulator
+export {
+  type Simulator,
+  type SimulatorClock,
+  type SimulatorOptions,
+  startSimulator,
+} from './start-simulator.js'

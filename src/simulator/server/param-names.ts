@@ -1,0 +1,31 @@
+/**
+ * Wire names of the query filters that venue-api.md describes without naming. They match
+ * the client's default table (DESIGN.md, "Public contract"); change them here only.
+ *
+ * The simulator never imports the client, so this table is its own copy.
+ */
+export const PARAM_NAMES = {
+  trades: {
+    poolId: 'pool_id',
+    limit: 'limit',
+    after: 'after',
+    before: 'before',
+    afterSeq: 'global_seq',
+    sort: 'sort',
+  },
+  transfers: {
+    limit: 'limit',
+    start: 'start',
+    end: 'end',
+    afterId: 'id',
+    sort: 'sort',
+  },
+  orders: {
+    poolId: 'pool_id',
+    side: 'side',
+    type: 'type',
+    status: 'status',
+    limit: 'limit',
+    offset: 'offset',
+  },
+} as const
