@@ -26,14 +26,33 @@ export function listTrades(trades: readonly TradeDetailRecord[], query: URLSearc
   const before = optionalInteger(query, names.before)
   const sort = sortDirection(query, names.sort, 'desc')
   const limit = integerOr(query, names.limit, 50, { min: 1, max: 100 })
-  const matching = trades.filter(
-    (trade) =>
+  // The view lists trades by ascending global_seq, and simulated time never goes back,
+  // so that order is also timestamp-then-sequence order: no sort, and the cursor is a
+  // binary search instead of a scan.
+  const first = afterSeq === undefined ? 0 : firstAfter(trades, afterSeq)
+  const matching: TradeDetailRecord[] = []
+  for (let i = first; i < trades.length; i++) {
+    const trade = trades[i] as TradeDetailRecord
+    if (
       (poolId === undefined || trade.pool_id === poolId) &&
-      (afterSeq === undefined || trade.global_seq > afterSeq) &&
       (after === undefined || trade.timestamp > after) &&
-      (before === undefined || trade.timestamp < before),
-  )
-  const direction = sort === 'asc' ? 1 : -1
-  matching.sort((a, b) => direction * (a.timestamp - b.timestamp || a.global_seq - b.global_seq))
-  return ok(matching.slice(0, limit), { total: matching.length })
+      (before === undefined || trade.timestamp < before)
+    ) {
+      matching.push(trade)
+    }
+  }
+  const page = sort === 'asc' ? matching.slice(0, limit) : matching.slice(-limit).reverse()
+  return ok(page, { total: matching.length })
+}
+
+/** Index of the first trade whose global_seq is greater than `seq`. */
+function firstAfter(trades: readonly TradeDetailRecord[], seq: number): number {
+  let low = 0
+  let high = trades.length
+  while (low < high) {
+    const mid = (low + high) >>> 1
+    if ((trades[mid] as TradeDetailRecord).global_seq > seq) high = mid
+    else low = mid + 1
+  }
+  return low
 }

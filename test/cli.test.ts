@@ -1,0 +1,95 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createVenue } from '../src/index.js'
+
+const MAIN = join(import.meta.dirname, '..', 'src', 'cli', 'main.ts')
+const children: ChildProcessWithoutNullStreams[] = []
+
+/** Runs the CLI from source (through tsx), as `npm start` does. */
+function cli(...args: string[]): ChildProcessWithoutNullStreams {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { stdio: 'pipe' })
+  children.push(child)
+  return child
+}
+
+/** Collects stdout until `pattern` matches; rejects if the process exits first. */
+function waitFor(
+  child: ChildProcessWithoutNullStreams,
+  pattern: RegExp,
+): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    let out = ''
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString()
+      const match = out.match(pattern)
+      if (match) {
+        child.stdout.off('data', onData)
+        resolve(match)
+      }
+    }
+    child.stdout.on('data', onData)
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before ${pattern}: ${out}`)))
+  })
+}
+
+/** Everything the process prints, and its exit code. */
+async function finish(
+  child: ChildProcessWithoutNullStreams,
+): Promise<{ code: number | null; out: string; err: string }> {
+  let out = ''
+  let err = ''
+  child.stdout.on('data', (c: Buffer) => {
+    out += c.toString()
+  })
+  child.stderr.on('data', (c: Buffer) => {
+    err += c.toString()
+  })
+  const [code] = (await once(child, 'exit')) as [number | null]
+  return { code, out, err }
+}
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
+})
+
+describe('venue-rx CLI', () => {
+  it('simulate prints a URL and an API key that a venue client can use, and stops on SIGTERM', async () => {
+    const child = cli('simulate', '--port', '0', '--seed', '7')
+    const [, url, key] = await waitFor(child, /url\s+(http:\/\/\S+)\n\s+api key\s+(k-\w+)/)
+    expect(key).toMatch(/^k-[A-Za-z0-9]{36}$/)
+    const venue = createVenue({ baseUrl: url ?? '', apiKey: key ?? '' })
+    try {
+      const [pools, info] = await Promise.all([venue.rest.pools(), venue.rest.accountInfo()])
+      expect(pools.length).toBeGreaterThanOrEqual(3)
+      expect(info.chain_account).not.toBe('')
+    } finally {
+      await venue.close()
+    }
+    const exit = once(child, 'exit')
+    child.kill('SIGTERM')
+    const [code] = (await exit) as [number | null]
+    expect(code).toBe(0)
+  })
+
+  it('demo runs on the embedded simulator, prints live frames and exits after --seconds', async () => {
+    const { code, out, err } = await finish(cli('demo', '--seconds', '2'))
+    expect(err).toBe('')
+    expect(code).toBe(0)
+    const frames = out.split('venue-rx demo').length - 1
+    expect(frames).toBeGreaterThanOrEqual(2)
+    expect(out).toContain('ORDER BOOK CHN/USDT')
+    expect(out).toMatch(/bid\s+\d+\.\d{4}\s+\d+\.\d+/)
+  })
+
+  it('rejects an unknown command and a bad option with exit code 2 and the usage', async () => {
+    const unknown = await finish(cli('frobnicate'))
+    expect(unknown.code).toBe(2)
+    expect(unknown.err).toContain('unknown command "frobnicate"')
+    expect(unknown.err).toContain('Usage: venue-rx')
+    const bad = await finish(cli('simulate', '--port', 'eighty'))
+    expect(bad.code).toBe(2)
+    expect(bad.err).toContain('--port must be a whole number from 0 to 65535')
+  })
+})
