@@ -447,15 +447,3 @@ describe('simulated market: klines', () => {
     expect(days).toEqual(['2024-01-31T00:00:00.000Z', '2024-02-01T00:00:00.000Z'])
   })
 })
-
-describe('simulated market: speed (printed, not asserted)', () => {
-  it('prints the average cost of a tick', () => {
-    const market = createMarket({ seed: 21, tickMs: 1000 })
-    const ticks = 5000
-    const started = performance.now()
-    for (let i = 0; i < ticks; i++) market.tick()
-    const perTick = (performance.now() - started) / ticks
-    console.log(`simulated market: ${perTick.toFixed(4)} ms per tick over ${ticks} ticks`)
-    expect(market.ticks()).toBe(ticks)
-  })
-})
