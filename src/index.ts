@@ -4,6 +4,18 @@
  * @packageDocumentation
  */
 
+export { distinctUntilDeepChanged } from './core/distinct-until-deep-changed.js'
+// Operators (the polling core, for streams of your own)
+export { fromRequest } from './core/from-request.js'
+export type { HealthReport, StreamHealth } from './core/health.js'
+export { diffByKey, isEmptyDiff, type KeyedDiff, keyedDiff } from './core/keyed-diff.js'
+export { type PollOptions, poll } from './core/poll.js'
+export {
+  backoffDelay,
+  type RetryBackoffOptions,
+  type RetryNotice,
+  retryBackoff,
+} from './core/retry-backoff.js'
 // Exact decimals
 export { compareDecimal, isDecimal } from './decimal.js'
 // Errors
@@ -55,6 +67,10 @@ export {
 export type { RestClient } from './rest/rest-client.js'
 // Resources: schemas and the types inferred from them
 export * from './schemas/index.js'
+export { streamKey } from './streams/stream-key.js'
+// Streams
+export type { BalanceChange, BalancesUpdate } from './streams/watch-balances.js'
+export type { OpenOrderEvent } from './streams/watch-open-orders.js'
 export type { VenueDispatcher } from './transport/undici-transport.js'
 // The venue
 export { createVenue, type Venue, type VenueSettings } from './venue.js'

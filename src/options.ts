@@ -36,6 +36,8 @@ export interface VenueOptions {
   readonly requestTimeoutMs?: number
   /** Request budget shared by every request of this venue. Default 10. */
   readonly maxRequestsPerSecond?: number
+  /** How long a stream keeps polling after its last subscriber left, ms. Default 1,000. */
+  readonly lingerMs?: number
   /** Retry delays of streams. */
   readonly backoff?: BackoffOptions
   /** Sockets in the keep-alive pool. Default 8. Ignored when `dispatcher` is given. */
@@ -54,6 +56,7 @@ export interface ResolvedVenueOptions {
   readonly pollIntervalMs: number
   readonly requestTimeoutMs: number
   readonly maxRequestsPerSecond: number
+  readonly lingerMs: number
   readonly backoff: Required<BackoffOptions>
   readonly connections: number
   readonly dispatcher: VenueDispatcher | undefined
@@ -67,6 +70,7 @@ const OPTION_NAMES: ReadonlySet<string> = new Set([
   'pollIntervalMs',
   'requestTimeoutMs',
   'maxRequestsPerSecond',
+  'lingerMs',
   'backoff',
   'connections',
   'dispatcher',
@@ -120,6 +124,7 @@ function resolve(options: VenueOptions): ResolvedVenueOptions {
     pollIntervalMs: milliseconds('pollIntervalMs', options.pollIntervalMs, 1_000),
     requestTimeoutMs: milliseconds('requestTimeoutMs', options.requestTimeoutMs, 10_000),
     maxRequestsPerSecond: positive('maxRequestsPerSecond', options.maxRequestsPerSecond, 10),
+    lingerMs: milliseconds('lingerMs', options.lingerMs, 1_000),
     backoff: Object.freeze({ initialMs, maxMs, factor, jitter }),
     connections: positiveInteger('connections', options.connections, 8),
     dispatcher: dispatcher(options.dispatcher),

@@ -1,7 +1,22 @@
 import { inspect } from 'node:util'
+import { type Observable, Subject } from 'rxjs'
+import { HealthBoard, type HealthReport } from './core/health.js'
+import { StreamRegistry } from './core/stream-registry.js'
 import { VenueAbortError } from './errors/venue-abort-error.js'
 import { type ResolvedVenueOptions, resolveOptions, type VenueOptions } from './options.js'
 import { createRestClient, type RestClient } from './rest/rest-client.js'
+import type { AccountInfo } from './schemas/account-info.js'
+import type { PoolDetail } from './schemas/pool-detail.js'
+import type { PoolSummary } from './schemas/pool-summary.js'
+import type { SystemInfo } from './schemas/system-info.js'
+import type { Token } from './schemas/token.js'
+import type { StreamContext } from './streams/stream-context.js'
+import { type BalancesUpdate, watchBalances } from './streams/watch-balances.js'
+import { type OpenOrderEvent, watchOpenOrders } from './streams/watch-open-orders.js'
+import * as resources from './streams/watch-resources.js'
+import { dedupeTransport } from './transport/dedupe-transport.js'
+import { rateLimitTransport } from './transport/rate-limit-transport.js'
+import { TokenBucket } from './transport/token-bucket.js'
 import type { Transport } from './transport/transport.js'
 import { createUndiciTransport } from './transport/undici-transport.js'
 
@@ -13,13 +28,40 @@ export interface VenueSettings extends Omit<ResolvedVenueOptions, 'apiKey' | 'di
   readonly customDispatcher: boolean
 }
 
-/** A connection to one venue: REST methods now, streams as they land. */
+/**
+ * A connection to one venue: promise methods per endpoint in `rest`, and cold,
+ * shared, self-healing streams (`watch...`). Every request of the venue, REST or
+ * stream, draws from one request budget (`maxRequestsPerSecond`).
+ */
 export interface Venue {
   /** One promise method per endpoint. */
   readonly rest: RestClient
   /** The validated options, with the key left out. */
   readonly settings: VenueSettings
-  /** Closes the connection pool. Calls made after `close()` reject. */
+  /**
+   * Per-stream state (`ok`, `retrying` with attempt, next delay and last error code,
+   * `failed`), keyed by stream key, e.g. `watchPool(1)`. Emits on every state change;
+   * a new subscriber gets the current report at once.
+   */
+  readonly health: Observable<HealthReport>
+  /** Every pool summary, whenever any deep-changed. */
+  watchPools(): Observable<PoolSummary[]>
+  /** One pool's detail (by id or symbol), whenever it deep-changed. */
+  watchPool(idOrSymbol: number | string): Observable<PoolDetail>
+  /** Every token, whenever any deep-changed. */
+  watchTokens(): Observable<Token[]>
+  /** System info, whenever it changed. */
+  watchSystemInfo(): Observable<SystemInfo>
+  /** The account behind the API key, whenever it changed. */
+  watchAccount(): Observable<AccountInfo>
+  /** Balances with per-coin changes, whenever a balance changed. */
+  watchBalances(): Observable<BalancesUpdate>
+  /** Open orders as `opened` / `changed` / `closed` events. */
+  watchOpenOrders(): Observable<OpenOrderEvent>
+  /**
+   * Stops every poller (their streams complete), rejects requests waiting for the
+   * budget and closes the connection pool. Later calls reject with `VenueAbortError`.
+   */
   close(): Promise<void>
 }
 
@@ -34,16 +76,20 @@ export interface Venue {
  * const venue = createVenue({ baseUrl: 'http://127.0.0.1:8787', apiKey: process.env.VENUE_KEY })
  * const book = await venue.rest.depth({ poolId: 1, limit: 5 })
  * console.log(book.bids[0]) // [ '1.0452', '310.5' ]
- * await venue.close()
+ * venue.watchBalances().subscribe(({ changes }) => console.log(changes))
  * ```
  */
 export function createVenue(options: VenueOptions): Venue {
   const resolved = resolveOptions(options)
+  const bucket = new TokenBucket(resolved.maxRequestsPerSecond)
   const pool = createUndiciTransport({
     baseUrl: resolved.baseUrl,
     dispatcher: resolved.dispatcher,
     connections: resolved.connections,
   })
+  // Identical requests share one flight first, so that they also share one token.
+  const shared = dedupeTransport(rateLimitTransport(pool, bucket))
+  const closed = new Subject<void>()
   let closing: Promise<void> | undefined
   const transport: Transport = {
     request: (request) => {
@@ -54,13 +100,24 @@ export function createVenue(options: VenueOptions): Venue {
           }),
         )
       }
-      return pool.request(request)
+      return shared.request(request)
     },
     close: () => {
-      closing ??= pool.close()
+      closing ??= (async () => {
+        closed.next()
+        closed.complete()
+        bucket.close(new VenueAbortError('the venue is closed'))
+        health.close()
+        await shared.close()
+      })()
       return closing
     },
   }
+  const laneTransport = (lane: string): Transport => ({
+    request: (request) => transport.request({ ...request, lane }),
+    close: () => transport.close(),
+  })
+
   const { apiKey, dispatcher, ...visible } = resolved
   const settings: VenueSettings = Object.freeze({
     ...visible,
@@ -68,10 +125,26 @@ export function createVenue(options: VenueOptions): Venue {
     customDispatcher: dispatcher !== undefined,
   })
   const rest = createRestClient({ transport, options: resolved })
+  const health = new HealthBoard()
+  const context: StreamContext = {
+    rest: (lane) => createRestClient({ transport: laneTransport(lane), options: resolved }),
+    registry: new StreamRegistry({ lingerMs: resolved.lingerMs, health, closed }),
+    health,
+    pollIntervalMs: resolved.pollIntervalMs,
+    backoff: resolved.backoff,
+  }
 
   const venue: Venue = {
     rest,
     settings,
+    health: health.changes,
+    watchPools: () => resources.watchPools(context),
+    watchPool: (idOrSymbol) => resources.watchPool(context, idOrSymbol),
+    watchTokens: () => resources.watchTokens(context),
+    watchSystemInfo: () => resources.watchSystemInfo(context),
+    watchAccount: () => resources.watchAccount(context),
+    watchBalances: () => watchBalances(context),
+    watchOpenOrders: () => watchOpenOrders(context),
     close: () => transport.close(),
   }
   Object.defineProperties(venue, {

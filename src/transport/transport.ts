@@ -15,6 +15,11 @@ export interface TransportRequest {
   readonly timeoutMs: number
   /** Name of the REST method, for error messages. */
   readonly endpoint: string
+  /**
+   * Who is asking, for fair sharing of the request budget: the stream's key, or
+   * `'rest'` for direct calls. Default `'rest'`.
+   */
+  readonly lane?: string | undefined
 }
 
 /** A complete HTTP answer, body read in full. */

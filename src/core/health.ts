@@ -1,0 +1,89 @@
+import { BehaviorSubject, distinctUntilChanged, type Observable } from 'rxjs'
+import { VenueError } from '../errors/venue-error.js'
+
+/** How one stream is doing. */
+export type StreamHealth =
+  | {
+      /** Answers arrive. */
+      readonly state: 'ok'
+    }
+  | {
+      /** The last request failed with a retryable error; the stream waits and tries again. */
+      readonly state: 'retrying'
+      /** Retry number since the last success, from 1. */
+      readonly attempt: number
+      /** The wait before the next try, ms. */
+      readonly nextDelayMs: number
+      /** `code` of the last error (`'UNKNOWN'` for a non-venue error). */
+      readonly lastErrorCode: string
+      /** Message of the last error. */
+      readonly lastErrorMessage: string
+    }
+  | {
+      /** The stream ended with an error it does not retry. Stays until the stream restarts. */
+      readonly state: 'failed'
+      readonly errorCode: string
+      readonly errorMessage: string
+    }
+
+/** Every stream that is running (or has failed), by its key, e.g. `watchPool("1")`. */
+export type HealthReport = Readonly<Record<string, StreamHealth>>
+
+function codeOf(error: unknown): string {
+  return error instanceof VenueError ? error.code : 'UNKNOWN'
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/**
+ * The health board of one venue: streams report here, `venue.health` shows it. Emits a
+ * new immutable report only when some stream's state really changed.
+ */
+export class HealthBoard {
+  readonly #report = new BehaviorSubject<HealthReport>({})
+
+  /** Reports, latest first to a new subscriber; only on change. */
+  readonly changes: Observable<HealthReport> = this.#report.pipe(distinctUntilChanged())
+
+  /** The current report. */
+  get current(): HealthReport {
+    return this.#report.value
+  }
+
+  ok(key: string): void {
+    if (this.#report.value[key]?.state !== 'ok') this.#set(key, { state: 'ok' })
+  }
+
+  retrying(key: string, attempt: number, nextDelayMs: number, error: unknown): void {
+    this.#set(key, {
+      state: 'retrying',
+      attempt,
+      nextDelayMs,
+      lastErrorCode: codeOf(error),
+      lastErrorMessage: messageOf(error),
+    })
+  }
+
+  failed(key: string, error: unknown): void {
+    this.#set(key, { state: 'failed', errorCode: codeOf(error), errorMessage: messageOf(error) })
+  }
+
+  /** Forgets a stream that stopped normally; a failed one stays visible. */
+  stopped(key: string): void {
+    const entry = this.#report.value[key]
+    if (entry === undefined || entry.state === 'failed') return
+    const { [key]: _gone, ...rest } = this.#report.value
+    this.#report.next(Object.freeze(rest))
+  }
+
+  /** Completes `changes`. */
+  close(): void {
+    this.#report.complete()
+  }
+
+  #set(key: string, health: StreamHealth): void {
+    this.#report.next(Object.freeze({ ...this.#report.value, [key]: Object.freeze(health) }))
+  }
+}

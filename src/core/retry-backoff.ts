@@ -1,0 +1,113 @@
+import {
+  defer,
+  type MonoTypeOperatorFunction,
+  retry,
+  type SchedulerLike,
+  tap,
+  throwError,
+  timer,
+} from 'rxjs'
+import { VenueError } from '../errors/venue-error.js'
+import { VenueRateLimitError } from '../errors/venue-rate-limit-error.js'
+import { VenueServerError } from '../errors/venue-server-error.js'
+
+/** One retry about to happen, as reported to `onRetry`. */
+export interface RetryNotice {
+  /** 1 for the first retry after a success (or after the start). */
+  readonly attempt: number
+  /** The wait before the retry, in ms. */
+  readonly delayMs: number
+  /** The error that caused it. */
+  readonly error: unknown
+}
+
+/** Settings of {@link retryBackoff}. */
+export interface RetryBackoffOptions {
+  /** First delay before jitter, ms. */
+  readonly initialMs: number
+  /** Largest delay before jitter, ms. */
+  readonly maxMs: number
+  /** Growth per attempt (>= 1). */
+  readonly factor: number
+  /** Full jitter: each delay is drawn uniformly from 0..computed. Default true. */
+  readonly jitter?: boolean
+  /** Source of randomness in [0, 1). Default `Math.random`. */
+  readonly random?: () => number
+  /**
+   * How many times in a row the ambiguous 500 `service internal error` is retried before
+   * it ends the stream. Default: unbounded. Single-resource streams set a small bound:
+   * the live service answers an unknown order with that same 500.
+   */
+  readonly maxAmbiguousRetries?: number
+  /** Decides whether an error is retried. Default: `VenueError#retryable`, others not. */
+  readonly isRetryable?: (error: unknown) => boolean
+  /** Called before each wait (health reporting). */
+  readonly onRetry?: (notice: RetryNotice) => void
+  /** Scheduler of the waits (tests). */
+  readonly scheduler?: SchedulerLike
+}
+
+/** The delay before retry number `attempt` (1-based), before jitter and Retry-After. */
+export function backoffDelay(
+  attempt: number,
+  initialMs: number,
+  maxMs: number,
+  factor: number,
+): number {
+  return Math.min(maxMs, initialMs * factor ** (attempt - 1))
+}
+
+/**
+ * Retries with exponential backoff and full jitter, capped at `maxMs`; the attempt count
+ * resets after every value, so a stream that recovers starts again from `initialMs`.
+ * A 429's `retryAfterMs` is honoured: the wait is never shorter. Errors that are not
+ * retryable (input, auth, not found, other 4xx, schema drift) pass through at once.
+ *
+ * @example
+ * ```ts
+ * source.pipe(retryBackoff({ initialMs: 500, maxMs: 30_000, factor: 2, jitter: false }))
+ * // failures wait 500, 1000, 2000, 4000 ... 30000, 30000 ms; a success resets to 500
+ * ```
+ */
+export function retryBackoff<T>(options: RetryBackoffOptions): MonoTypeOperatorFunction<T> {
+  const {
+    initialMs,
+    maxMs,
+    factor,
+    jitter = true,
+    random = Math.random,
+    maxAmbiguousRetries = Number.POSITIVE_INFINITY,
+    isRetryable = (error: unknown) => error instanceof VenueError && error.retryable,
+    onRetry,
+    scheduler,
+  } = options
+  return (source) =>
+    defer(() => {
+      // Per subscription: reset by every value, like retry's own attempt count.
+      let ambiguousInARow = 0
+      return source.pipe(
+        tap(() => {
+          ambiguousInARow = 0
+        }),
+        retry<T>({
+          resetOnSuccess: true,
+          delay: (error: unknown, attempt: number) => {
+            if (!isRetryable(error)) return throwError(() => error)
+            if (error instanceof VenueServerError && error.ambiguous) {
+              ambiguousInARow += 1
+              if (ambiguousInARow > maxAmbiguousRetries) return throwError(() => error)
+            } else {
+              ambiguousInARow = 0
+            }
+            const computed = backoffDelay(attempt, initialMs, maxMs, factor)
+            let delayMs = jitter ? Math.floor(random() * computed) : computed
+            if (error instanceof VenueRateLimitError && error.retryAfterMs !== undefined) {
+              delayMs = Math.max(delayMs, error.retryAfterMs)
+            }
+            onRetry?.({ attempt, delayMs, error })
+            return timer(delayMs, scheduler as SchedulerLike)
+          },
+        }),
+      )
+    })
+}

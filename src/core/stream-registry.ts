@@ -1,0 +1,89 @@
+import {
+  defer,
+  finalize,
+  type Observable,
+  ReplaySubject,
+  type SchedulerLike,
+  Subject,
+  share,
+  takeUntil,
+  tap,
+  timer,
+} from 'rxjs'
+import type { HealthBoard } from './health.js'
+
+/** Settings of a {@link StreamRegistry}. */
+export interface StreamRegistryOptions {
+  /** How long a stream keeps polling after its last subscriber left, ms. */
+  readonly lingerMs: number
+  readonly health: HealthBoard
+  /** Emits once when the venue closes: every stream completes. */
+  readonly closed: Observable<unknown>
+  /** Scheduler of the linger (tests). */
+  readonly scheduler?: SchedulerLike
+}
+
+/**
+ * Shares one poller per stream key among every subscriber.
+ *
+ * - The key is the stream name plus its canonical arguments, e.g. `watchPool("1")`.
+ * - A state stream replays its latest value to a late subscriber at once.
+ * - After the last subscriber leaves, polling goes on for `lingerMs` (a resubscribe in
+ *   between costs nothing), then stops and the entry is dropped; the next subscriber
+ *   starts a fresh poller. An error ends the shared poller for all its subscribers.
+ * - Streams are looked up at subscribe time, so an Observable kept by the caller always
+ *   joins the current poller of its key.
+ */
+export class StreamRegistry {
+  readonly #streams = new Map<string, Observable<unknown>>()
+  readonly #options: StreamRegistryOptions
+
+  constructor(options: StreamRegistryOptions) {
+    this.#options = options
+  }
+
+  /** Pollers currently alive (subscribed or lingering). */
+  get size(): number {
+    return this.#streams.size
+  }
+
+  /**
+   * The shared stream of `key`, built by `build` when no poller of that key is alive.
+   * `replay: true` for state streams (late subscribers get the latest value).
+   */
+  shared<T>(key: string, build: () => Observable<T>, replay: boolean): Observable<T> {
+    return defer(() => {
+      let stream = this.#streams.get(key) as Observable<T> | undefined
+      if (stream === undefined) {
+        stream = this.#create(key, build, replay)
+        this.#streams.set(key, stream)
+      }
+      return stream
+    })
+  }
+
+  #create<T>(key: string, build: () => Observable<T>, replay: boolean): Observable<T> {
+    const { lingerMs, health, closed, scheduler } = this.#options
+    let failed = false
+    const stream: Observable<T> = defer(build).pipe(
+      tap({
+        error: (error: unknown) => {
+          failed = true
+          health.failed(key, error)
+        },
+      }),
+      takeUntil(closed),
+      finalize(() => {
+        if (this.#streams.get(key) === stream) this.#streams.delete(key)
+        if (!failed) health.stopped(key)
+      }),
+      share<T>({
+        connector: () => (replay ? new ReplaySubject<T>(1) : new Subject<T>()),
+        resetOnError: true,
+        resetOnComplete: true,
+        resetOnRefCountZero: () => timer(lingerMs, scheduler as SchedulerLike),
+      }),
+    )
+    return stream
+  }
+}

@@ -1,0 +1,17 @@
+import type { SchedulerLike } from 'rxjs'
+import type { HealthBoard } from '../core/health.js'
+import type { StreamRegistry } from '../core/stream-registry.js'
+import type { BackoffOptions } from '../options.js'
+import type { RestClient } from '../rest/rest-client.js'
+
+/** What every stream of one venue is built from. */
+export interface StreamContext {
+  /** A REST client whose requests are queued in `lane` of the request budget. */
+  readonly rest: (lane: string) => RestClient
+  readonly registry: StreamRegistry
+  readonly health: HealthBoard
+  readonly pollIntervalMs: number
+  readonly backoff: Required<BackoffOptions>
+  /** Scheduler of polls and retries (tests); default asyncScheduler. */
+  readonly scheduler?: SchedulerLike | undefined
+}

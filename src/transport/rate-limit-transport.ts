@@ -1,0 +1,16 @@
+import type { TokenBucket } from './token-bucket.js'
+import type { Transport } from './transport.js'
+
+/**
+ * Makes every request wait for a token of `bucket` (in its lane) before it is sent.
+ * The request's signal also cancels the wait.
+ */
+export function rateLimitTransport(inner: Transport, bucket: TokenBucket): Transport {
+  return {
+    request: async (request) => {
+      await bucket.acquire(request.lane ?? 'rest', request.signal)
+      return inner.request(request)
+    },
+    close: () => inner.close(),
+  }
+}
