@@ -233,6 +233,7 @@ describe('venue.settings', () => {
       pollIntervalMs: 1000,
       requestTimeoutMs: 10_000,
       maxRequestsPerSecond: 10,
+      lingerMs: 1000,
       connections: 8,
       backoff: { initialMs: 500, maxMs: 30_000, factor: 2, jitter: true },
       paramNames: DEFAULT_PARAM_NAMES,
@@ -249,6 +250,7 @@ describe('venue.settings', () => {
       pollIntervalMs: 250,
       requestTimeoutMs: 2000,
       maxRequestsPerSecond: 2.5,
+      lingerMs: 50,
       connections: 2,
       backoff: { initialMs: 100, maxMs: 100, factor: 1, jitter: false },
       paramNames: { trades: { afterSeq: 'seq_gt' } },
@@ -259,6 +261,7 @@ describe('venue.settings', () => {
       pollIntervalMs: 250,
       requestTimeoutMs: 2000,
       maxRequestsPerSecond: 2.5,
+      lingerMs: 50,
       connections: 2,
       backoff: { initialMs: 100, maxMs: 100, factor: 1, jitter: false },
       paramNames: {
