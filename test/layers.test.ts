@@ -53,3 +53,13 @@ describe('layering', () => {
     expect(clientReachesIn).toEqual([])
   })
 })
+
+describe('filter names', () => {
+  it('are the same in the client and in the simulator (kept apart, so checked here)', async () => {
+    const { DEFAULT_PARAM_NAMES } = await import('../src/rest/param-names.js')
+    const { PARAM_NAMES } = await import('../src/simulator/server/param-names.js')
+    expect(JSON.parse(JSON.stringify(PARAM_NAMES))).toEqual(
+      JSON.parse(JSON.stringify(DEFAULT_PARAM_NAMES)),
+    )
+  })
+})

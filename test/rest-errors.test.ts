@@ -27,6 +27,7 @@ import {
   type Reply,
   startRecordingServer,
 } from './helpers/recording-server.js'
+import { rejectionOf } from './helpers/rejection.js'
 
 const KEY = 'k-3fQ9xLr7TzW2mB8vKc5NhY1pJd6GsE4aU0Hq'
 
@@ -42,16 +43,6 @@ afterEach(async () => {
   await server.close()
   await venue.close()
 })
-
-/** Awaits `promise` and returns what it rejected with; fails when it resolves. */
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected the call to reject, but it resolved')
-}
 
 /** Answers every request with `reply`. */
 function answer(reply: Reply): void {

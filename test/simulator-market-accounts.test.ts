@@ -2,21 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import * as schemas from '../src/schemas/index.js'
 import { createMarket } from '../src/simulator/market/create-market.js'
 import type { AccountView, OrderRecord, SimulatedMarket } from '../src/simulator/market/types.js'
-
-function decimalsOf(text: string): number {
-  return text.split('.')[1]?.length ?? 0
-}
-function units(text: string, decimals: number = decimalsOf(text)): bigint {
-  const [int = '0', frac = ''] = text.replace('-', '').split('.')
-  const value = BigInt(int + frac.padEnd(decimals, '0'))
-  return text.startsWith('-') ? -value : value
-}
-function format(value: bigint, decimals: number): string {
-  const negative = value < 0n
-  const digits = (negative ? -value : value).toString().padStart(decimals + 1, '0')
-  const body = decimals === 0 ? digits : `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`
-  return negative ? `-${body}` : body
-}
+import { decimalsOf, format, units } from './helpers/exact-decimal.js'
 
 /** Pool precisions of the default pools: [price, base, quote]. */
 const PRECISIONS: Record<number, [number, number, number]> = {

@@ -1,25 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createMarket } from '../src/simulator/market/create-market.js'
 import type { SimulatedMarket, Source, WireLevel } from '../src/simulator/market/types.js'
-
-/** Exact decimal text helpers for the assertions (independent of the simulator's code). */
-function decimalsOf(text: string): number {
-  return text.split('.')[1]?.length ?? 0
-}
-function units(text: string, decimals: number = decimalsOf(text)): bigint {
-  const [int = '0', frac = ''] = text.replace('-', '').split('.')
-  const value = BigInt(int + frac.padEnd(decimals, '0'))
-  return text.startsWith('-') ? -value : value
-}
-function format(value: bigint, decimals: number): string {
-  const negative = value < 0n
-  const digits = (negative ? -value : value).toString().padStart(decimals + 1, '0')
-  const body = decimals === 0 ? digits : `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`
-  return negative ? `-${body}` : body
-}
-function ceilDiv(a: bigint, b: bigint): bigint {
-  return (a + b - 1n) / b
-}
+import { ceilDiv, decimalsOf, format, units } from './helpers/exact-decimal.js'
 
 const POOLS = [0, 1, 2]
 const TICK_PRECISION = ['0.0001', '0.01', '0.1']
