@@ -20,7 +20,11 @@ export function fromRequest<T>(
     const controller = new AbortController()
     let settled = false
     const subscription = from(request(controller.signal)).subscribe({
-      next: (value) => subscriber.next(value),
+      next: (value) => {
+        // A request answers once: after its value there is nothing left to abort.
+        settled = true
+        subscriber.next(value)
+      },
       error: (error: unknown) => {
         settled = true
         subscriber.error(error)

@@ -65,16 +65,23 @@ export class StreamRegistry {
   #create<T>(key: string, build: () => Observable<T>, replay: boolean): Observable<T> {
     const { lingerMs, health, closed, scheduler } = this.#options
     let failed = false
+    // Forgotten before an error or completion reaches subscribers, so that one who
+    // resubscribes from its handler (retry, repeat) starts a fresh poller under the key.
+    const forget = () => {
+      if (this.#streams.get(key) === stream) this.#streams.delete(key)
+    }
     const stream: Observable<T> = defer(build).pipe(
       tap({
         error: (error: unknown) => {
+          forget()
           failed = true
           health.failed(key, error)
         },
       }),
       takeUntil(closed),
+      tap({ complete: forget }),
       finalize(() => {
-        if (this.#streams.get(key) === stream) this.#streams.delete(key)
+        forget()
         if (!failed) health.stopped(key)
       }),
       share<T>({

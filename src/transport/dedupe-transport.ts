@@ -25,8 +25,6 @@ export function dedupeTransport(inner: Transport): Transport {
         if (inFlight.get(key) === entry) inFlight.delete(key)
       }),
     }
-    // The shared promise may reject after every caller has left: never unhandled.
-    entry.response.catch(() => undefined)
     inFlight.set(key, entry)
     return entry
   }
@@ -47,7 +45,10 @@ export function dedupeTransport(inner: Transport): Transport {
       entry.waiters += 1
       if (signal === undefined) return entry.response
       return new Promise<TransportResponse>((resolve, reject) => {
+        let left = false
         const leave = () => {
+          if (left) return
+          left = true
           signal.removeEventListener('abort', onAbort)
           entry.waiters -= 1
         }

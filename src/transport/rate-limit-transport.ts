@@ -1,3 +1,4 @@
+import { VenueAbortError } from '../errors/venue-abort-error.js'
 import type { TokenBucket } from './token-bucket.js'
 import type { Transport } from './transport.js'
 
@@ -8,7 +9,17 @@ import type { Transport } from './transport.js'
 export function rateLimitTransport(inner: Transport, bucket: TokenBucket): Transport {
   return {
     request: async (request) => {
-      await bucket.acquire(request.lane ?? 'rest', request.signal)
+      try {
+        await bucket.acquire(request.lane ?? 'rest', request.signal)
+      } catch (error) {
+        if (error instanceof VenueAbortError && error.endpoint === undefined) {
+          throw new VenueAbortError(`${request.endpoint}: ${error.message}`, {
+            endpoint: request.endpoint,
+            cause: error.cause,
+          })
+        }
+        throw error
+      }
       return inner.request(request)
     },
     close: () => inner.close(),

@@ -30,6 +30,8 @@ export class TokenBucket {
   /** Lanes with waiters, in round-robin order: the first lane is served next. */
   readonly #lanes = new Map<string, Waiter[]>()
   #timer: unknown
+  /** Set by `close`: later `acquire` calls reject with its reason. */
+  #closed: { readonly reason: unknown } | undefined
 
   constructor(ratePerSecond: number, options: { capacity?: number; timers?: TimerProvider } = {}) {
     this.#rate = ratePerSecond
@@ -48,6 +50,7 @@ export class TokenBucket {
 
   /** Resolves when a token is taken for `lane`; rejects with `VenueAbortError` if `signal` fires first. */
   acquire(lane: string, signal?: AbortSignal): Promise<void> {
+    if (this.#closed !== undefined) return Promise.reject(this.#closed.reason)
     if (signal?.aborted) return Promise.reject(this.#aborted(signal))
     this.#refill()
     if (this.#lanes.size === 0 && this.#tokens >= 1) {
@@ -72,8 +75,9 @@ export class TokenBucket {
     })
   }
 
-  /** Rejects every waiter (e.g. when the venue closes) and stops the refill timer. */
+  /** Rejects every waiter and every later `acquire` (the venue closed), and stops the refill timer. */
   close(reason: unknown): void {
+    this.#closed = { reason }
     this.#timers.clearTimeout(this.#timer)
     this.#timer = undefined
     for (const queue of this.#lanes.values()) {

@@ -1,0 +1,431 @@
+import { defer, type Observable } from 'rxjs'
+import { TestScheduler } from 'rxjs/testing'
+import { describe, expect, it } from 'vitest'
+import {
+  backoffDelay,
+  type RetryBackoffOptions,
+  type RetryNotice,
+  retryBackoff,
+} from '../src/core/retry-backoff.js'
+import { VenueAbortError } from '../src/errors/venue-abort-error.js'
+import { VenueApiError } from '../src/errors/venue-api-error.js'
+import { VenueAuthError } from '../src/errors/venue-auth-error.js'
+import { VenueInputError } from '../src/errors/venue-input-error.js'
+import { VenueNetworkError } from '../src/errors/venue-network-error.js'
+import { VenueNotFoundError } from '../src/errors/venue-not-found-error.js'
+import { VenueRateLimitError } from '../src/errors/venue-rate-limit-error.js'
+import { VenueRejectedError } from '../src/errors/venue-rejected-error.js'
+import { VenueResponseError } from '../src/errors/venue-response-error.js'
+import { VenueServerError } from '../src/errors/venue-server-error.js'
+import { VenueTimeoutError } from '../src/errors/venue-timeout-error.js'
+
+function testScheduler(): TestScheduler {
+  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected))
+}
+
+/** Subscription marble of a subscription from frame `from` to frame `to`. */
+function span(from: number, to: number): string {
+  return `${'-'.repeat(from)}^${'-'.repeat(to - from - 1)}!`
+}
+
+/** Serves the given Observables, one per subscription, and fails if asked for more. */
+function inTurn<T>(...sources: Observable<T>[]): Observable<T> {
+  let index = 0
+  return defer(() => {
+    const next = sources[index]
+    index += 1
+    if (next === undefined) throw new Error(`unexpected subscription number ${index}`)
+    return next
+  })
+}
+
+const NO_JITTER = { initialMs: 100, maxMs: 1000, factor: 2, jitter: false } as const
+
+/** Backoff of 1 ms per retry, so that long runs stay short in frames. */
+const ONE_MS = { initialMs: 1, maxMs: 1, factor: 1, jitter: false } as const
+
+function ambiguous500(): VenueServerError {
+  return new VenueServerError('order: HTTP 500', {
+    status: 500,
+    venueMessage: 'service internal error',
+  })
+}
+
+function server503(): VenueServerError {
+  return new VenueServerError('pools: HTTP 503', { status: 503 })
+}
+
+describe('backoffDelay', () => {
+  it('grows by factor from initialMs and is capped at maxMs', () => {
+    const delays = [1, 2, 3, 4, 5, 6, 7].map((attempt) => backoffDelay(attempt, 100, 1000, 2))
+    expect(delays).toEqual([100, 200, 400, 800, 1000, 1000, 1000])
+  })
+})
+
+describe('retryBackoff: timing', () => {
+  it('resubscribes after 100, 200, 400, 800, 1000, 1000 ms without jitter', () => {
+    const notices: RetryNotice[] = []
+    const error = server503()
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold('-#', undefined, error)
+      const retried = source.pipe(
+        retryBackoff({ ...NO_JITTER, onRetry: (notice) => notices.push(notice) }),
+      )
+      // Errors at 1, 102, 303, 704, 1505, 2506; resubscriptions 100, 200, ... 1000 ms later.
+      expectObservable(retried, '^ 3599ms !').toBe('')
+      expectSubscriptions(source.subscriptions).toBe([
+        span(0, 1),
+        span(101, 102),
+        span(302, 303),
+        span(703, 704),
+        span(1504, 1505),
+        span(2505, 2506),
+        span(3506, 3507),
+      ])
+    })
+    expect(notices.map((notice) => notice.delayMs)).toEqual([100, 200, 400, 800, 1000, 1000, 1000])
+  })
+
+  it('draws full jitter from the injected random source: 0.5 halves every delay', () => {
+    const notices: RetryNotice[] = []
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold('-#', undefined, server503())
+      const retried = source.pipe(
+        retryBackoff({
+          initialMs: 100,
+          maxMs: 1000,
+          factor: 2,
+          random: () => 0.5,
+          onRetry: (notice) => notices.push(notice),
+        }),
+      )
+      // Delays 50, 100, 200, 400, 500, 500.
+      expectObservable(retried, '^ 1299ms !').toBe('')
+      expectSubscriptions(source.subscriptions).toBe([
+        span(0, 1),
+        span(51, 52),
+        span(152, 153),
+        span(353, 354),
+        span(754, 755),
+        span(1255, 1256),
+      ])
+    })
+    expect(notices.map((notice) => notice.delayMs)).toEqual([50, 100, 200, 400, 500, 500])
+  })
+
+  it('rounds jittered delays down and never exceeds the computed delay', () => {
+    const notices: RetryNotice[] = []
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold('-#', undefined, server503())
+      const retried = source.pipe(
+        retryBackoff({
+          initialMs: 100,
+          maxMs: 1000,
+          factor: 2,
+          random: () => 0.999,
+          onRetry: (notice) => notices.push(notice),
+        }),
+      )
+      expectObservable(retried, '^ 400ms !').toBe('')
+    })
+    expect(notices.map((notice) => notice.delayMs)).toEqual([99, 199, 399])
+  })
+
+  it('restarts the attempt count at 1 after a value', () => {
+    const notices: RetryNotice[] = []
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const first = cold('-#', undefined, server503())
+      const second = cold('-#', undefined, server503())
+      const recovers = cold('-a-#', undefined, server503())
+      const fourth = cold('-#', undefined, server503())
+      const last = cold('-b|')
+      const retried = inTurn(first, second, recovers, fourth, last).pipe(
+        retryBackoff({ ...NO_JITTER, onRetry: (notice) => notices.push(notice) }),
+      )
+      expectObservable(retried).toBe('303ms a 303ms b|')
+      expectSubscriptions(first.subscriptions).toBe(span(0, 1))
+      expectSubscriptions(second.subscriptions).toBe(span(101, 102))
+      expectSubscriptions(recovers.subscriptions).toBe(span(302, 305))
+      // 100 ms (attempt 1 again), not 400 ms.
+      expectSubscriptions(fourth.subscriptions).toBe(span(405, 406))
+      expectSubscriptions(last.subscriptions).toBe(span(606, 608))
+    })
+    expect(notices.map(({ attempt, delayMs }) => [attempt, delayMs])).toEqual([
+      [1, 100],
+      [2, 200],
+      [1, 100],
+      [2, 200],
+    ])
+  })
+
+  it('reports attempt, delay and the error itself to onRetry before each wait', () => {
+    const notices: RetryNotice[] = []
+    const errors = [server503(), new VenueTimeoutError('timeout', { timeoutMs: 5000 })]
+    testScheduler().run(({ cold, expectObservable }) => {
+      const retried = inTurn(
+        cold('-#', undefined, errors[0]),
+        cold('-#', undefined, errors[1]),
+        cold('-a|'),
+      ).pipe(retryBackoff({ ...NO_JITTER, onRetry: (notice) => notices.push(notice) }))
+      expectObservable(retried).toBe('303ms a|')
+    })
+    expect(notices).toEqual([
+      { attempt: 1, delayMs: 100, error: errors[0] },
+      { attempt: 2, delayMs: 200, error: errors[1] },
+    ])
+    expect(notices[0]?.error).toBe(errors[0])
+    expect(notices[1]?.error).toBe(errors[1])
+  })
+})
+
+describe('retryBackoff: Retry-After', () => {
+  it('waits the 5000 ms a 429 asks for even when the backoff says 100', () => {
+    const notices: RetryNotice[] = []
+    const limited = new VenueRateLimitError('HTTP 429', { status: 429, retryAfterMs: 5000 })
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const failing = cold('-#', undefined, limited)
+      const ok = cold('-a|')
+      const retried = inTurn(failing, ok).pipe(
+        retryBackoff({ ...NO_JITTER, onRetry: (notice) => notices.push(notice) }),
+      )
+      expectObservable(retried).toBe('5002ms a|')
+      expectSubscriptions(failing.subscriptions).toBe(span(0, 1))
+      expectSubscriptions(ok.subscriptions).toBe(span(5001, 5003))
+    })
+    expect(notices.map((notice) => notice.delayMs)).toEqual([5000])
+  })
+
+  it('waits at least Retry-After when jitter draws a shorter delay', () => {
+    const notices: RetryNotice[] = []
+    const limited = new VenueRateLimitError('HTTP 429', { status: 429, retryAfterMs: 300 })
+    testScheduler().run(({ cold, expectObservable }) => {
+      const retried = inTurn(cold('-#', undefined, limited), cold('-a|')).pipe(
+        retryBackoff({
+          initialMs: 1000,
+          maxMs: 1000,
+          factor: 2,
+          random: () => 0,
+          onRetry: (notice) => notices.push(notice),
+        }),
+      )
+      expectObservable(retried).toBe('302ms a|')
+    })
+    expect(notices.map((notice) => notice.delayMs)).toEqual([300])
+  })
+
+  it('keeps the longer backoff when Retry-After is shorter', () => {
+    const notices: RetryNotice[] = []
+    const limited = new VenueRateLimitError('HTTP 429', { status: 429, retryAfterMs: 20 })
+    testScheduler().run(({ cold, expectObservable }) => {
+      const retried = inTurn(cold('-#', undefined, limited), cold('-a|')).pipe(
+        retryBackoff({ ...NO_JITTER, onRetry: (notice) => notices.push(notice) }),
+      )
+      expectObservable(retried).toBe('102ms a|')
+    })
+    expect(notices.map((notice) => notice.delayMs)).toEqual([100])
+  })
+
+  it('uses the plain backoff for a 429 without Retry-After', () => {
+    const limited = new VenueRateLimitError('HTTP 429', { status: 429 })
+    testScheduler().run(({ cold, expectObservable }) => {
+      const retried = inTurn(cold('-#', undefined, limited), cold('-a|')).pipe(
+        retryBackoff(NO_JITTER),
+      )
+      expectObservable(retried).toBe('102ms a|')
+    })
+  })
+})
+
+const NOT_RETRYABLE: readonly (readonly [string, () => unknown])[] = [
+  ['VenueInputError', () => new VenueInputError('limit', 'limit must be 1..100')],
+  ['VenueAuthError', () => new VenueAuthError('invalid-key', 'refused', { status: 401 })],
+  ['VenueNotFoundError', () => new VenueNotFoundError('token: HTTP 404', { status: 404 })],
+  ['VenueRejectedError', () => new VenueRejectedError('HTTP 400', { status: 400, venueCode: 1 })],
+  [
+    "VenueResponseError 'schema'",
+    () => new VenueResponseError('schema', 'shape drift', { status: 200 }),
+  ],
+  [
+    "VenueResponseError 'status'",
+    () => new VenueResponseError('status', 'HTTP 302', { status: 302 }),
+  ],
+  ['VenueAbortError', () => new VenueAbortError('aborted')],
+  [
+    'VenueApiError with a non-transient code',
+    () => new VenueApiError('refused', { status: 200, venueCode: 1001 }),
+  ],
+  ['a plain Error', () => new Error('bug')],
+  ['a thrown string', () => 'not an error'],
+]
+
+const RETRYABLE: readonly (readonly [string, () => unknown])[] = [
+  ['VenueServerError 503', server503],
+  ['VenueNetworkError', () => new VenueNetworkError('reset', { causeCode: 'ECONNRESET' })],
+  ['VenueTimeoutError', () => new VenueTimeoutError('no answer', { timeoutMs: 5000 })],
+  ['VenueRateLimitError', () => new VenueRateLimitError('HTTP 429', { status: 429 })],
+  ["VenueResponseError 'json'", () => new VenueResponseError('json', 'truncated', { status: 200 })],
+  [
+    "VenueResponseError 'envelope'",
+    () => new VenueResponseError('envelope', 'no envelope', { status: 200 }),
+  ],
+  ['VenueApiError with code 503', () => new VenueApiError('busy', { status: 200, venueCode: 503 })],
+]
+
+describe('retryBackoff: which errors', () => {
+  it.each(NOT_RETRYABLE)('ends at once with %s and never resubscribes', (_name, make) => {
+    const error = make()
+    const notices: RetryNotice[] = []
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold('-a-#', { a: 1 }, error)
+      const retried = source.pipe(
+        retryBackoff({ ...NO_JITTER, onRetry: (notice) => notices.push(notice) }),
+      )
+      expectObservable(retried).toBe('-a-#', { a: 1 }, error)
+      expectSubscriptions(source.subscriptions).toBe('^--!')
+    })
+    expect(notices).toEqual([])
+  })
+
+  it('passes the very error object on, not a copy', () => {
+    const error = new VenueAuthError('forbidden', 'forbidden', { status: 403 })
+    const caught: unknown[] = []
+    testScheduler().run(({ cold }) => {
+      cold('-#', undefined, error)
+        .pipe(retryBackoff(NO_JITTER))
+        .subscribe({ error: (e: unknown) => caught.push(e) })
+    })
+    expect(caught).toHaveLength(1)
+    expect(caught[0]).toBe(error)
+  })
+
+  it.each(RETRYABLE)('retries %s indefinitely: 50 failures, then the value', (_name, make) => {
+    const error = make()
+    const notices: RetryNotice[] = []
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const failing = cold('-#', undefined, error)
+      const ok = cold('-a|')
+      let subscriptions = 0
+      const source = defer(() => {
+        subscriptions += 1
+        return subscriptions <= 50 ? failing : ok
+      })
+      const retried = source.pipe(
+        retryBackoff({ ...ONE_MS, onRetry: (notice) => notices.push(notice) }),
+      )
+      expectObservable(retried).toBe('101ms a|')
+      expectSubscriptions(failing.subscriptions).toBe(
+        Array.from({ length: 50 }, (_, k) => span(2 * k, 2 * k + 1)),
+      )
+      expectSubscriptions(ok.subscriptions).toBe(span(100, 102))
+    })
+    expect(notices.map((notice) => notice.attempt)).toEqual(
+      Array.from({ length: 50 }, (_, k) => k + 1),
+    )
+  })
+
+  it('follows a custom isRetryable instead of VenueError#retryable', () => {
+    const plain = new Error('flaky')
+    testScheduler().run(({ cold, expectObservable }) => {
+      const retried = inTurn(cold('-#', undefined, plain), cold('-a|')).pipe(
+        retryBackoff({ ...ONE_MS, isRetryable: (error) => error === plain }),
+      )
+      expectObservable(retried).toBe('---a|')
+    })
+  })
+})
+
+describe('retryBackoff: the ambiguous 500', () => {
+  const options: RetryBackoffOptions = { ...ONE_MS, maxAmbiguousRetries: 3 }
+
+  it('is recognised from status 500 and the message service internal error', () => {
+    expect(ambiguous500().ambiguous).toBe(true)
+    expect(server503().ambiguous).toBe(false)
+    expect(new VenueServerError('x', { status: 500, venueMessage: 'other' }).ambiguous).toBe(false)
+  })
+
+  it('is retried 3 times with maxAmbiguousRetries 3 and ends the stream on the 4th in a row', () => {
+    const error = ambiguous500()
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold('-#', undefined, error)
+      expectObservable(source.pipe(retryBackoff(options))).toBe('7ms #', undefined, error)
+      expectSubscriptions(source.subscriptions).toBe([
+        span(0, 1),
+        span(2, 3),
+        span(4, 5),
+        span(6, 7),
+      ])
+    })
+  })
+
+  it('is retried without bound when maxAmbiguousRetries is not set', () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const failing = cold('-#', undefined, ambiguous500())
+      const ok = cold('-a|')
+      let subscriptions = 0
+      const source = defer(() => {
+        subscriptions += 1
+        return subscriptions <= 10 ? failing : ok
+      })
+      expectObservable(source.pipe(retryBackoff(ONE_MS))).toBe('21ms a|')
+      expectSubscriptions(ok.subscriptions).toBe(span(20, 22))
+    })
+  })
+
+  it('counts again from 0 after a value', () => {
+    const error = ambiguous500()
+    testScheduler().run(({ cold, expectObservable }) => {
+      const fail = () => cold('-#', undefined, error)
+      const source = inTurn(
+        fail(),
+        fail(),
+        fail(),
+        cold('-a-#', undefined, error),
+        fail(),
+        fail(),
+        fail(),
+      )
+      // Errors at 1, 3, 5; value at 7 and error at 9 (1st in a row again); 11, 13, 15 ends.
+      expectObservable(source.pipe(retryBackoff(options))).toBe('7ms a 7ms #', undefined, error)
+    })
+  })
+
+  it('counts again from 0 after a non-ambiguous error', () => {
+    const error = ambiguous500()
+    testScheduler().run(({ cold, expectObservable }) => {
+      const fail = () => cold('-#', undefined, error)
+      const source = inTurn(
+        fail(),
+        fail(),
+        fail(),
+        cold('-#', undefined, server503()),
+        fail(),
+        fail(),
+        fail(),
+        fail(),
+      )
+      // Ends on the 8th error (frame 15): the 503 broke the run of ambiguous ones.
+      expectObservable(source.pipe(retryBackoff(options))).toBe('15ms #', undefined, error)
+    })
+  })
+
+  it('keeps an independent count for each subscription to the same piped observable', () => {
+    const error = ambiguous500()
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold('-#', undefined, error)
+      const retried = source.pipe(retryBackoff(options))
+      // One subscriber from frame 0, one from frame 1: interleaved errors at 1, 2, 3 ...
+      expectObservable(retried).toBe('7ms #', undefined, error)
+      expectObservable(retried, '-^').toBe('8ms #', undefined, error)
+      expectSubscriptions(source.subscriptions).toBe([
+        span(0, 1),
+        span(1, 2),
+        span(2, 3),
+        span(3, 4),
+        span(4, 5),
+        span(5, 6),
+        span(6, 7),
+        span(7, 8),
+      ])
+    })
+  })
+})
