@@ -9,13 +9,13 @@ export interface TimerProvider {
   clearTimeout(handle: unknown): void
 }
 
-/** The real clock. `setTimeout` handles are unref'd: a pending wait never keeps Node alive. */
+/**
+ * The real clock. Timers keep Node alive, as work waiting on them (a request waiting
+ * for the budget) must not be dropped at exit; users of the provider start them only
+ * while something waits.
+ */
 export const realTimers: TimerProvider = {
   now: () => performance.now(),
-  setTimeout: (callback, ms) => {
-    const handle = setTimeout(callback, ms)
-    handle.unref?.()
-    return handle
-  },
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { VenueAbortError } from '../src/errors/venue-abort-error.js'
 import type { TimerProvider } from '../src/timers.js'
-import { rateLimitTransport } from '../src/transport/rate-limit-transport.js'
+import { dedupeTransport } from '../src/transport/dedupe-transport.js'
 import { TokenBucket } from '../src/transport/token-bucket.js'
 import type { Transport, TransportRequest, TransportResponse } from '../src/transport/transport.js'
 
@@ -276,7 +276,7 @@ describe('TokenBucket', () => {
   })
 })
 
-describe('rateLimitTransport', () => {
+describe('dedupeTransport with the request budget', () => {
   const response: TransportResponse = { status: 200, headers: {}, body: '{}' }
 
   function recordingTransport() {
@@ -291,9 +291,22 @@ describe('rateLimitTransport', () => {
     return { sent, inner }
   }
 
-  function request(endpoint: string, lane?: string, signal?: AbortSignal): TransportRequest {
+  /** The budget in front of `inner`, as createVenue builds it. */
+  function rateLimitTransport(inner: Transport, bucket: TokenBucket): Transport {
+    return dedupeTransport(inner, { acquire: (lane, signal) => bucket.acquire(lane, signal) })
+  }
+
+  let counter = 0
+  /** A request with a path of its own (identical paths would share one flight). */
+  function request(
+    endpoint: string,
+    lane?: string,
+    signal?: AbortSignal,
+    path?: string,
+  ): TransportRequest {
+    counter += 1
     return {
-      path: `/api/v1/${endpoint}`,
+      path: path ?? `/api/v1/${endpoint}?n=${counter}`,
       headers: {},
       timeoutMs: 5000,
       endpoint,
@@ -374,8 +387,32 @@ describe('rateLimitTransport', () => {
     )
     const original = request('ping', 'watchPools()')
     await expect(transport.request(original)).resolves.toBe(response)
-    expect(sent).toEqual([original])
+    const { signal: _own, ...sentWithoutSignal } = sent[0] as TransportRequest
+    expect(sentWithoutSignal).toEqual(original)
     await transport.close()
     expect(closed).toBe(true)
+  })
+
+  it('shares a flight that holds its token with any lane, but one still waiting only with its own lane', async () => {
+    const timers = new ManualTimers()
+    const { sent, inner } = recordingTransport()
+    const transport = rateLimitTransport(inner, new TokenBucket(1, { timers }))
+    await transport.request(request('drain'))
+    // A REST call waits for a token in lane 'rest'.
+    const rest = track(transport.request(request('pools', 'rest', undefined, '/api/v1/pools')))
+    // The same GET from a stream's lane does not wait behind the REST queue: a flight of its own.
+    const stream = track(
+      transport.request(request('pools', 'watchPools()', undefined, '/api/v1/pools')),
+    )
+    // The same GET from 'rest' again joins the waiting REST flight.
+    const restAgain = track(transport.request(request('pools', 'rest', undefined, '/api/v1/pools')))
+    timers.advance(1000)
+    await settle()
+    timers.advance(1000)
+    await settle()
+    expect(rest.status).toBe('resolved')
+    expect(stream.status).toBe('resolved')
+    expect(restAgain.status).toBe('resolved')
+    expect(sent.filter((r) => r.path === '/api/v1/pools')).toHaveLength(2)
   })
 })

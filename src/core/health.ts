@@ -26,7 +26,7 @@ export type StreamHealth =
       readonly errorMessage: string
     }
 
-/** Every stream that is running (or has failed), by its key, e.g. `watchPool("1")`. */
+/** Every stream that is running (or has failed), by its key, e.g. `watchPool("1")` or `watchBalances()`. */
 export type HealthReport = Readonly<Record<string, StreamHealth>>
 
 function codeOf(error: unknown): string {

@@ -2,6 +2,7 @@ import {
   defer,
   finalize,
   type Observable,
+  of,
   ReplaySubject,
   type SchedulerLike,
   Subject,
@@ -65,6 +66,9 @@ export class StreamRegistry {
   #create<T>(key: string, build: () => Observable<T>, replay: boolean): Observable<T> {
     const { lingerMs, health, closed, scheduler } = this.#options
     let failed = false
+    // Set when the source ended: share has already reset, so the subscribers' teardown
+    // must not start a linger timer (it would hold Node open after close or a failure).
+    let ended = false
     // Forgotten before an error or completion reaches subscribers, so that one who
     // resubscribes from its handler (retry, repeat) starts a fresh poller under the key.
     const forget = () => {
@@ -74,12 +78,18 @@ export class StreamRegistry {
       tap({
         error: (error: unknown) => {
           forget()
+          ended = true
           failed = true
           health.failed(key, error)
         },
       }),
       takeUntil(closed),
-      tap({ complete: forget }),
+      tap({
+        complete: () => {
+          forget()
+          ended = true
+        },
+      }),
       finalize(() => {
         forget()
         if (!failed) health.stopped(key)
@@ -88,7 +98,7 @@ export class StreamRegistry {
         connector: () => (replay ? new ReplaySubject<T>(1) : new Subject<T>()),
         resetOnError: true,
         resetOnComplete: true,
-        resetOnRefCountZero: () => timer(lingerMs, scheduler as SchedulerLike),
+        resetOnRefCountZero: () => (ended ? of(true) : timer(lingerMs, scheduler as SchedulerLike)),
       }),
     )
     return stream

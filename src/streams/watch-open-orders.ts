@@ -16,14 +16,36 @@ export type OpenOrderEvent =
 /** The venue caps a page of orders at 100. */
 const PAGE = 100
 
-/** Every open order, across pages (newest first); an order seen twice across pages counts once. */
+/** Scans of more than one page tried before the last scan is taken as it is. */
+const MAX_SCANS = 3
+
+/**
+ * Every open order, across pages (newest first); an order seen twice across pages
+ * counts once. Offset paging shifts when an order opens or closes between two pages,
+ * which could hide an order at a page boundary (a false `closed`): a scan of several
+ * pages is therefore checked by reading the first page again, and repeated (up to 3
+ * scans) when that page changed meanwhile.
+ */
 export async function allOpenOrders(rest: RestClient, signal: AbortSignal): Promise<OpenOrder[]> {
-  const byId = new Map<string, OpenOrder>()
-  for (let offset = 0; ; offset += PAGE) {
-    const page = await rest.openOrders({ limit: PAGE, offset }, { signal })
-    for (const order of page) if (!byId.has(order.id)) byId.set(order.id, order)
-    if (page.length < PAGE) return [...byId.values()]
+  for (let scan = 1; ; scan += 1) {
+    const byId = new Map<string, OpenOrder>()
+    let first: OpenOrder[] = []
+    let pages = 0
+    for (let offset = 0; ; offset += PAGE) {
+      const page = await rest.openOrders({ limit: PAGE, offset }, { signal })
+      if (offset === 0) first = page
+      pages += 1
+      for (const order of page) if (!byId.has(order.id)) byId.set(order.id, order)
+      if (page.length < PAGE) break
+    }
+    if (pages === 1 || scan === MAX_SCANS) return [...byId.values()]
+    const again = await rest.openOrders({ limit: PAGE, offset: 0 }, { signal })
+    if (sameIds(first, again)) return [...byId.values()]
   }
+}
+
+function sameIds(a: readonly OpenOrder[], b: readonly OpenOrder[]): boolean {
+  return a.length === b.length && a.every((order, i) => order.id === b[i]?.id)
 }
 
 /**

@@ -24,10 +24,11 @@ export function watchPool(
   context: StreamContext,
   idOrSymbol: number | string,
 ): Observable<PoolDetail> {
-  poolSegment(idOrSymbol)
+  // Keyed by the path segment, so that watchPool(1) and watchPool('1') share a poller.
+  const segment = poolSegment(idOrSymbol)
   return polledResource(
     context,
-    streamKey('watchPool', [idOrSymbol]),
+    streamKey('watchPool', [decodeURIComponent(segment)]),
     (rest, signal) => rest.pool(idOrSymbol, { signal }),
     { maxAmbiguousRetries: SINGLE_RESOURCE_AMBIGUOUS_RETRIES },
   )

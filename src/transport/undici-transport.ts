@@ -76,6 +76,13 @@ async function send(
     }
     if (signal?.aborted) throw abortError(endpoint, signal)
     const causeCode = errorCode(error)
+    if (causeCode === 'UND_ERR_CLOSED' || causeCode === 'UND_ERR_DESTROYED') {
+      // The pool was closed under the request: nobody will send it, retrying cannot help.
+      throw new VenueAbortError(`${endpoint}: the connection pool is closed`, {
+        endpoint,
+        cause: error,
+      })
+    }
     throw new VenueNetworkError(
       `${endpoint}: network error${causeCode === undefined ? '' : ` (${causeCode})`}`,
       { causeCode, endpoint, cause: error },

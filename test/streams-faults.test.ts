@@ -1,0 +1,334 @@
+import {
+  filter,
+  firstValueFrom,
+  map,
+  type Observable,
+  type Subscription,
+  take,
+  throwError,
+  timeout,
+  timer,
+} from 'rxjs'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { HealthReport, StreamHealth, Venue, VenueOptions } from '../src/index.js'
+import { createVenue, VenueServerError } from '../src/index.js'
+import type { FaultSpec, Simulator } from '../src/simulator/index.js'
+import { startSimulator } from '../src/simulator/index.js'
+
+/** One request as the simulator received it, and what the fault controller did with it. */
+interface Hit {
+  readonly path: string
+  readonly at: number
+  readonly action: string
+  readonly body: string
+}
+
+interface Setup {
+  readonly sim: Simulator
+  readonly venue: Venue
+  readonly hits: Hit[]
+  /** Every health report, in order. */
+  readonly reports: HealthReport[]
+}
+
+const TRANSPORT_CODES = [
+  'VENUE_SERVER',
+  'VENUE_NETWORK',
+  'VENUE_TIMEOUT',
+  'VENUE_RESPONSE',
+  'VENUE_RATE_LIMITED',
+]
+
+const cleanups: (() => Promise<void> | void)[] = []
+const unhandled: unknown[] = []
+const onUnhandled = (reason: unknown) => {
+  unhandled.push(reason)
+}
+
+beforeAll(() => {
+  process.on('unhandledRejection', onUnhandled)
+})
+
+afterAll(() => {
+  process.off('unhandledRejection', onUnhandled)
+})
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  // Let any promise the teardown orphaned settle before checking.
+  await firstValueFrom(timer(20))
+  expect(unhandled).toEqual([])
+})
+
+/** Wraps the simulator's per-request fault decision to log every request it receives. */
+function recordRequests(sim: Simulator): Hit[] {
+  const hits: Hit[] = []
+  const decide = sim.faults.decide.bind(sim.faults)
+  sim.faults.decide = (pathname: string) => {
+    const plan = decide(pathname)
+    hits.push({ path: pathname, at: performance.now(), action: plan.action, body: plan.body })
+    return plan
+  }
+  return hits
+}
+
+async function setup(options: Partial<VenueOptions> = {}): Promise<Setup> {
+  const sim = await startSimulator({ seed: 3, clock: 'manual' })
+  cleanups.push(() => sim.close())
+  const hits = recordRequests(sim)
+  const venue = createVenue({
+    baseUrl: sim.url,
+    apiKey: sim.apiKey,
+    pollIntervalMs: 20,
+    lingerMs: 50,
+    requestTimeoutMs: 200,
+    maxRequestsPerSecond: 1_000,
+    backoff: { initialMs: 5, maxMs: 50 },
+    ...options,
+  })
+  cleanups.push(() => venue.close())
+  const reports: HealthReport[] = []
+  const subscription = venue.health.subscribe((report) => reports.push(report))
+  cleanups.push(() => subscription.unsubscribe())
+  return { sim, venue, hits, reports }
+}
+
+/** Resolves when `condition` holds, checked every 2 ms; rejects after `ms`. */
+function waitFor(condition: () => boolean, what: string, ms = 8_000): Promise<void> {
+  return firstValueFrom(
+    timer(0, 2).pipe(
+      filter(() => condition()),
+      take(1),
+      map(() => undefined),
+      timeout({
+        first: ms,
+        with: () => throwError(() => new Error(`timed out after ${ms} ms waiting for ${what}`)),
+      }),
+    ),
+  )
+}
+
+/** The first health report that passes `predicate`, within `ms`. */
+function healthWhere(
+  venue: Venue,
+  predicate: (report: HealthReport) => boolean,
+  ms = 8_000,
+): Promise<HealthReport> {
+  return firstValueFrom(venue.health.pipe(filter(predicate), timeout({ first: ms })))
+}
+
+function keep<T>(source: Observable<T>): { values: T[]; errors: unknown[] } {
+  const kept = { values: [] as T[], errors: [] as unknown[] }
+  const subscription: Subscription = source.subscribe({
+    next: (value) => kept.values.push(value),
+    error: (error: unknown) => kept.errors.push(error),
+  })
+  cleanups.push(() => subscription.unsubscribe())
+  return kept
+}
+
+const retryingStates = (reports: readonly HealthReport[], key: string) =>
+  reports
+    .map((report) => report[key])
+    .filter(
+      (health): health is Extract<StreamHealth, { state: 'retrying' }> =>
+        health?.state === 'retrying',
+    )
+
+describe('streams under faults', () => {
+  it('keep emitting through 5xx, resets, hangs, truncated and malformed bodies and 429s, then recover', async () => {
+    const { sim, venue, hits, reports } = await setup()
+    sim.faults.set({
+      errorRate: 0.3,
+      resetRate: 0.05,
+      hangRate: 0.05,
+      truncateRate: 0.05,
+      malformedRate: 0.03,
+      rateLimitRate: 0.02,
+      retryAfterSeconds: 1,
+    })
+    const ticking = setInterval(() => sim.advance(1), 40)
+    cleanups.push(() => clearInterval(ticking))
+    const balances = keep(venue.watchBalances())
+    const pools = keep(venue.watchPools())
+
+    await waitFor(() => {
+      const stats = sim.faults.stats()
+      return (
+        stats.error > 0 &&
+        stats.reset > 0 &&
+        stats.hang > 0 &&
+        stats.truncate > 0 &&
+        stats.malformed > 0 &&
+        balances.values.length >= 10 &&
+        pools.values.length >= 10
+      )
+    }, 'every kind of fault, and 10 values of each stream')
+    expect(balances.errors).toEqual([])
+    expect(pools.errors).toEqual([])
+    // Deep-distinct even across retries: no two consecutive emissions are equal.
+    for (let i = 1; i < pools.values.length; i += 1) {
+      expect(pools.values[i]).not.toEqual(pools.values[i - 1])
+    }
+
+    const retrying = [
+      ...retryingStates(reports, 'watchBalances()'),
+      ...retryingStates(reports, 'watchPools()'),
+    ]
+    expect(retrying.length).toBeGreaterThan(0)
+    for (const state of retrying) {
+      expect(state.attempt).toBeGreaterThanOrEqual(1)
+      expect(state.nextDelayMs).toBeGreaterThanOrEqual(0)
+      expect(TRANSPORT_CODES).toContain(state.lastErrorCode)
+      if (state.lastErrorCode === 'VENUE_RATE_LIMITED') {
+        expect(state.nextDelayMs).toBeGreaterThanOrEqual(1_000)
+      } else {
+        expect(state.nextDelayMs).toBeLessThanOrEqual(50)
+      }
+    }
+    const codes = new Set(retrying.map((s) => s.lastErrorCode))
+    expect(codes.has('VENUE_SERVER')).toBe(true)
+    expect(codes.size).toBeGreaterThanOrEqual(3)
+
+    // Faults off: both streams report ok and stay ok while polls go on.
+    sim.faults.clear()
+    const clearedAt = performance.now()
+    // Requests sent before the clear (a hang runs into its 200 ms timeout) may still fail.
+    await waitFor(
+      () => hits.filter((h) => h.at > clearedAt + 1_100).length >= 4,
+      'polls after the clear',
+    )
+    await healthWhere(
+      venue,
+      (r) => r['watchBalances()']?.state === 'ok' && r['watchPools()']?.state === 'ok',
+    )
+    const settledAt = reports.length
+    const polled = hits.length
+    await waitFor(() => hits.length >= polled + 10, '10 more polls')
+    expect(reports.slice(settledAt)).toEqual([])
+    const valuesBefore = balances.values.length
+    await waitFor(() => balances.values.length > valuesBefore, 'balances keep coming')
+  })
+
+  const kinds: { name: string; spec: FaultSpec; code: string }[] = [
+    { name: '503', spec: { errorRate: 1 }, code: 'VENUE_SERVER' },
+    { name: 'connection reset', spec: { resetRate: 1 }, code: 'VENUE_NETWORK' },
+    { name: 'hang past requestTimeoutMs', spec: { hangRate: 1 }, code: 'VENUE_TIMEOUT' },
+    { name: 'truncated JSON', spec: { truncateRate: 1 }, code: 'VENUE_RESPONSE' },
+    { name: 'malformed JSON', spec: { malformedRate: 1 }, code: 'VENUE_RESPONSE' },
+    {
+      name: '429 with Retry-After 0',
+      spec: { rateLimitRate: 1, retryAfterSeconds: 0 },
+      code: 'VENUE_RATE_LIMITED',
+    },
+  ]
+  for (const { name, spec, code } of kinds) {
+    it(`a ${name} puts health in retrying with ${code}, and clearing it brings ok and data`, async () => {
+      const { sim, venue, hits } = await setup()
+      sim.faults.set(spec, '/api/v1/system-info')
+      const info = keep(venue.watchSystemInfo())
+      const report = await healthWhere(venue, (r) => {
+        const health = r['watchSystemInfo()']
+        return health?.state === 'retrying' && health.attempt >= 3
+      })
+      expect(report['watchSystemInfo()']).toMatchObject({
+        state: 'retrying',
+        attempt: 3,
+        lastErrorCode: code,
+      })
+      expect(info.values).toEqual([])
+      if (code === 'VENUE_TIMEOUT') {
+        // Each try waits the whole timeout before the next one starts.
+        const tries = hits.filter((h) => h.path === '/api/v1/system-info')
+        for (let i = 1; i < tries.length; i += 1) {
+          expect((tries[i]?.at ?? 0) - (tries[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(195)
+        }
+      }
+      sim.faults.clear('/api/v1/system-info')
+      await healthWhere(venue, (r) => r['watchSystemInfo()']?.state === 'ok')
+      await waitFor(() => info.values.length === 1, 'the system info')
+      expect(info.errors).toEqual([])
+    })
+  }
+
+  it('retry attempts count 1, 2, 3 ... and start again from 1 after a success', async () => {
+    const { sim, venue, reports } = await setup()
+    sim.faults.set({ errorRate: 1 }, '/api/v1/pools')
+    keep(venue.watchPools())
+    await healthWhere(venue, (r) => {
+      const h = r['watchPools()']
+      return h?.state === 'retrying' && h.attempt >= 5
+    })
+    sim.faults.clear('/api/v1/pools')
+    await healthWhere(venue, (r) => r['watchPools()']?.state === 'ok')
+    const recovered = reports.length
+    sim.faults.set({ errorRate: 1 }, '/api/v1/pools')
+    await healthWhere(venue, (r) => {
+      const h = r['watchPools()']
+      return h?.state === 'retrying' && h.attempt >= 2
+    })
+    const before = retryingStates(reports.slice(0, recovered), 'watchPools()').map((s) => s.attempt)
+    const after = retryingStates(reports.slice(recovered), 'watchPools()').map((s) => s.attempt)
+    expect(before.slice(0, 5)).toEqual([1, 2, 3, 4, 5])
+    expect(after.slice(0, 2)).toEqual([1, 2])
+  })
+})
+
+describe('Retry-After', () => {
+  it('a 429 with Retry-After 1 is never retried sooner than 1 s', async () => {
+    const { sim, venue, hits } = await setup()
+    const route = '/api/v1/system-info'
+    sim.faults.set({ rateLimitRate: 1, retryAfterSeconds: 1 }, route)
+    const info = keep(venue.watchSystemInfo())
+    const report = await healthWhere(
+      venue,
+      (r) => r['watchSystemInfo()']?.state === 'retrying',
+      3_000,
+    )
+    expect(report['watchSystemInfo()']).toMatchObject({
+      state: 'retrying',
+      lastErrorCode: 'VENUE_RATE_LIMITED',
+    })
+    const health = report['watchSystemInfo()']
+    if (health?.state !== 'retrying') throw new Error('not retrying')
+    expect(health.nextDelayMs).toBeGreaterThanOrEqual(1_000)
+    // A second 429, then the route answers again.
+    await waitFor(() => hits.filter((h) => h.path === route).length >= 2, 'the second try', 3_000)
+    sim.faults.clear(route)
+    await waitFor(() => info.values.length === 1, 'the system info', 3_000)
+    const tries = hits.filter((h) => h.path === route)
+    expect(tries.map((t) => t.action)).toEqual(['rateLimit', 'rateLimit', 'answer'])
+    for (let i = 1; i < tries.length; i += 1) {
+      expect((tries[i]?.at ?? 0) - (tries[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(995)
+    }
+  })
+})
+
+describe('the ambiguous 500 of single-resource streams', () => {
+  it('watchPool ends with VenueServerError after 3 retries (4 requests)', async () => {
+    const { sim, venue, hits } = await setup()
+    const route = '/api/v1/pools/1'
+    sim.faults.set({ errorRate: 1, errorStatus: 500 }, route)
+    const error = await firstValueFrom(venue.watchPool(1)).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(VenueServerError)
+    expect(error).toMatchObject({ ambiguous: true, status: 500 })
+    expect(hits.filter((h) => h.path === route)).toHaveLength(4)
+    const report = await firstValueFrom(venue.health)
+    expect(report['watchPool("1")']).toMatchObject({ state: 'failed', errorCode: 'VENUE_SERVER' })
+    // The stream is over: no request follows.
+    await firstValueFrom(timer(150))
+    expect(hits.filter((h) => h.path === route)).toHaveLength(4)
+  })
+
+  it('a non-ambiguous 503 on the same route is retried without that bound', async () => {
+    const { sim, venue, hits } = await setup()
+    const route = '/api/v1/pools/1'
+    sim.faults.set({ errorRate: 1, errorStatus: 503 }, route)
+    const pool = keep(venue.watchPool(1))
+    await waitFor(() => hits.filter((h) => h.path === route).length >= 8, '8 tries')
+    expect(pool.errors).toEqual([])
+    sim.faults.clear(route)
+    await waitFor(() => pool.values.length === 1, 'the pool')
+    expect(pool.values[0]?.pool_id).toBe(1)
+  })
+})

@@ -1,0 +1,668 @@
+import { execFile } from 'node:child_process'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import {
+  filter,
+  firstValueFrom,
+  map,
+  type Observable,
+  Subject,
+  type Subscription,
+  startWith,
+  take,
+  throwError,
+  timeout,
+  timer,
+} from 'rxjs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import type {
+  BalancesUpdate,
+  HealthReport,
+  OpenOrder,
+  OpenOrderEvent,
+  Venue,
+  VenueOptions,
+} from '../src/index.js'
+import {
+  balanceSchema,
+  createVenue,
+  openOrderSchema,
+  tokenSchema,
+  VenueAbortError,
+  VenueAuthError,
+  VenueInputError,
+} from '../src/index.js'
+import type {
+  AccountView,
+  PoolDetailRecord,
+  PoolSummaryRecord,
+  Simulator,
+} from '../src/simulator/index.js'
+import { startSimulator } from '../src/simulator/index.js'
+import { SIMULATOR_SYSTEM_INFO } from '../src/simulator/server/general-handlers.js'
+
+/** One request as the simulator received it. */
+interface Hit {
+  readonly path: string
+  readonly at: number
+}
+
+interface Setup {
+  readonly sim: Simulator
+  readonly venue: Venue
+  /** Every request the simulator received since the start, in arrival order. */
+  readonly hits: Hit[]
+  readonly account: AccountView
+}
+
+const cleanups: (() => Promise<void>)[] = []
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+/**
+ * Records every request at the simulator: its fault controller decides once per request
+ * it receives, so wrapping `decide` counts requests per route, with arrival times.
+ */
+function recordRequests(sim: Simulator): Hit[] {
+  const hits: Hit[] = []
+  const decide = sim.faults.decide.bind(sim.faults)
+  sim.faults.decide = (pathname: string) => {
+    hits.push({ path: pathname, at: performance.now() })
+    return decide(pathname)
+  }
+  return hits
+}
+
+const FAST: Partial<VenueOptions> = {
+  pollIntervalMs: 20,
+  lingerMs: 50,
+  requestTimeoutMs: 2_000,
+  maxRequestsPerSecond: 1_000,
+  backoff: { initialMs: 5, maxMs: 50 },
+}
+
+async function setup(
+  options: Partial<VenueOptions> = {},
+  { withKey = true, ticks = 0 }: { withKey?: boolean; ticks?: number } = {},
+): Promise<Setup> {
+  const sim = await startSimulator({ seed: 1, clock: 'manual' })
+  cleanups.push(() => sim.close())
+  sim.advance(ticks)
+  const hits = recordRequests(sim)
+  const venue = createVenue({
+    baseUrl: sim.url,
+    ...(withKey ? { apiKey: sim.apiKey } : {}),
+    ...FAST,
+    ...options,
+  })
+  cleanups.push(() => venue.close())
+  const account = sim.market.account(sim.apiKey)
+  if (account === undefined) throw new Error('the simulator has no demo account')
+  return { sim, venue, hits, account }
+}
+
+/** Resolves when `condition` holds, checked every 2 ms; rejects after `ms`. */
+function waitFor(condition: () => boolean, what: string, ms = 5_000): Promise<void> {
+  return firstValueFrom(
+    timer(0, 2).pipe(
+      filter(() => condition()),
+      take(1),
+      map(() => undefined),
+      timeout({
+        first: ms,
+        with: () => throwError(() => new Error(`timed out after ${ms} ms waiting for ${what}`)),
+      }),
+    ),
+  )
+}
+
+/** The first value of `source` that passes `predicate`, within `ms`. */
+function firstMatch<T>(source: Observable<T>, predicate: (value: T) => boolean, ms = 5_000) {
+  return firstValueFrom(source.pipe(filter(predicate), timeout({ first: ms })))
+}
+
+/** A subscription that keeps every value, and lets a test wait for the n-th one. */
+class Collected<T> {
+  readonly values: T[] = []
+  error: unknown
+  completed = false
+  readonly #changed = new Subject<void>()
+  readonly subscription: Subscription
+
+  constructor(source: Observable<T>) {
+    this.subscription = source.subscribe({
+      next: (value) => {
+        this.values.push(value)
+        this.#changed.next()
+      },
+      error: (error: unknown) => {
+        this.error = error
+        this.#changed.next()
+      },
+      complete: () => {
+        this.completed = true
+        this.#changed.next()
+      },
+    })
+  }
+
+  /** Resolves with the n-th value (1-based) once it has arrived. */
+  async nth(n: number, ms = 5_000): Promise<T> {
+    await firstValueFrom(
+      this.#changed.pipe(
+        startWith(undefined),
+        filter(() => this.values.length >= n || this.error !== undefined),
+        timeout({ first: ms }),
+      ),
+    )
+    if (this.values.length < n) throw this.error
+    return this.values[n - 1] as T
+  }
+
+  /** Resolves once the source completed (or errored). */
+  async done(ms = 5_000): Promise<void> {
+    await firstValueFrom(
+      this.#changed.pipe(
+        startWith(undefined),
+        filter(() => this.completed || this.error !== undefined),
+        timeout({ first: ms }),
+      ),
+    )
+  }
+
+  unsubscribe(): void {
+    this.subscription.unsubscribe()
+  }
+}
+
+function collect<T>(source: Observable<T>): Collected<T> {
+  const collected = new Collected(source)
+  cleanups.push(async () => collected.unsubscribe())
+  return collected
+}
+
+const count = (hits: readonly Hit[], path: string) => hits.filter((h) => h.path === path).length
+
+// What the client makes of the simulator's wire records: seconds become milliseconds.
+const summaryView = (p: PoolSummaryRecord) => ({ ...p, updated_at: p.updated_at * 1000 })
+const detailView = (d: PoolDetailRecord) => ({
+  ...d,
+  asking_time: d.asking_time * 1000,
+  trading_time: d.trading_time * 1000,
+  pool_stats: summaryView(d.pool_stats),
+})
+const balancesView = (account: AccountView) => z.array(balanceSchema).parse(account.balances())
+const openOrdersView = (account: AccountView): OpenOrder[] =>
+  z.array(openOrderSchema).parse(account.openOrders())
+
+/** The open orders a sequence of events describes, by id. */
+function openOrdersState(events: readonly OpenOrderEvent[]): Map<string, OpenOrder> {
+  const state = new Map<string, OpenOrder>()
+  for (const event of events) {
+    if (event.type === 'closed') state.delete(event.order.id)
+    else state.set(event.order.id, event.order)
+  }
+  return state
+}
+
+/** Whether two lists hold the same orders, in any order. */
+function sameOrders(a: readonly OpenOrder[], b: readonly OpenOrder[]): boolean {
+  const byId = (orders: readonly OpenOrder[]) =>
+    JSON.stringify([...orders].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)))
+  return byId(a) === byId(b)
+}
+
+describe('resource streams emit validated data that matches the simulator', () => {
+  it('watchPools emits every pool summary as the simulator serves it', async () => {
+    const { sim, venue } = await setup({}, { ticks: 20 })
+    const pools = await firstValueFrom(venue.watchPools())
+    expect(pools).toEqual(sim.market.poolSummaries().map(summaryView))
+    expect(pools.map((p) => p.pool_id)).toEqual([0, 1, 2])
+  })
+
+  it('watchPool(id) and watchPool(symbol) emit the same pool detail', async () => {
+    const { sim, venue, hits } = await setup({}, { ticks: 20 })
+    const symbol = sim.market.poolSummaries()[1]?.symbol ?? ''
+    const byId = await firstValueFrom(venue.watchPool(1))
+    const bySymbol = await firstValueFrom(venue.watchPool(symbol))
+    const truth = sim.market.poolDetail('1')
+    if (truth === undefined) throw new Error('no pool 1')
+    expect(byId).toEqual(detailView(truth))
+    expect(bySymbol).toEqual(byId)
+    expect(count(hits, '/api/v1/pools/1')).toBeGreaterThan(0)
+    expect(count(hits, `/api/v1/pools/${symbol}`)).toBeGreaterThan(0)
+  })
+
+  it('watchTokens emits every token, validated', async () => {
+    const { sim, venue } = await setup()
+    const tokens = await firstValueFrom(venue.watchTokens())
+    expect(tokens.map((t) => t.symbol)).toEqual(sim.market.tokens().map((t) => t.symbol))
+    expect(tokens).toEqual(z.array(tokenSchema).parse(sim.market.tokens()))
+  })
+
+  it('watchSystemInfo emits the simulator system info', async () => {
+    const { venue } = await setup()
+    expect(await firstValueFrom(venue.watchSystemInfo())).toEqual(SIMULATOR_SYSTEM_INFO)
+  })
+
+  it('watchAccount emits the account behind the API key', async () => {
+    const { venue, account } = await setup()
+    expect(await firstValueFrom(venue.watchAccount())).toEqual(account.info())
+  })
+
+  it('watchBalances first lists every coin as added, with the balances the account has', async () => {
+    const { venue, account } = await setup({}, { ticks: 10 })
+    const update = await firstValueFrom(venue.watchBalances())
+    const truth = balancesView(account)
+    expect(update.balances).toEqual(truth)
+    expect([...update.byCoin.keys()]).toEqual(truth.map((b) => b.coin))
+    expect(update.changes).toEqual(
+      truth.map((current) => ({ type: 'added', coin: current.coin, current })),
+    )
+  })
+
+  it('watchOpenOrders first emits opened for every open order', async () => {
+    const { venue, account } = await setup({}, { ticks: 4 })
+    const truth = openOrdersView(account)
+    expect(truth.length).toBeGreaterThan(0)
+    const events = collect(venue.watchOpenOrders())
+    await events.nth(truth.length)
+    expect(events.values).toEqual(truth.map((order) => ({ type: 'opened', order })))
+  })
+})
+
+describe('deep-distinct emission with a manual clock', () => {
+  const cases: {
+    name: string
+    watch: (venue: Venue) => Observable<unknown>
+    path: string
+  }[] = [
+    { name: 'watchPools', watch: (v) => v.watchPools(), path: '/api/v1/pools' },
+    { name: 'watchPool(0)', watch: (v) => v.watchPool(0), path: '/api/v1/pools/0' },
+    { name: 'watchTokens', watch: (v) => v.watchTokens(), path: '/api/v1/tokens' },
+    { name: 'watchSystemInfo', watch: (v) => v.watchSystemInfo(), path: '/api/v1/system-info' },
+    { name: 'watchAccount', watch: (v) => v.watchAccount(), path: '/api/v1/info' },
+    { name: 'watchBalances', watch: (v) => v.watchBalances(), path: '/api/v1/balances' },
+  ]
+  for (const { name, watch, path } of cases) {
+    it(`${name} emits an unchanged resource once, however many polls`, async () => {
+      const { sim, venue, hits } = await setup()
+      const values = collect(watch(venue))
+      await values.nth(1)
+      const polled = count(hits, path)
+      await waitFor(() => count(hits, path) >= polled + 10, '10 more polls')
+      expect(values.values).toHaveLength(1)
+      // The per-route log agrees with the simulator's own count.
+      expect(sim.faults.stats().requests).toBe(hits.length)
+    })
+  }
+
+  it('watchOpenOrders emits opened once per order, however many polls', async () => {
+    const { venue, hits, account } = await setup({}, { ticks: 4 })
+    const events = collect(venue.watchOpenOrders())
+    const open = account.openOrders().length
+    await events.nth(open)
+    const polled = count(hits, '/api/v1/open-orders')
+    await waitFor(() => count(hits, '/api/v1/open-orders') >= polled + 10, '10 more polls')
+    expect(events.values).toHaveLength(open)
+  })
+
+  it('watchPools emits again after advance, with the new summaries', async () => {
+    const { sim, venue, hits } = await setup()
+    const values = collect(venue.watchPools())
+    await values.nth(1)
+    await waitFor(() => count(hits, '/api/v1/pools') >= 5, 'a few polls')
+    sim.advance(5)
+    const second = await values.nth(2)
+    expect(second).toEqual(sim.market.poolSummaries().map(summaryView))
+    expect(second).not.toEqual(values.values[0])
+  })
+
+  it('watchBalances lists only the coins whose entry changed, with previous and current', async () => {
+    const { sim, venue, account } = await setup()
+    const updates = collect(venue.watchBalances())
+    let last = await updates.nth(1)
+    let changedCoins = 0
+    for (let step = 2; step <= 6; step += 1) {
+      sim.advance(1)
+      const update: BalancesUpdate = await updates.nth(step)
+      const truth = balancesView(account)
+      expect(update.balances).toEqual(truth)
+      const expected = truth
+        .filter((b) => JSON.stringify(last.byCoin.get(b.coin)) !== JSON.stringify(b))
+        .map((current) => ({
+          type: 'changed',
+          coin: current.coin,
+          previous: last.byCoin.get(current.coin),
+          current,
+        }))
+      expect(expected.length).toBeGreaterThan(0)
+      expect(update.changes).toEqual(expected)
+      changedCoins += update.changes.length
+      last = update
+    }
+    expect(changedCoins).toBeGreaterThan(0)
+  })
+
+  it('watchOpenOrders events replay every tick of the market: opened, changed, closed', async () => {
+    const { sim, venue, account } = await setup({}, { ticks: 2 })
+    const stream = collect(venue.watchOpenOrders())
+    const events = stream.values
+    const inSync = () => sameOrders([...openOrdersState(events).values()], openOrdersView(account))
+    await waitFor(inSync, 'the initial open orders')
+    expect(events.every((e) => e.type === 'opened')).toBe(true)
+
+    let closed = 0
+    let filled = 0
+    for (let tick = 0; tick < 120 && (closed === 0 || filled === 0); tick += 1) {
+      const before = new Map(openOrdersView(account).map((o) => [o.id, o]))
+      const from = events.length
+      sim.advance(1)
+      const after = openOrdersView(account)
+      await waitFor(inSync, `the open orders after tick ${tick}`)
+      const step = events.slice(from)
+      const afterIds = new Set(after.map((o) => o.id))
+      // Exactly the events the two states imply.
+      const expectedClosed = [...before.values()].filter((o) => !afterIds.has(o.id))
+      const expectedChanged = after.filter(
+        (o) => before.has(o.id) && JSON.stringify(before.get(o.id)) !== JSON.stringify(o),
+      )
+      const expectedOpened = after.filter((o) => !before.has(o.id))
+      expect(step.filter((e) => e.type === 'closed').map((e) => e.order)).toEqual(expectedClosed)
+      expect(step.filter((e) => e.type === 'opened').map((e) => e.order)).toEqual(expectedOpened)
+      const changed = step.filter((e) => e.type === 'changed')
+      expect(changed.map((e) => e.order)).toEqual(expectedChanged)
+      for (const event of changed) expect(event.previous).toEqual(before.get(event.order.id))
+      // A closed order is in the market's history now.
+      const history = new Map(account.historyOrders().map((o) => [o.id, o]))
+      for (const order of expectedClosed) {
+        expect(history.get(order.id)?.history).toBe(true)
+        closed += 1
+      }
+      filled += changed.filter((e) => e.previous.executed_amount !== e.order.executed_amount).length
+    }
+    expect(closed).toBeGreaterThan(0)
+    expect(filled).toBeGreaterThan(0)
+  })
+})
+
+describe('sharing', () => {
+  it('four subscribers (two of one Observable, two of separate calls) cost one request per interval', async () => {
+    const { venue, hits } = await setup({ pollIntervalMs: 50 })
+    const shared = venue.watchPools()
+    const subscribers = [
+      collect(shared),
+      collect(shared),
+      collect(venue.watchPools()),
+      collect(venue.watchPools()),
+    ]
+    await Promise.all(subscribers.map((s) => s.nth(1)))
+    const start = count(hits, '/api/v1/pools')
+    await waitFor(() => count(hits, '/api/v1/pools') >= start + 10, '10 more polls')
+    const polls = hits.filter((h) => h.path === '/api/v1/pools')
+    // One poller: each request starts at least one interval after the previous one.
+    for (let i = 1; i < polls.length; i += 1) {
+      const gap = (polls[i]?.at ?? 0) - (polls[i - 1]?.at ?? 0)
+      expect(gap).toBeGreaterThanOrEqual(45)
+    }
+    for (const s of subscribers) expect(s.values).toHaveLength(1)
+  })
+
+  it('watchPool(1) and watchPool("1") share one poller and one health entry', async () => {
+    const { venue, hits } = await setup({ pollIntervalMs: 50 })
+    const subscribers = [collect(venue.watchPool(1)), collect(venue.watchPool('1'))]
+    await Promise.all(subscribers.map((s) => s.nth(1)))
+    const start = count(hits, '/api/v1/pools/1')
+    await waitFor(() => count(hits, '/api/v1/pools/1') >= start + 6, '6 more polls')
+    const polls = hits.filter((h) => h.path === '/api/v1/pools/1')
+    for (let i = 1; i < polls.length; i += 1) {
+      expect((polls[i]?.at ?? 0) - (polls[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(45)
+    }
+    const report = await firstValueFrom(venue.health)
+    expect(Object.keys(report).filter((key) => key.startsWith('watchPool('))).toEqual(['watchPool("1")'])
+  })
+
+  it('a late subscriber gets the latest value at once, before the next poll', async () => {
+    const { venue, hits } = await setup({ pollIntervalMs: 1_000 })
+    const first = await firstValueFrom(venue.watchPools())
+    // The first subscriber left; the poller lingers. Join it again, then late.
+    const early = collect(venue.watchPools())
+    await early.nth(1)
+    const requests = count(hits, '/api/v1/pools')
+    let late: unknown
+    const subscription = venue.watchPools().subscribe((value) => {
+      late ??= value
+    })
+    cleanups.push(async () => subscription.unsubscribe())
+    expect(late).toEqual(first)
+    expect(count(hits, '/api/v1/pools')).toBe(requests)
+  })
+
+  it('a late subscriber of watchBalances starts from every coin added', async () => {
+    const { venue, account } = await setup({ lingerMs: 1_000 }, { ticks: 10 })
+    const early = collect(venue.watchBalances())
+    await early.nth(1)
+    const late = await firstValueFrom(venue.watchBalances())
+    const truth = balancesView(account)
+    expect(late.changes).toEqual(
+      truth.map((current) => ({ type: 'added', coin: current.coin, current })),
+    )
+    expect(early.values).toHaveLength(1)
+  })
+
+  it('a late subscriber of watchOpenOrders gets opened for every order open now', async () => {
+    const { sim, venue, account } = await setup({ lingerMs: 1_000 }, { ticks: 4 })
+    const early = collect(venue.watchOpenOrders())
+    await early.nth(account.openOrders().length)
+    sim.advance(8)
+    const truth = openOrdersView(account)
+    // The shared poller catches up with the market, then a late subscriber joins.
+    await waitFor(
+      () => sameOrders([...openOrdersState(early.values).values()], truth),
+      'the early subscriber to see the new orders',
+    )
+    const late = collect(venue.watchOpenOrders())
+    await late.nth(truth.length)
+    expect(late.values).toEqual(truth.map((order) => ({ type: 'opened', order })))
+  })
+
+  it('identical GETs at the same moment share one request', async () => {
+    const { venue, hits } = await setup()
+    const [a, b] = await Promise.all([venue.rest.pools(), venue.rest.pools()])
+    expect(a).toEqual(b)
+    expect(count(hits, '/api/v1/pools')).toBe(1)
+  })
+})
+
+describe('linger and lifecycle', () => {
+  it('polling stops lingerMs after the last subscriber left, and restarts cleanly', async () => {
+    const lingerMs = 100
+    const { sim, venue, hits } = await setup({ lingerMs, pollIntervalMs: 20 })
+    const health = collect(venue.health)
+    const first = collect(venue.watchPools())
+    await first.nth(1)
+    const leftAt = performance.now()
+    first.unsubscribe()
+    // The poller goes on during the linger ...
+    await waitFor(() => hits.some((h) => h.at > leftAt), 'a poll during the linger')
+    // ... then stops: the stream leaves the health board.
+    await firstMatch(venue.health, (report) => Object.keys(report).length === 0)
+    const stoppedAt = performance.now()
+    expect(stoppedAt - leftAt).toBeGreaterThanOrEqual(lingerMs - 5)
+    const requests = hits.length
+    // A window of several intervals: not one more request.
+    await firstValueFrom(timer(200))
+    expect(hits.length).toBe(requests)
+    expect(hits.filter((h) => h.at > stoppedAt)).toEqual([])
+
+    // Resubscribing starts a fresh poller that sees the current market.
+    sim.advance(3)
+    const again = collect(venue.watchPools())
+    const value = await again.nth(1)
+    expect(value).toEqual(sim.market.poolSummaries().map(summaryView))
+    await waitFor(() => hits.length >= requests + 3, 'polling again')
+    const states = health.values.map((report: HealthReport) => report['watchPools()']?.state)
+    expect(states).toEqual([undefined, 'ok', undefined, 'ok'])
+  })
+
+  it('a resubscribe within the linger joins the running poller', async () => {
+    const { venue, hits } = await setup({ lingerMs: 500, pollIntervalMs: 50 })
+    const first = collect(venue.watchPools())
+    await first.nth(1)
+    first.unsubscribe()
+    const second = collect(venue.watchPools())
+    await second.nth(1)
+    const start = count(hits, '/api/v1/pools')
+    await waitFor(() => count(hits, '/api/v1/pools') >= start + 5, '5 more polls')
+    const polls = hits.filter((h) => h.path === '/api/v1/pools')
+    for (let i = 1; i < polls.length; i += 1) {
+      expect((polls[i]?.at ?? 0) - (polls[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(45)
+    }
+  })
+
+  it('venue.close() completes every stream and health', async () => {
+    const { venue } = await setup({}, { ticks: 4 })
+    const streams = [
+      collect<unknown>(venue.watchPools()),
+      collect<unknown>(venue.watchPool(0)),
+      collect<unknown>(venue.watchTokens()),
+      collect<unknown>(venue.watchSystemInfo()),
+      collect<unknown>(venue.watchAccount()),
+      collect<unknown>(venue.watchBalances()),
+      collect<unknown>(venue.watchOpenOrders()),
+    ]
+    await Promise.all(streams.map((s) => s.nth(1)))
+    const health = collect(venue.health)
+    await venue.close()
+    await Promise.all([...streams, health].map((s) => s.done(1_000)))
+    for (const s of [...streams, health]) {
+      expect(s.completed).toBe(true)
+      expect(s.error).toBeUndefined()
+    }
+    await expect(venue.rest.pools()).rejects.toBeInstanceOf(VenueAbortError)
+  })
+
+  // Known bug: the call passes the closed guard, takes a token on the fast path (the bucket's
+  // close() does not stop later acquires) and reaches the pool close() has just closed:
+  // undici's ClientClosedError comes out as a retryable VenueNetworkError (UND_ERR_CLOSED).
+  // Flip to `it` once fixed.
+  it('a REST call made in the same tick as venue.close() never fails as a retryable network error', async () => {
+    const { venue } = await setup()
+    const call = venue.rest.pools().then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    await venue.close()
+    const outcome = await call
+    expect(outcome === undefined || outcome instanceof VenueAbortError).toBe(true)
+  })
+
+  it('an account stream without apiKey fails with VenueAuthError and health shows it, with no request', async () => {
+    const { venue, hits } = await setup({}, { withKey: false })
+    await expect(firstValueFrom(venue.watchAccount())).rejects.toBeInstanceOf(VenueAuthError)
+    await expect(firstValueFrom(venue.watchBalances())).rejects.toBeInstanceOf(VenueAuthError)
+    const report = await firstValueFrom(venue.health)
+    expect(report['watchAccount()']).toMatchObject({ state: 'failed', errorCode: 'VENUE_AUTH' })
+    expect(report['watchBalances()']).toMatchObject({ state: 'failed', errorCode: 'VENUE_AUTH' })
+    expect(hits).toEqual([])
+  })
+
+  it('watchPool(-1) throws VenueInputError synchronously', async () => {
+    const { venue, hits } = await setup()
+    expect(() => venue.watchPool(-1)).toThrow(VenueInputError)
+    expect(() => venue.watchPool(1.5)).toThrow(VenueInputError)
+    expect(() => venue.watchPool('')).toThrow(VenueInputError)
+    expect(hits).toEqual([])
+  })
+})
+
+describe('request budget', () => {
+  it('60 REST calls at 20 per second all succeed, the last about 2 s after the first', async () => {
+    const { venue, hits } = await setup({ maxRequestsPerSecond: 20 })
+    const started = performance.now()
+    const resolved: number[] = []
+    // Distinct queries, so that no two calls share a flight.
+    const calls = Array.from({ length: 60 }, (_, i) =>
+      venue.rest.pools({ offset: i }).then((pools) => {
+        resolved.push(performance.now())
+        return pools
+      }),
+    )
+    const results = await Promise.all(calls)
+    expect(results).toHaveLength(60)
+    const first = Math.min(...resolved)
+    const last = Math.max(...resolved)
+    // 20 at once (one second's burst), then 40 more at 20 per second.
+    expect(last - first).toBeGreaterThanOrEqual(1_900)
+    expect(last - started).toBeGreaterThanOrEqual(1_900)
+    expect(hits).toHaveLength(60)
+    const arrivals = hits.map((h) => h.at)
+    expect((arrivals[59] ?? 0) - (arrivals[0] ?? 0)).toBeGreaterThanOrEqual(1_900)
+    // No more than burst + rate x elapsed requests in any prefix.
+    for (const [i, at] of arrivals.entries()) {
+      expect(i + 1).toBeLessThanOrEqual(20 + Math.ceil(((at - (arrivals[0] ?? 0)) * 20) / 1000) + 1)
+    }
+  })
+
+  it('a stream keeps emitting while 200 REST calls wait for the budget', async () => {
+    const { sim, venue, hits } = await setup({ maxRequestsPerSecond: 20, pollIntervalMs: 20 })
+    let settled = 0
+    const rest = Array.from({ length: 200 }, (_, i) =>
+      venue.rest.pools({ offset: i }).then(
+        () => {
+          settled += 1
+          return undefined
+        },
+        (error: unknown) => {
+          settled += 1
+          return error
+        },
+      ),
+    )
+    const balances = collect(venue.watchBalances())
+    await balances.nth(1)
+    for (let n = 2; n <= 5; n += 1) {
+      sim.advance(1)
+      await balances.nth(n)
+    }
+    expect(settled).toBeLessThan(200)
+    expect(count(hits, '/api/v1/balances')).toBeGreaterThanOrEqual(5)
+    await venue.close()
+    const outcomes = await Promise.all(rest)
+    const failures = outcomes.filter((o) => o !== undefined)
+    expect(failures.length).toBeGreaterThan(0)
+    for (const failure of failures) expect(failure).toBeInstanceOf(VenueAbortError)
+  })
+
+  // Known bug: the token bucket's refill timer is unref'd (src/timers.ts realTimers), so a
+  // script whose only pending work is calls waiting for a token exits with them unresolved.
+  // Flip to `it` once fixed.
+  it('a script whose calls wait for the budget runs until they all resolve', async () => {
+    const { sim } = await setup()
+    const dir = await mkdtemp(join(tmpdir(), 'venue-rx-budget-'))
+    cleanups.push(() => rm(dir, { recursive: true, force: true }))
+    const script = join(dir, 'budget.mts')
+    const index = new URL('../src/index.js', import.meta.url).pathname
+    await writeFile(
+      script,
+      [
+        `import { createVenue } from ${JSON.stringify(index)}`,
+        `const venue = createVenue({ baseUrl: ${JSON.stringify(sim.url)}, maxRequestsPerSecond: 5 })`,
+        `const calls = Array.from({ length: 12 }, (_, i) => venue.rest.pools({ offset: i }))`,
+        `console.log('resolved', (await Promise.all(calls)).length)`,
+        `await venue.close()`,
+      ].join('\n'),
+    )
+    const run = promisify(execFile)
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', script], {
+      cwd: process.cwd(),
+      timeout: 15_000,
+    })
+    expect(stdout.trim()).toBe('resolved 12')
+  })
+})
