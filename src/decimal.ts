@@ -1,6 +1,6 @@
 /**
- * Exact comparison of decimal strings, with no float rounding: `"1.10"` equals `"1.1"`.
- * Shared by input checks and, later, by the order book.
+ * Exact comparison and arithmetic of decimal strings, with no float rounding:
+ * `"1.10"` equals `"1.1"`. Shared by input checks, the order book and the signals.
  */
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/
@@ -21,11 +21,34 @@ export function isDecimal(text: string): boolean {
  * ```
  */
 export function compareDecimal(a: string, b: string): number {
+  if (!DECIMAL.test(a) || !DECIMAL.test(b)) {
+    throw new TypeError(`not a decimal number: ${JSON.stringify(DECIMAL.test(a) ? b : a)}`)
+  }
+  return compareValidDecimals(a, b)
+}
+
+/**
+ * {@link compareDecimal} for text already known to be plain decimals (validated by a
+ * schema): no validation on the fast path, for the order book's hot loops.
+ */
+export function compareValidDecimals(a: string, b: string): number {
+  if (a === b) return 0
+  // The common case of one venue precision: two non-negative decimals with as many
+  // integer digits and as many fraction digits order like their text.
+  if (
+    a.length === b.length &&
+    a.charCodeAt(0) !== 45 &&
+    b.charCodeAt(0) !== 45 &&
+    a.indexOf('.') === b.indexOf('.')
+  ) {
+    return a < b ? -1 : 1
+  }
   const x = split(a)
   const y = split(b)
   if (x.negative !== y.negative) return x.negative ? -1 : 1
   const magnitude = compareMagnitude(x, y)
-  return x.negative ? -magnitude : magnitude
+  // `0 - m`, not `-m`: equal negatives compare as 0, not -0.
+  return x.negative ? 0 - magnitude : magnitude
 }
 
 interface Parts {
@@ -52,4 +75,104 @@ function compareMagnitude(x: Parts, y: Parts): number {
   const yf = y.frac.padEnd(width, '0')
   if (xf === yf) return 0
   return xf < yf ? -1 : 1
+}
+
+/** A decimal as an integer number of units of 10^-scale. */
+interface Scaled {
+  readonly units: bigint
+  readonly scale: number
+}
+
+function scaled(text: string): Scaled {
+  const { negative, int, frac } = split(text)
+  const units = BigInt(int + frac)
+  return { units: negative ? -units : units, scale: frac.length }
+}
+
+function rescale(value: Scaled, scale: number): bigint {
+  return value.units * 10n ** BigInt(scale - value.scale)
+}
+
+/** Writes units at a scale as the shortest decimal text: no trailing zeros, `"0"` for zero. */
+function format(units: bigint, scale: number): string {
+  const negative = units < 0n
+  let digits = (negative ? -units : units).toString()
+  if (scale > 0) {
+    digits = digits.padStart(scale + 1, '0')
+    const int = digits.slice(0, -scale)
+    const frac = digits.slice(-scale).replace(/0+$/, '')
+    digits = frac === '' ? int : `${int}.${frac}`
+  }
+  return negative && digits !== '0' ? `-${digits}` : digits
+}
+
+/**
+ * `a + b`, exactly.
+ *
+ * @example
+ * ```ts
+ * addDecimal('0.1', '0.2') // '0.3'
+ * ```
+ */
+export function addDecimal(a: string, b: string): string {
+  const x = scaled(a)
+  const y = scaled(b)
+  const scale = Math.max(x.scale, y.scale)
+  return format(rescale(x, scale) + rescale(y, scale), scale)
+}
+
+/**
+ * `a - b`, exactly.
+ *
+ * @example
+ * ```ts
+ * subtractDecimal('1.046', '1.0452') // '0.0008'
+ * ```
+ */
+export function subtractDecimal(a: string, b: string): string {
+  const x = scaled(a)
+  const y = scaled(b)
+  const scale = Math.max(x.scale, y.scale)
+  return format(rescale(x, scale) - rescale(y, scale), scale)
+}
+
+/**
+ * `a × b`, exactly.
+ *
+ * @example
+ * ```ts
+ * multiplyDecimal('1.5', '0.25') // '0.375'
+ * ```
+ */
+export function multiplyDecimal(a: string, b: string): string {
+  const x = scaled(a)
+  const y = scaled(b)
+  return format(x.units * y.units, x.scale + y.scale)
+}
+
+/**
+ * `a / 2`, exactly (one more decimal at most).
+ *
+ * @example
+ * ```ts
+ * halfDecimal('2.001') // '1.0005'
+ * ```
+ */
+export function halfDecimal(a: string): string {
+  const x = scaled(a)
+  return format(x.units * 5n, x.scale + 1)
+}
+
+/**
+ * The shortest text of a decimal: `"1.10"` → `"1.1"`, `"-0.0"` → `"0"`, `"007"` → `"7"`.
+ * Two decimals are equal exactly when their normal forms are the same text.
+ */
+export function normalizeDecimal(a: string): string {
+  const x = scaled(a)
+  return format(x.units, x.scale)
+}
+
+/** True when the decimal is zero (`"0"`, `"0.000"`, `"-0"`). */
+export function isZeroDecimal(a: string): boolean {
+  return /^-?0+(?:\.0+)?$/.test(a)
 }

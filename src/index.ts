@@ -4,6 +4,16 @@
  * @packageDocumentation
  */
 
+// Order book
+export { applyBookEvent } from './book/apply-book-event.js'
+export type {
+  BookDelta,
+  BookEvent,
+  BookSide,
+  BookSnapshot,
+  Level as BookLevel,
+} from './book/book-event.js'
+export { type FillEstimate, OrderBook } from './book/order-book.js'
 export { distinctUntilDeepChanged } from './core/distinct-until-deep-changed.js'
 // Operators (the polling core, for streams of your own)
 export { fromRequest } from './core/from-request.js'
@@ -17,7 +27,16 @@ export {
   retryBackoff,
 } from './core/retry-backoff.js'
 // Exact decimals
-export { compareDecimal, isDecimal } from './decimal.js'
+export {
+  addDecimal,
+  compareDecimal,
+  halfDecimal,
+  isDecimal,
+  isZeroDecimal,
+  multiplyDecimal,
+  normalizeDecimal,
+  subtractDecimal,
+} from './decimal.js'
 // Errors
 export {
   VenueAbortError,
@@ -70,6 +89,7 @@ export * from './schemas/index.js'
 export { streamKey } from './streams/stream-key.js'
 // Streams
 export type { BalanceChange, BalancesUpdate } from './streams/watch-balances.js'
+export type { DepthStreamOptions } from './streams/watch-depth.js'
 export type { OpenOrderEvent } from './streams/watch-open-orders.js'
 export type { VenueDispatcher } from './transport/undici-transport.js'
 // The venue

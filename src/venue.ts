@@ -1,5 +1,7 @@
 import { inspect } from 'node:util'
 import { type Observable, Subject } from 'rxjs'
+import type { BookEvent } from './book/book-event.js'
+import type { OrderBook } from './book/order-book.js'
 import { HealthBoard, type HealthReport } from './core/health.js'
 import { StreamRegistry } from './core/stream-registry.js'
 import { VenueAbortError } from './errors/venue-abort-error.js'
@@ -12,10 +14,10 @@ import type { SystemInfo } from './schemas/system-info.js'
 import type { Token } from './schemas/token.js'
 import type { StreamContext } from './streams/stream-context.js'
 import { type BalancesUpdate, watchBalances } from './streams/watch-balances.js'
+import { type DepthStreamOptions, watchDepth, watchOrderBook } from './streams/watch-depth.js'
 import { type OpenOrderEvent, watchOpenOrders } from './streams/watch-open-orders.js'
 import * as resources from './streams/watch-resources.js'
 import { dedupeTransport } from './transport/dedupe-transport.js'
-import { rateLimitTransport } from './transport/rate-limit-transport.js'
 import { TokenBucket } from './transport/token-bucket.js'
 import type { Transport } from './transport/transport.js'
 import { createUndiciTransport } from './transport/undici-transport.js'
@@ -40,7 +42,7 @@ export interface Venue {
   readonly settings: VenueSettings
   /**
    * Per-stream state (`ok`, `retrying` with attempt, next delay and last error code,
-   * `failed`), keyed by stream key, e.g. `watchPool(1)`. Emits on every state change;
+   * `failed`), keyed by stream key, e.g. `watchPool("1")`. Emits on every state change;
    * a new subscriber gets the current report at once.
    */
   readonly health: Observable<HealthReport>
@@ -58,6 +60,13 @@ export interface Venue {
   watchBalances(): Observable<BalancesUpdate>
   /** Open orders as `opened` / `changed` / `closed` events. */
   watchOpenOrders(): Observable<OpenOrderEvent>
+  /**
+   * The pool's order book as `BookEvent`s: a snapshot first, then a delta only when a
+   * level changed (quantity `'0'` removes a level). Throws `VenueInputError` for bad arguments.
+   */
+  watchDepth(poolId: number, options?: DepthStreamOptions): Observable<BookEvent>
+  /** Immutable `OrderBook` views, `watchDepth` folded through `applyBookEvent`. */
+  watchOrderBook(poolId: number, options?: DepthStreamOptions): Observable<OrderBook>
   /**
    * Stops every poller (their streams complete), rejects requests waiting for the
    * budget and closes the connection pool. Later calls reject with `VenueAbortError`.
@@ -87,8 +96,8 @@ export function createVenue(options: VenueOptions): Venue {
     dispatcher: resolved.dispatcher,
     connections: resolved.connections,
   })
-  // Identical requests share one flight first, so that they also share one token.
-  const shared = dedupeTransport(rateLimitTransport(pool, bucket))
+  // Identical requests share one flight, and a flight waits for one token of the budget.
+  const shared = dedupeTransport(pool, { acquire: (lane, signal) => bucket.acquire(lane, signal) })
   const closed = new Subject<void>()
   let closing: Promise<void> | undefined
   const transport: Transport = {
@@ -145,6 +154,10 @@ export function createVenue(options: VenueOptions): Venue {
     watchAccount: () => resources.watchAccount(context),
     watchBalances: () => watchBalances(context),
     watchOpenOrders: () => watchOpenOrders(context),
+    watchDepth: (poolId, depthOptions) =>
+      watchDepth(context, resolved.marketData, poolId, depthOptions),
+    watchOrderBook: (poolId, depthOptions) =>
+      watchOrderBook(context, resolved.marketData, poolId, depthOptions),
     close: () => transport.close(),
   }
   Object.defineProperties(venue, {

@@ -300,10 +300,9 @@ describe('closing the venue, or a failed stream, leaves nothing behind', () => {
     await waitFor(() => timers.alive().length === 0)
   })
 
-  // Known bug (src/core/stream-registry.ts): when the shared source completes (venue.close)
-  // or fails while it has subscribers, rxjs share() resets first and then sees the refcount
-  // drop to zero, so it starts resetOnRefCountZero's timer(lingerMs): a ref'd timer that
-  // outlives the stream by lingerMs and keeps Node alive. Flip to `it` once fixed.
+  // Regression: when the shared source completed (venue.close) or failed with subscribers,
+  // rxjs share() reset first and then saw the refcount drop to zero, starting a ref'd
+  // linger timer that outlived the stream and kept Node alive.
   it('venue.close() leaves no linger timer of a subscribed stream behind', async () => {
     const sim = await startSimulator({ seed: 1, clock: 'manual' })
     cleanups.push(() => sim.close())

@@ -424,7 +424,9 @@ describe('sharing', () => {
       expect((polls[i]?.at ?? 0) - (polls[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(45)
     }
     const report = await firstValueFrom(venue.health)
-    expect(Object.keys(report).filter((key) => key.startsWith('watchPool('))).toEqual(['watchPool("1")'])
+    expect(Object.keys(report).filter((key) => key.startsWith('watchPool('))).toEqual([
+      'watchPool("1")',
+    ])
   })
 
   it('a late subscriber gets the latest value at once, before the next poll', async () => {
@@ -547,10 +549,8 @@ describe('linger and lifecycle', () => {
     await expect(venue.rest.pools()).rejects.toBeInstanceOf(VenueAbortError)
   })
 
-  // Known bug: the call passes the closed guard, takes a token on the fast path (the bucket's
-  // close() does not stop later acquires) and reaches the pool close() has just closed:
-  // undici's ClientClosedError comes out as a retryable VenueNetworkError (UND_ERR_CLOSED).
-  // Flip to `it` once fixed.
+  // Regression: such a call passed the closed guard, took a token (the bucket's close() did
+  // not stop later acquires) and reached the closed pool: a retryable VenueNetworkError.
   it('a REST call made in the same tick as venue.close() never fails as a retryable network error', async () => {
     const { venue } = await setup()
     const call = venue.rest.pools().then(
@@ -639,9 +639,8 @@ describe('request budget', () => {
     for (const failure of failures) expect(failure).toBeInstanceOf(VenueAbortError)
   })
 
-  // Known bug: the token bucket's refill timer is unref'd (src/timers.ts realTimers), so a
-  // script whose only pending work is calls waiting for a token exits with them unresolved.
-  // Flip to `it` once fixed.
+  // Regression: the token bucket's refill timer was unref'd, so a script whose only pending
+  // work was calls waiting for a token exited with them unresolved.
   it('a script whose calls wait for the budget runs until they all resolve', async () => {
     const { sim } = await setup()
     const dir = await mkdtemp(join(tmpdir(), 'venue-rx-budget-'))

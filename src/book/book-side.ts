@@ -1,0 +1,150 @@
+import { compareValidDecimals } from '../decimal.js'
+import type { BookSide, Level } from './book-event.js'
+
+/**
+ * Pure, linear operations on one sorted side of a book. Prices and quantities are
+ * compared as exact decimals, so `"1.10"` and `"1.1"` are one level and a quantity that
+ * changes only its text is no change.
+ */
+
+/** Negative when price `a` comes before price `b` on `side` (bids high to low, asks low to high). */
+export function sideOrder(side: BookSide, a: string, b: string): number {
+  return side === 'bids' ? compareValidDecimals(b, a) : compareValidDecimals(a, b)
+}
+
+/** True when the quantity is zero (`"0"`, `"0.000"`). */
+export function isZeroQuantity(quantity: string): boolean {
+  for (let i = 0; i < quantity.length; i++) {
+    const c = quantity.charCodeAt(i)
+    if (c >= 49 && c <= 57) return false
+  }
+  return true
+}
+
+/**
+ * The levels that turn `previous` into `next` by a single merge walk: a new or changed
+ * level as it is in `next`, a vanished one with quantity `'0'`. Both sides must be in
+ * side order; `undefined` when `next` is not strictly ordered (the caller resyncs).
+ * A caller that has already checked `next` with {@link isOrdered} passes `ordered: true`
+ * to skip the check.
+ */
+export function diffSide(
+  side: BookSide,
+  previous: readonly Level[],
+  next: readonly Level[],
+  ordered = false,
+): Level[] | undefined {
+  const changes: Level[] = []
+  let i = 0
+  let j = 0
+  while (i < previous.length || j < next.length) {
+    const after = next[j]
+    if (
+      !ordered &&
+      after !== undefined &&
+      j > 0 &&
+      sideOrder(side, (next[j - 1] as Level)[0], after[0]) >= 0
+    ) {
+      return undefined
+    }
+    const before = previous[i]
+    if (before === undefined) {
+      changes.push(after as Level)
+      j += 1
+      continue
+    }
+    if (after === undefined) {
+      changes.push([before[0], '0'])
+      i += 1
+      continue
+    }
+    const order = sideOrder(side, before[0], after[0])
+    if (order < 0) {
+      changes.push([before[0], '0'])
+      i += 1
+    } else if (order > 0) {
+      changes.push(after)
+      j += 1
+    } else {
+      if (compareValidDecimals(before[1], after[1]) !== 0) changes.push(after)
+      i += 1
+      j += 1
+    }
+  }
+  return changes
+}
+
+/**
+ * `side` with `changes` applied (both in side order), by a single merge walk. Returns
+ * `levels` itself when there is nothing to apply.
+ */
+export function applySide(
+  side: BookSide,
+  levels: readonly Level[],
+  changes: readonly Level[],
+): readonly Level[] {
+  if (changes.length === 0) return levels
+  const result: Level[] = []
+  let i = 0
+  let j = 0
+  while (i < levels.length || j < changes.length) {
+    const level = levels[i]
+    const change = changes[j]
+    if (change === undefined) {
+      result.push(level as Level)
+      i += 1
+      continue
+    }
+    const order = level === undefined ? 1 : sideOrder(side, level[0], change[0])
+    if (order < 0) {
+      result.push(level as Level)
+      i += 1
+      continue
+    }
+    if (!isZeroQuantity(change[1])) result.push(change)
+    j += 1
+    if (order === 0) i += 1
+  }
+  return Object.freeze(result)
+}
+
+/** True when both sides hold the same levels by value (prices and quantities as decimals). */
+export function sameSide(a: readonly Level[], b: readonly Level[]): boolean {
+  if (a === b) return true
+  if (a.length !== b.length) return false
+  for (let k = 0; k < a.length; k++) {
+    const x = a[k] as Level
+    const y = b[k] as Level
+    if (compareValidDecimals(x[0], y[0]) !== 0 || compareValidDecimals(x[1], y[1]) !== 0)
+      return false
+  }
+  return true
+}
+
+/** `levels` without zero-quantity levels (a level served with quantity 0 is no level). */
+export function withoutEmptyLevels(levels: readonly Level[]): readonly Level[] {
+  return levels.some((level) => isZeroQuantity(level[1]))
+    ? Object.freeze(levels.filter((level) => !isZeroQuantity(level[1])))
+    : levels
+}
+
+/** True when every price comes strictly after the previous one in side order. */
+export function isOrdered(side: BookSide, levels: readonly Level[]): boolean {
+  for (let k = 1; k < levels.length; k++) {
+    if (sideOrder(side, (levels[k - 1] as Level)[0], (levels[k] as Level)[0]) >= 0) return false
+  }
+  return true
+}
+
+/** Sorts a side into side order, keeping the last level of a repeated price (for resyncs only). */
+export function sortSide(side: BookSide, levels: readonly Level[]): readonly Level[] {
+  const sorted = [...levels].sort((a, b) => sideOrder(side, a[0], b[0]))
+  const unique: Level[] = []
+  for (const level of sorted) {
+    const last = unique.at(-1)
+    if (last !== undefined && sideOrder(side, last[0], level[0]) === 0)
+      unique[unique.length - 1] = level
+    else unique.push(level)
+  }
+  return Object.freeze(unique)
+}

@@ -1,0 +1,89 @@
+import { map, type Observable, scan, tap } from 'rxjs'
+import { applyBookEvent } from '../book/apply-book-event.js'
+import type { BookEvent } from '../book/book-event.js'
+import type { OrderBook } from '../book/order-book.js'
+import { type DepthPoll, toBookEvents } from '../book/to-book-events.js'
+import { poll } from '../core/poll.js'
+import { retryBackoff } from '../core/retry-backoff.js'
+import { VenueInputError } from '../errors/venue-input-error.js'
+import type { MarketDataSource } from '../options.js'
+import { depthQuery } from '../rest/requests.js'
+import type { StreamContext } from './stream-context.js'
+import { streamKey } from './stream-key.js'
+
+/** Options of `watchDepth` and `watchOrderBook`. */
+export interface DepthStreamOptions {
+  /** Levels per side (the venue's default is 100). */
+  readonly limit?: number | undefined
+  /** Price grouping, 0.00000001 to 10000. */
+  readonly precision?: string | number | undefined
+  /** V2 (order book plus AMM) or V1; default the venue's `marketData`. */
+  readonly source?: MarketDataSource | undefined
+}
+
+/**
+ * The pool's order book as `BookEvent`s: a snapshot, then a delta only when a level
+ * changed. Subscribers with the same arguments share one poller; each subscription has
+ * its own `seq` and starts with a snapshot of the current book.
+ * Throws `VenueInputError` at once for bad arguments.
+ */
+export function watchDepth(
+  context: StreamContext,
+  defaultSource: MarketDataSource,
+  poolId: number,
+  options: DepthStreamOptions = {},
+): Observable<BookEvent> {
+  const args = { poolId, ...options }
+  depthQuery(args)
+  const source = options.source ?? defaultSource
+  if (source !== 'v1' && source !== 'v2') {
+    throw new VenueInputError('source', "watchDepth: source must be 'v2' or 'v1'")
+  }
+  const { limit, precision } = options
+  const key = streamKey('watchDepth', [poolId, { limit, precision, source }])
+  const { registry, health, pollIntervalMs, backoff, scheduler } = context
+  const polls = registry.shared<DepthPoll>(
+    key,
+    () => {
+      const rest = context.rest(key)
+      let afterRecovery = false
+      return poll((signal) => rest.depth({ ...args, source }, { signal }), {
+        intervalMs: pollIntervalMs,
+        ...(scheduler ? { scheduler } : {}),
+      }).pipe(
+        tap(() => health.ok(key)),
+        map((depth): DepthPoll => {
+          const poll = { depth, afterRecovery }
+          afterRecovery = false
+          return poll
+        }),
+        retryBackoff<DepthPoll>({
+          ...backoff,
+          onRetry: ({ attempt, delayMs, error }) => {
+            afterRecovery = true
+            health.retrying(key, attempt, delayMs, error)
+          },
+          ...(scheduler ? { scheduler } : {}),
+        }),
+      )
+    },
+    true,
+  )
+  return polls.pipe(toBookEvents(poolId))
+}
+
+/**
+ * `watchDepth` folded through `applyBookEvent`: an immutable `OrderBook` after every
+ * event (bids, asks, best prices, spread, mid, depth queries).
+ */
+export function watchOrderBook(
+  context: StreamContext,
+  defaultSource: MarketDataSource,
+  poolId: number,
+  options: DepthStreamOptions = {},
+): Observable<OrderBook> {
+  return watchDepth(context, defaultSource, poolId, options).pipe(
+    scan<BookEvent, OrderBook | undefined, undefined>(applyBookEvent, undefined),
+    map((book) => book as OrderBook),
+  )
+}
