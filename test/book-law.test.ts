@@ -382,6 +382,29 @@ describe('toBookEvents edge cases', () => {
     ])
   })
 
+  it('believes a venue whose clock stepped back once three answers in a row were older', () => {
+    const events = flat(
+      run([
+        poll(100, A_BIDS, A_ASKS),
+        poll(50, B_BIDS, A_ASKS),
+        poll(51, B_BIDS, A_ASKS),
+        poll(52, B_BIDS, A_ASKS),
+        poll(53, B_BIDS, A_ASKS),
+      ]),
+    )
+    expect(events.map((e) => e.type)).toEqual(['snapshot', 'snapshot'])
+    expect(events[1]).toMatchObject({ type: 'snapshot', reason: 'resync', seq: 2, timestamp: 52 })
+    expect(events[1]?.bids).toEqual(B_BIDS)
+  })
+
+  it('hands every subscriber frozen levels, so none can change what another one holds', () => {
+    const events = flat(run([poll(10, A_BIDS, A_ASKS), poll(11, B_BIDS, A_ASKS)]))
+    const snapshot = events[0]
+    expect(Object.isFrozen(snapshot?.bids)).toBe(true)
+    expect(Object.isFrozen(snapshot?.bids[0])).toBe(true)
+    expect(() => (snapshot?.bids as Level[]).push(['1', '1'])).toThrow(TypeError)
+  })
+
   it('takes a poll with the same timestamp as the last one (not older)', () => {
     const events = flat(run([poll(10, A_BIDS, A_ASKS), poll(10, B_BIDS, A_ASKS)]))
     expect(events.map((e) => e.type)).toEqual(['snapshot', 'delta'])

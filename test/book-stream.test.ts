@@ -188,6 +188,22 @@ describe('venue.watchDepth against the simulator', () => {
     }
   })
 
+  it('arguments that mean the same query share one poller: precision 0.01, "0.01" and "0.010"', async () => {
+    const { venue, hits } = await setup()
+    const subscriptions = [0.01, '0.01', '0.010'].map((precision) =>
+      venue.watchDepth(POOL, { precision, limit: 5 }).subscribe(),
+    )
+    await waitFor(() => count(hits, V2_PATH) >= 6, '6 polls')
+    const report = await firstValueFrom(venue.health)
+    expect(Object.keys(report).filter((key) => key.startsWith('watchDepth('))).toHaveLength(1)
+    // One poller: each request at least one interval after the previous one.
+    const polls = hits.filter((h) => h.path === V2_PATH)
+    for (let i = 1; i < polls.length; i += 1) {
+      expect((polls[i]?.at ?? 0) - (polls[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(15)
+    }
+    for (const subscription of subscriptions) subscription.unsubscribe()
+  })
+
   it('a late subscriber gets a snapshot of the current book (seq 1) and shares the poller', async () => {
     const { sim, venue, hits } = await setup({ pollIntervalMs: 40 })
     const early = collect(venue.watchDepth(POOL, { limit: 10 }))
