@@ -5,6 +5,7 @@ import type { OrderBook } from '../book/order-book.js'
 import { type DepthPoll, toBookEvents } from '../book/to-book-events.js'
 import { poll } from '../core/poll.js'
 import { retryBackoff } from '../core/retry-backoff.js'
+import { normalizeDecimal } from '../decimal.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import type { MarketDataSource } from '../options.js'
 import { depthQuery } from '../rest/requests.js'
@@ -34,13 +35,20 @@ export function watchDepth(
   options: DepthStreamOptions = {},
 ): Observable<BookEvent> {
   const args = { poolId, ...options }
-  depthQuery(args)
+  // Keyed by the wire query, the precision by value: 0.01, '0.01' and '0.010' share a poller.
+  const query = Object.fromEntries(
+    depthQuery(args)
+      .filter(([, value]) => value !== undefined)
+      .map(([name, value]) => [
+        name,
+        name === 'precision' ? normalizeDecimal(String(value)) : value,
+      ]),
+  )
   const source = options.source ?? defaultSource
   if (source !== 'v1' && source !== 'v2') {
     throw new VenueInputError('source', "watchDepth: source must be 'v2' or 'v1'")
   }
-  const { limit, precision } = options
-  const key = streamKey('watchDepth', [poolId, { limit, precision, source }])
+  const key = streamKey('watchDepth', [{ ...query, source }])
   const { registry, health, pollIntervalMs, backoff, scheduler } = context
   const polls = registry.shared<DepthPoll>(
     key,
