@@ -19,6 +19,12 @@ export { distinctUntilDeepChanged } from './core/distinct-until-deep-changed.js'
 export { fromRequest } from './core/from-request.js'
 export type { HealthReport, StreamHealth } from './core/health.js'
 export { diffByKey, isEmptyDiff, type KeyedDiff, keyedDiff } from './core/keyed-diff.js'
+export { newInWindow } from './core/new-in-window.js'
+export {
+  type CursorProgress,
+  type PaginateCursorOptions,
+  paginateCursor,
+} from './core/paginate-cursor.js'
 export { type PollOptions, poll } from './core/poll.js'
 export {
   backoffDelay,
@@ -86,11 +92,22 @@ export {
 export type { RestClient } from './rest/rest-client.js'
 // Resources: schemas and the types inferred from them
 export * from './schemas/index.js'
+// Exactly-once feeds
+export {
+  type Checkpoint,
+  type FileCheckpointOptions,
+  fileCheckpoint,
+  memoryCheckpoint,
+} from './streams/checkpoint.js'
+export type { CursorFeedOptions } from './streams/cursor-feed.js'
 export { streamKey } from './streams/stream-key.js'
 // Streams
 export type { BalanceChange, BalancesUpdate } from './streams/watch-balances.js'
 export type { DepthStreamOptions } from './streams/watch-depth.js'
+export type { MyTradesOptions } from './streams/watch-my-trades.js'
 export type { OpenOrderEvent } from './streams/watch-open-orders.js'
+export type { PublicTradeEvent, PublicTradesOptions } from './streams/watch-trades.js'
+export { compareIds, type TransfersFeedOptions } from './streams/watch-transfers.js'
 export type { VenueDispatcher } from './transport/undici-transport.js'
 // The venue
 export { createVenue, type Venue, type VenueSettings } from './venue.js'

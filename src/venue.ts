@@ -12,11 +12,20 @@ import type { PoolDetail } from './schemas/pool-detail.js'
 import type { PoolSummary } from './schemas/pool-summary.js'
 import type { SystemInfo } from './schemas/system-info.js'
 import type { Token } from './schemas/token.js'
+import type { TradeDetail } from './schemas/trade-detail.js'
+import type { Transfer } from './schemas/transfer.js'
 import type { StreamContext } from './streams/stream-context.js'
 import { type BalancesUpdate, watchBalances } from './streams/watch-balances.js'
 import { type DepthStreamOptions, watchDepth, watchOrderBook } from './streams/watch-depth.js'
+import { type MyTradesOptions, watchMyTrades } from './streams/watch-my-trades.js'
 import { type OpenOrderEvent, watchOpenOrders } from './streams/watch-open-orders.js'
 import * as resources from './streams/watch-resources.js'
+import {
+  type PublicTradeEvent,
+  type PublicTradesOptions,
+  watchTrades,
+} from './streams/watch-trades.js'
+import { type TransfersFeedOptions, watchTransfers } from './streams/watch-transfers.js'
 import { dedupeTransport } from './transport/dedupe-transport.js'
 import { TokenBucket } from './transport/token-bucket.js'
 import type { Transport } from './transport/transport.js'
@@ -67,6 +76,18 @@ export interface Venue {
   watchDepth(poolId: number, options?: DepthStreamOptions): Observable<BookEvent>
   /** Immutable `OrderBook` views, `watchDepth` folded through `applyBookEvent`. */
   watchOrderBook(poolId: number, options?: DepthStreamOptions): Observable<OrderBook>
+  /**
+   * New public trades of a pool, each once, oldest first, and `gap` events when more
+   * trades happened between two polls than the venue's window holds.
+   */
+  watchTrades(poolId: number, options?: PublicTradesOptions): Observable<PublicTradeEvent>
+  /**
+   * The account's trades, each exactly once in ascending `global_seq`: backfill, then
+   * tail; resumable with `checkpoint`.
+   */
+  watchMyTrades(options?: MyTradesOptions): Observable<TradeDetail>
+  /** The account's transfers, each exactly once in ascending id (`sid`); resumable. */
+  watchTransfers(options?: TransfersFeedOptions): Observable<Transfer>
   /**
    * Stops every poller (their streams complete), rejects requests waiting for the
    * budget and closes the connection pool. Later calls reject with `VenueAbortError`.
@@ -158,6 +179,10 @@ export function createVenue(options: VenueOptions): Venue {
       watchDepth(context, resolved.marketData, poolId, depthOptions),
     watchOrderBook: (poolId, depthOptions) =>
       watchOrderBook(context, resolved.marketData, poolId, depthOptions),
+    watchTrades: (poolId, tradeOptions) =>
+      watchTrades(context, resolved.marketData, poolId, tradeOptions),
+    watchMyTrades: (feedOptions) => watchMyTrades(context, feedOptions),
+    watchTransfers: (feedOptions) => watchTransfers(context, feedOptions),
     close: () => transport.close(),
   }
   Object.defineProperties(venue, {

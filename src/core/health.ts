@@ -20,6 +20,17 @@ export type StreamHealth =
       readonly lastErrorMessage: string
     }
   | {
+      /**
+       * The last poll showed that data may be missing (public trades: more trades between
+       * two polls than the window holds). Back to `ok` with the next poll.
+       */
+      readonly state: 'gap'
+      /** Time of the last item known before the gap, epoch ms. */
+      readonly since: number
+      /** Time of the oldest item after it, epoch ms. */
+      readonly until: number
+    }
+  | {
       /** The stream ended with an error it does not retry. Stays until the stream restarts. */
       readonly state: 'failed'
       readonly errorCode: string
@@ -64,6 +75,10 @@ export class HealthBoard {
       lastErrorCode: codeOf(error),
       lastErrorMessage: messageOf(error),
     })
+  }
+
+  gap(key: string, since: number, until: number): void {
+    this.#set(key, { state: 'gap', since, until })
   }
 
   failed(key: string, error: unknown): void {

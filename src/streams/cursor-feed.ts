@@ -1,0 +1,84 @@
+import { concatMap, defer, finalize, from, type Observable, type ObservableInput, tap } from 'rxjs'
+import { type CursorProgress, paginateCursor } from '../core/paginate-cursor.js'
+import type { RestClient } from '../rest/rest-client.js'
+import type { Checkpoint } from './checkpoint.js'
+import type { StreamContext } from './stream-context.js'
+
+/** Options every cursor feed takes. */
+export interface CursorFeedOptions<C> {
+  /** Start after this cursor (exclusive). Ignored when `checkpoint` holds a saved cursor. */
+  readonly cursor?: C | undefined
+  /** Loaded at start, saved after each delivered item. */
+  readonly checkpoint?: Checkpoint<C> | undefined
+  /** Called after every page: phase, pages, items, cursor (for progress bars). */
+  readonly onProgress?: ((progress: CursorProgress<C>) => void) | undefined
+}
+
+/** What a concrete feed supplies. */
+export interface CursorFeedSpec<T, C> {
+  /** Stream key, for the health board and the request-budget lane. */
+  readonly key: string
+  readonly pageSize: number
+  readonly fetchPage: (
+    rest: RestClient,
+    cursor: C | undefined,
+    signal: AbortSignal,
+  ) => ObservableInput<readonly T[]>
+  readonly cursorOf: (item: T) => C
+  readonly compare: (a: C, b: C) => number
+}
+
+let feeds = 0
+
+/**
+ * A cursor feed on the venue: `paginateCursor` with the venue's budget, backoff and
+ * health board, starting from the checkpoint (or `cursor`) and saving to it.
+ * Each subscription runs its own feed (its own cursor); the health key gets `#n`.
+ */
+export function cursorFeed<T, C>(
+  context: StreamContext,
+  spec: CursorFeedSpec<T, C>,
+  options: CursorFeedOptions<C>,
+): Observable<T> {
+  const { health, backoff, pollIntervalMs, scheduler } = context
+  return defer(() => {
+    const key = `${spec.key}#${++feeds}`
+    const rest = context.rest(key)
+    let failed = false
+    return from(Promise.resolve(options.checkpoint?.load())).pipe(
+      concatMap((saved) =>
+        paginateCursor<T, C>({
+          start: saved ?? options.cursor,
+          fetchPage: (cursor, signal) => spec.fetchPage(rest, cursor, signal),
+          cursorOf: spec.cursorOf,
+          compare: spec.compare,
+          pageSize: spec.pageSize,
+          intervalMs: pollIntervalMs,
+          save:
+            options.checkpoint === undefined
+              ? undefined
+              : (cursor) => options.checkpoint?.save(cursor),
+          retry: {
+            ...backoff,
+            onRetry: ({ attempt, delayMs, error }) => health.retrying(key, attempt, delayMs, error),
+            ...(scheduler ? { scheduler } : {}),
+          },
+          onProgress: (progress) => {
+            health.ok(key)
+            options.onProgress?.(progress)
+          },
+          scheduler,
+        }),
+      ),
+      tap({
+        error: (error: unknown) => {
+          failed = true
+          health.failed(key, error)
+        },
+      }),
+      finalize(() => {
+        if (!failed) health.stopped(key)
+      }),
+    )
+  })
+}

@@ -1,0 +1,47 @@
+import type { Observable } from 'rxjs'
+import { VenueInputError } from '../errors/venue-input-error.js'
+import type { Transfer } from '../schemas/transfer.js'
+import { type CursorFeedOptions, cursorFeed } from './cursor-feed.js'
+import type { StreamContext } from './stream-context.js'
+import { streamKey } from './stream-key.js'
+
+/** Options of `watchTransfers`: the cursor is a transfer id (`sid`, digits). */
+export type TransfersFeedOptions = CursorFeedOptions<string>
+
+const PAGE = 100
+
+/** Compares two digit strings as integers (ids may pass 2^53). */
+export function compareIds(a: string, b: string): number {
+  if (a.length !== b.length) return a.length - b.length
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+/**
+ * The account's transfers (deposits and withdrawals), each exactly once, in ascending
+ * id (`sid`): backfill, then tail. Resumable through `checkpoint`. Throws
+ * `VenueInputError` at once for a cursor that is not a transfer id.
+ */
+export function watchTransfers(
+  context: StreamContext,
+  options: TransfersFeedOptions = {},
+): Observable<Transfer> {
+  const { cursor } = options
+  if (cursor !== undefined && (typeof cursor !== 'string' || !/^(0|[1-9]\d*)$/.test(cursor))) {
+    throw new VenueInputError(
+      'cursor',
+      'watchTransfers: cursor must be a transfer id (digits, no leading zeros)',
+    )
+  }
+  return cursorFeed<Transfer, string>(
+    context,
+    {
+      key: streamKey('watchTransfers'),
+      pageSize: PAGE,
+      fetchPage: (rest, after, signal) =>
+        rest.transfers({ afterId: after ?? '0', sort: 'asc', limit: PAGE }, { signal }),
+      cursorOf: (transfer) => transfer.sid,
+      compare: compareIds,
+    },
+    options,
+  )
+}
