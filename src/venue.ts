@@ -159,6 +159,7 @@ export function createVenue(options: VenueOptions): Venue {
   const context: StreamContext = {
     rest: (lane) => createRestClient({ transport: laneTransport(lane), options: resolved }),
     registry: new StreamRegistry({ lingerMs: resolved.lingerMs, health, closed }),
+    closed,
     health,
     pollIntervalMs: resolved.pollIntervalMs,
     backoff: resolved.backoff,

@@ -399,10 +399,11 @@ describe('toBookEvents edge cases', () => {
 
   it('hands every subscriber frozen levels, so none can change what another one holds', () => {
     const events = flat(run([poll(10, A_BIDS, A_ASKS), poll(11, B_BIDS, A_ASKS)]))
-    const snapshot = events[0]
-    expect(Object.isFrozen(snapshot?.bids)).toBe(true)
-    expect(Object.isFrozen(snapshot?.bids[0])).toBe(true)
-    expect(() => (snapshot?.bids as Level[]).push(['1', '1'])).toThrow(TypeError)
+    const bids = events[0]?.bids ?? []
+    expect(bids.length).toBeGreaterThan(0)
+    expect(Object.isFrozen(bids)).toBe(true)
+    expect(Object.isFrozen(bids[0])).toBe(true)
+    expect(() => (bids as Level[]).push(['1', '1'])).toThrow(TypeError)
   })
 
   it('takes a poll with the same timestamp as the last one (not older)', () => {

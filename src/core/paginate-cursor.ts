@@ -1,17 +1,16 @@
 import {
+  BehaviorSubject,
   concat,
   concatMap,
   defer,
-  EMPTY,
-  from,
   ignoreElements,
   map,
-  type Observable,
+  Observable,
   type ObservableInput,
+  observeOn,
   of,
+  queueScheduler,
   type SchedulerLike,
-  Subject,
-  startWith,
   tap,
   timer,
 } from 'rxjs'
@@ -119,32 +118,49 @@ export function paginateCursor<T, C>(options: PaginateCursorOptions<T, C>): Obse
         }),
       )
 
+    // A page, item by item: each delivered, then its cursor saved, and the next one
+    // waits until that save settled. The save runs even when the consumer stops on this
+    // very item (take(n), first()): it was delivered, so a restart must not repeat it.
     const deliver = (step: Step<T, C>): Observable<T> =>
-      concat(
-        from(step.items).pipe(
-          concatMap((item) => {
+      new Observable<T>((subscriber) => {
+        let index = 0
+        const run = (): void => {
+          while (index < step.items.length) {
+            const item = step.items[index] as T
+            index += 1
             const cursor = cursorOf(item)
-            return concat(
-              of(item),
-              defer(() => {
-                delivered = cursor
-                items += 1
-                return save === undefined ? EMPTY : from(Promise.resolve(save(cursor)))
-              }).pipe(ignoreElements()),
-            )
-          }),
-        ),
-        defer(() => {
+            subscriber.next(item)
+            delivered = cursor
+            items += 1
+            let saving: Promise<void> | void
+            try {
+              saving = save?.(cursor)
+            } catch (error) {
+              subscriber.error(error)
+              return
+            }
+            if (saving !== undefined) {
+              saving.then(
+                () => {
+                  if (!subscriber.closed) run()
+                },
+                (error: unknown) => subscriber.error(error),
+              )
+              return
+            }
+            if (subscriber.closed) return
+          }
           onProgress?.({ phase: step.full ? 'backfill' : 'tail', pages, items, cursor: delivered })
-          return EMPTY
-        }),
-      )
+          subscriber.complete()
+        }
+        run()
+      })
 
-    // A feedback loop: the next page is asked for only once this one was delivered (and
-    // saved), so a slow consumer never piles up pages and the subscription chain stays flat.
-    const next = new Subject<C | undefined>()
+    // A BehaviorSubject, so a page that answers synchronously still finds the loop
+    // subscribed; the queue scheduler turns the loop into iteration, not recursion.
+    const next = new BehaviorSubject<C | undefined>(delivered)
     return next.pipe(
-      startWith(delivered),
+      observeOn(queueScheduler),
       concatMap((cursor) => fetchAfter(cursor)),
       concatMap((step) =>
         concat(

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { open, readFile, rename, unlink } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { VenueInputError } from '../errors/venue-input-error.js'
 
 /**
@@ -73,8 +74,23 @@ export function fileCheckpoint<C extends string | number>(
         if ((error as { code?: unknown }).code === 'ENOENT') return undefined
         throw error
       }
-      const parsed = JSON.parse(text) as { cursor?: unknown }
-      const cursor = parsed.cursor
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(text)
+      } catch (error) {
+        // Never a silent restart from the beginning: a damaged file is an error.
+        throw new VenueInputError(
+          'path',
+          `fileCheckpoint: ${path} is not a checkpoint (not JSON)`,
+          {
+            cause: error,
+          },
+        )
+      }
+      const cursor =
+        typeof parsed === 'object' && parsed !== null
+          ? (parsed as { cursor?: unknown }).cursor
+          : undefined
       if (typeof cursor !== 'string' && typeof cursor !== 'number') {
         throw new VenueInputError('path', `fileCheckpoint: ${path} holds no cursor`)
       }
@@ -82,19 +98,33 @@ export function fileCheckpoint<C extends string | number>(
     },
     save: async (cursor) => {
       const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
-      const file = await open(temporary, 'w')
       try {
-        await file.writeFile(JSON.stringify({ cursor }))
-        if (options.durable === true) await file.sync()
-      } finally {
-        await file.close()
-      }
-      try {
+        const file = await open(temporary, 'w')
+        try {
+          await file.writeFile(JSON.stringify({ cursor }))
+          if (options.durable === true) await file.sync()
+        } finally {
+          await file.close()
+        }
         await rename(temporary, path)
       } catch (error) {
         await unlink(temporary).catch(() => undefined)
         throw error
       }
+      if (options.durable === true) await syncDirectory(dirname(path))
     },
+  }
+}
+
+/** Makes a rename in `directory` durable (where the platform allows opening a directory). */
+async function syncDirectory(directory: string): Promise<void> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined
+  try {
+    handle = await open(directory, 'r')
+    await handle.sync()
+  } catch {
+    // Some platforms cannot sync a directory; the file itself was synced.
+  } finally {
+    await handle?.close()
   }
 }

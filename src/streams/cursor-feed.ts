@@ -1,4 +1,13 @@
-import { concatMap, defer, finalize, from, type Observable, type ObservableInput, tap } from 'rxjs'
+import {
+  concatMap,
+  defer,
+  finalize,
+  from,
+  type Observable,
+  type ObservableInput,
+  takeUntil,
+  tap,
+} from 'rxjs'
 import { type CursorProgress, paginateCursor } from '../core/paginate-cursor.js'
 import type { RestClient } from '../rest/rest-client.js'
 import type { Checkpoint } from './checkpoint.js'
@@ -26,6 +35,8 @@ export interface CursorFeedSpec<T, C> {
   ) => ObservableInput<readonly T[]>
   readonly cursorOf: (item: T) => C
   readonly compare: (a: C, b: C) => number
+  /** Rejects a cursor of the wrong form (e.g. loaded from another feed's checkpoint). */
+  readonly checkCursor: (cursor: unknown) => C
 }
 
 let feeds = 0
@@ -48,7 +59,7 @@ export function cursorFeed<T, C>(
     return from(Promise.resolve(options.checkpoint?.load())).pipe(
       concatMap((saved) =>
         paginateCursor<T, C>({
-          start: saved ?? options.cursor,
+          start: saved === undefined ? options.cursor : spec.checkCursor(saved),
           fetchPage: (cursor, signal) => spec.fetchPage(rest, cursor, signal),
           cursorOf: spec.cursorOf,
           compare: spec.compare,
@@ -70,6 +81,8 @@ export function cursorFeed<T, C>(
           scheduler,
         }),
       ),
+      // The venue closing ends the feed (it completes; it is not an error).
+      takeUntil(context.closed),
       tap({
         error: (error: unknown) => {
           failed = true

@@ -1,4 +1,4 @@
-import type { SchedulerLike } from 'rxjs'
+import type { Observable, SchedulerLike } from 'rxjs'
 import type { HealthBoard } from '../core/health.js'
 import type { StreamRegistry } from '../core/stream-registry.js'
 import type { BackoffOptions } from '../options.js'
@@ -9,6 +9,8 @@ export interface StreamContext {
   /** A REST client whose requests are queued in `lane` of the request budget. */
   readonly rest: (lane: string) => RestClient
   readonly registry: StreamRegistry
+  /** Emits once when the venue closes: streams outside the registry complete on it. */
+  readonly closed: Observable<unknown>
   readonly health: HealthBoard
   readonly pollIntervalMs: number
   readonly backoff: Required<BackoffOptions>

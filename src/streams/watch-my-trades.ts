@@ -25,22 +25,24 @@ export function watchMyTrades(
 ): Observable<TradeDetail> {
   const { poolId } = options
   if (poolId !== undefined) checkPoolId('watchMyTrades', poolId)
-  if (
-    options.cursor !== undefined &&
-    (!Number.isSafeInteger(options.cursor) || options.cursor < 0)
-  ) {
-    checkPoolId('watchMyTrades', options.cursor, 'cursor')
-  }
+  if (options.cursor !== undefined) checkCursor(options.cursor)
   return cursorFeed<TradeDetail, number>(
     context,
     {
       key: streamKey('watchMyTrades', poolId === undefined ? [] : [{ poolId }]),
       pageSize: PAGE,
       fetchPage: (rest, cursor, signal) =>
-        rest.trades({ poolId, afterSeq: cursor ?? 0, sort: 'asc', limit: PAGE }, { signal }),
+        // No cursor yet: no filter at all, so a trade with global_seq 0 is not skipped.
+        rest.trades({ poolId, afterSeq: cursor, sort: 'asc', limit: PAGE }, { signal }),
       cursorOf: (trade) => trade.global_seq,
       compare: (a, b) => a - b,
+      checkCursor,
     },
     options,
   )
+}
+
+/** A trades cursor is a `global_seq`: a non-negative safe integer. */
+function checkCursor(cursor: unknown): number {
+  return checkPoolId('watchMyTrades', cursor, 'cursor')
 }

@@ -25,23 +25,30 @@ export function watchTransfers(
   context: StreamContext,
   options: TransfersFeedOptions = {},
 ): Observable<Transfer> {
-  const { cursor } = options
-  if (cursor !== undefined && (typeof cursor !== 'string' || !/^(0|[1-9]\d*)$/.test(cursor))) {
-    throw new VenueInputError(
-      'cursor',
-      'watchTransfers: cursor must be a transfer id (digits, no leading zeros)',
-    )
-  }
+  if (options.cursor !== undefined) checkCursor(options.cursor)
   return cursorFeed<Transfer, string>(
     context,
     {
       key: streamKey('watchTransfers'),
       pageSize: PAGE,
       fetchPage: (rest, after, signal) =>
-        rest.transfers({ afterId: after ?? '0', sort: 'asc', limit: PAGE }, { signal }),
+        // No cursor yet: no id filter, so a transfer with sid 0 is not skipped.
+        rest.transfers({ afterId: after, sort: 'asc', limit: PAGE }, { signal }),
       cursorOf: (transfer) => transfer.sid,
       compare: compareIds,
+      checkCursor,
     },
     options,
   )
+}
+
+/** A transfers cursor is a transfer id: digits without leading zeros. */
+function checkCursor(cursor: unknown): string {
+  if (typeof cursor !== 'string' || !/^(0|[1-9]\d*)$/.test(cursor)) {
+    throw new VenueInputError(
+      'cursor',
+      'watchTransfers: cursor must be a transfer id (digits, no leading zeros)',
+    )
+  }
+  return cursor
 }

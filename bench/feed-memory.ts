@@ -1,0 +1,186 @@
+/**
+ * Heap growth over one million trades through `watchMyTrades` with a memoryCheckpoint,
+ * and over the same pages through a bare undici loop (the baseline), in one run. The
+ * pages come from a synthetic venue in its own process (records generated from the
+ * cursor, consecutive global_seq up to 1,000,000). `heapUsed` is sampled after a full GC
+ * at 0, 100k, 250k, 500k, 750k and 1M items.
+ *
+ *   node --expose-gc --import tsx bench/feed-memory.ts [items, default 1000000]
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { request } from 'undici'
+import { createVenue, memoryCheckpoint } from '../src/index.js'
+
+const TOTAL = Number(process.argv[2] ?? 1_000_000)
+const PAGE = 100
+const MILESTONES = [0, 0.1, 0.25, 0.5, 0.75, 1].map((share) => Math.round(share * TOTAL))
+
+const gc = (globalThis as { gc?: () => void }).gc
+if (gc === undefined) {
+  console.error('run with: node --expose-gc --import tsx bench/feed-memory.ts')
+  process.exit(1)
+}
+
+interface Server {
+  readonly url: string
+  readonly apiKey: string
+  readonly child: ChildProcessWithoutNullStreams
+}
+
+async function startServer(): Promise<Server> {
+  const script = join(import.meta.dirname, 'support', 'feed-memory-server.ts')
+  const child = spawn(process.execPath, ['--import', 'tsx', script, String(TOTAL)], {
+    stdio: 'pipe',
+  })
+  child.stderr.pipe(process.stderr)
+  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string]
+  const { url, apiKey } = JSON.parse(line) as { url: string; apiKey: string }
+  return { url, apiKey, child }
+}
+
+async function stopServer(server: Server): Promise<void> {
+  const exited = once(server.child, 'exit')
+  server.child.stdin.end()
+  await exited
+}
+
+/** heapUsed after a full collection, bytes. */
+function heapAfterGc(): number {
+  gc?.()
+  gc?.()
+  return process.memoryUsage().heapUsed
+}
+
+/** Samples the heap when `count` reaches the next milestone. */
+function sampler(): { readonly samples: number[]; at(count: number): void } {
+  const samples: number[] = []
+  let next = 0
+  return {
+    samples,
+    at: (count) => {
+      while (next < MILESTONES.length && count === MILESTONES[next]) {
+        samples.push(heapAfterGc())
+        next += 1
+      }
+    },
+  }
+}
+
+interface Outcome {
+  readonly items: number
+  readonly seconds: number
+  readonly samples: readonly number[]
+}
+
+/** The baseline: undici `request` + JSON.parse, following the cursor, counting items. */
+async function bare(server: Server): Promise<Outcome> {
+  const headers = { authorization: server.apiKey }
+  const heap = sampler()
+  heap.at(0)
+  const start = performance.now()
+  let cursor = 0
+  let items = 0
+  for (;;) {
+    const { statusCode, body } = await request(
+      `${server.url}/api/v1/trades?global_seq=${cursor}&sort=asc&limit=${PAGE}`,
+      { headers },
+    )
+    const envelope = JSON.parse(await body.text()) as { data: { global_seq: number }[] }
+    if (statusCode !== 200) throw new Error(`bare loop: HTTP ${statusCode}`)
+    for (const trade of envelope.data) {
+      items += 1
+      cursor = trade.global_seq
+      heap.at(items)
+    }
+    if (envelope.data.length < PAGE) break
+  }
+  return { items, seconds: (performance.now() - start) / 1000, samples: heap.samples }
+}
+
+/** `watchMyTrades` with a memoryCheckpoint, until its first `tail` progress. */
+async function feed(server: Server): Promise<Outcome> {
+  const venue = createVenue({
+    baseUrl: server.url,
+    apiKey: server.apiKey,
+    maxRequestsPerSecond: 1_000_000,
+    pollIntervalMs: 60_000,
+  })
+  try {
+    const checkpoint = memoryCheckpoint<number>()
+    const heap = sampler()
+    heap.at(0)
+    let items = 0
+    const start = performance.now()
+    await new Promise<void>((resolve, reject) => {
+      const subscription = venue
+        .watchMyTrades({
+          checkpoint,
+          onProgress: (progress) => {
+            if (progress.phase !== 'tail') return
+            queueMicrotask(() => subscription.unsubscribe())
+            resolve()
+          },
+        })
+        .subscribe({
+          next: () => {
+            items += 1
+            heap.at(items)
+          },
+          error: reject,
+        })
+    })
+    const seconds = (performance.now() - start) / 1000
+    if (checkpoint.current !== TOTAL) {
+      throw new Error(`feed: checkpoint at ${checkpoint.current}, expected ${TOTAL}`)
+    }
+    return { items, seconds, samples: heap.samples }
+  } finally {
+    await venue.close()
+  }
+}
+
+const mb = (bytes: number) => (bytes / 1_048_576).toFixed(2)
+const kb = (bytes: number) => (bytes / 1024).toFixed(1)
+
+function report(name: string, outcome: Outcome): void {
+  const { items, seconds, samples } = outcome
+  if (items !== TOTAL || samples.length !== MILESTONES.length) {
+    throw new Error(`${name}: ${items} items, ${samples.length} samples`)
+  }
+  const first = samples[0] as number
+  const at100k = samples[1] as number
+  const last = samples.at(-1) as number
+  const per100k = (from: number, fromItems: number) =>
+    ((last - from) / ((TOTAL - fromItems) / 100_000)) as number
+  console.log(
+    `\n${name}: ${items.toLocaleString('en-US')} items in ${seconds.toFixed(1)} s ` +
+      `(${Math.round(items / seconds).toLocaleString('en-US')} items/s)`,
+  )
+  console.log(`  ${'items'.padStart(9)}  ${'heapUsed MB'.padStart(11)}  ${'vs 0 MB'.padStart(8)}`)
+  samples.forEach((bytes, i) => {
+    console.log(
+      `  ${(MILESTONES[i] as number).toLocaleString('en-US').padStart(9)}  ${mb(bytes).padStart(11)}  ${mb(bytes - first).padStart(8)}`,
+    )
+  })
+  console.log(
+    `  growth per 100k items: ${kb(per100k(first, 0))} KB from 0, ` +
+      `${kb(per100k(at100k, MILESTONES[1] as number))} KB from 100k (warmed up)`,
+  )
+}
+
+const server = await startServer()
+try {
+  console.log(
+    `feed memory: ${TOTAL.toLocaleString('en-US')} synthetic trades, pages of ${PAGE}, ` +
+      `server in its own process; heapUsed after gc()`,
+  )
+  const baseline = await bare(server)
+  const measured = await feed(server)
+  report('baseline: bare undici loop + JSON.parse', baseline)
+  report('watchMyTrades + memoryCheckpoint', measured)
+} finally {
+  await stopServer(server)
+}

@@ -1,0 +1,554 @@
+import { count, firstValueFrom, lastValueFrom, map, of, take, tap, toArray } from 'rxjs'
+import { TestScheduler } from 'rxjs/testing'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { CursorProgress, PaginateCursorOptions } from '../src/index.js'
+import {
+  compareIds,
+  memoryCheckpoint,
+  paginateCursor,
+  VenueAuthError,
+  VenueServerError,
+} from '../src/index.js'
+import { rejectionOf } from './helpers/rejection.js'
+
+/** A record of the feed: its cursor is `seq`; `tag` tells copies of one seq apart. */
+interface Item {
+  readonly seq: number
+  readonly tag?: string
+}
+
+const item = (seq: number, tag?: string): Item => (tag === undefined ? { seq } : { seq, tag })
+const items = (...seqs: number[]): Item[] => seqs.map((seq) => item(seq))
+const seqsOf = (list: readonly Item[]): number[] => list.map((i) => i.seq)
+
+/** Marble values a..z for items 1..26. */
+const V: Record<string, Item> = Object.fromEntries(
+  Array.from({ length: 26 }, (_, i) => [String.fromCharCode(97 + i), item(i + 1)]),
+)
+
+function testScheduler(): TestScheduler {
+  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected))
+}
+
+/** Feed settings with small numbers (page of 3, tail every 10 ms, retries 5, 10, 20 ms). */
+function options(
+  scheduler: TestScheduler | undefined,
+  fetchPage: PaginateCursorOptions<Item, number>['fetchPage'],
+  overrides: Partial<PaginateCursorOptions<Item, number>> = {},
+): PaginateCursorOptions<Item, number> {
+  return {
+    start: undefined,
+    fetchPage,
+    cursorOf: (i) => i.seq,
+    compare: (a, b) => a - b,
+    pageSize: 3,
+    intervalMs: 10,
+    retry: {
+      initialMs: 5,
+      maxMs: 40,
+      factor: 2,
+      jitter: false,
+      ...(scheduler ? { scheduler } : {}),
+    },
+    ...(scheduler ? { scheduler } : {}),
+    ...overrides,
+  }
+}
+
+/** A venue of records `1..n` (each available from `availableAt[seq]`, else from 0) paging after a cursor. */
+function venueOf(n: number, availableAt: Readonly<Record<number, number>> = {}) {
+  const all = items(...Array.from({ length: n }, (_, i) => i + 1))
+  return (cursor: number | undefined, now: number, pageSize: number): Item[] =>
+    all
+      .filter((i) => (cursor === undefined || i.seq > cursor) && (availableAt[i.seq] ?? 0) <= now)
+      .slice(0, pageSize)
+}
+
+/** Each subscription answers after 5 ms (virtual time). */
+const LATENCY = '5ms (p|)'
+
+describe('paginateCursor: backfill and tail', () => {
+  it('fetches full pages back to back, then polls the tail intervalMs after each short page was delivered, asking with the last delivered cursor', () => {
+    const scheduler = testScheduler()
+    scheduler.run(({ cold, expectObservable }) => {
+      // Items 1..7 exist from the start; item 8 appears at 20 ms.
+      const venue = venueOf(8, { 8: 20 })
+      const fetches: [at: number, cursor: number | undefined][] = []
+      const feed = paginateCursor(
+        options(scheduler, (cursor) => {
+          fetches.push([scheduler.now(), cursor])
+          return cold(LATENCY, { p: venue(cursor, scheduler.now(), 3) })
+        }),
+      )
+      // 5: page [1,2,3] (full) -> fetch at once; 10: [4,5,6] (full) -> at once; 15: [7]
+      // (short) -> wait 10; 25: fetch -> 30: [8] (short) -> wait 10; 40: fetch -> 45: [].
+      expectObservable(feed, '^ 50ms !').toBe('5ms (abc)(def)g 14ms h', V)
+      scheduler.flush()
+      expect(fetches).toEqual([
+        [0, undefined],
+        [5, 3],
+        [10, 6],
+        [25, 7],
+        [40, 8],
+      ])
+    })
+  })
+
+  it('respects the start cursor (exclusive): the first page is asked after it and items at or before it are dropped', () => {
+    const scheduler = testScheduler()
+    scheduler.run(({ cold, expectObservable }) => {
+      const asked: (number | undefined)[] = []
+      const feed = paginateCursor(
+        options(
+          scheduler,
+          (cursor) => {
+            asked.push(cursor)
+            // An inclusive server: repeats the start item.
+            return cold(LATENCY, { p: asked.length === 1 ? items(3, 4, 5) : [] })
+          },
+          { start: 3, pageSize: 4 },
+        ),
+      )
+      expectObservable(feed, '^ 20ms !').toBe('5ms (de)', V)
+      scheduler.flush()
+      expect(asked).toEqual([3, 5])
+    })
+  })
+
+  it('starts from the beginning when start is undefined: the first page is asked with undefined and delivered whole', () => {
+    const scheduler = testScheduler()
+    scheduler.run(({ cold, expectObservable }) => {
+      const asked: (number | undefined)[] = []
+      const feed = paginateCursor(
+        options(scheduler, (cursor) => {
+          asked.push(cursor)
+          return cold(LATENCY, { p: asked.length === 1 ? items(1, 2) : [] })
+        }),
+      )
+      expectObservable(feed, '^ 12ms !').toBe('5ms (ab)', V)
+      scheduler.flush()
+      expect(asked).toEqual([undefined])
+    })
+  })
+
+  it('reports progress after every page: phase backfill while pages are full, then tail, with pages, items and cursor', () => {
+    const scheduler = testScheduler()
+    const progress: CursorProgress<number>[] = []
+    scheduler.run(({ cold }) => {
+      const venue = venueOf(8, { 8: 20 })
+      const feed = paginateCursor(
+        options(scheduler, (cursor) => cold(LATENCY, { p: venue(cursor, scheduler.now(), 3) }), {
+          onProgress: (p) => progress.push(p),
+        }),
+      )
+      const subscription = feed.subscribe()
+      scheduler.schedule(() => subscription.unsubscribe(), 50)
+    })
+    expect(progress).toEqual([
+      { phase: 'backfill', pages: 1, items: 3, cursor: 3 },
+      { phase: 'backfill', pages: 2, items: 6, cursor: 6 },
+      { phase: 'tail', pages: 3, items: 7, cursor: 7 },
+      { phase: 'tail', pages: 4, items: 8, cursor: 8 },
+      { phase: 'tail', pages: 5, items: 8, cursor: 8 },
+    ])
+  })
+})
+
+describe('paginateCursor: each item exactly once, ascending', () => {
+  it('drops overlapping and repeated pages, sorts an unsorted page and drops duplicates within a page', () => {
+    const scheduler = testScheduler()
+    scheduler.run(({ cold, expectObservable }) => {
+      const pages: Item[][] = [
+        items(1, 2, 3),
+        // Overlaps the previous page.
+        items(2, 3, 4),
+        // Unsorted, and repeats the cursor.
+        items(6, 4, 5),
+        // A duplicate within the page.
+        [item(7), item(7, 'copy'), item(8)],
+        // The same page again as the one before: nothing new, full but not moving.
+        [item(7), item(7, 'copy'), item(8)],
+        // Overlapping and short.
+        items(8, 9),
+      ]
+      const asked: (number | undefined)[] = []
+      const feed = paginateCursor(
+        options(scheduler, (cursor) => {
+          asked.push(cursor)
+          return cold(LATENCY, { p: pages[asked.length - 1] ?? [] })
+        }),
+      )
+      // 5: abc | 10: d | 15: ef | 20: gh | 25: nothing new, wait 10 | 35: fetch -> 40: i
+      expectObservable(feed, '^ 45ms !').toBe('5ms (abc)d 4ms (ef)-(gh) 16ms i', V)
+      scheduler.flush()
+      expect(asked).toEqual([undefined, 3, 4, 6, 8, 8])
+    })
+  })
+
+  it('orders string ids past 2^53 as integers with compareIds (watchTransfers cursors)', () => {
+    const scheduler = testScheduler()
+    scheduler.run(({ cold, expectObservable }) => {
+      interface IdRecord {
+        readonly sid: string
+      }
+      const asked: (string | undefined)[] = []
+      const feed = paginateCursor<IdRecord, string>({
+        start: '9',
+        fetchPage: (cursor) => {
+          asked.push(cursor)
+          const page: IdRecord[] =
+            asked.length === 1
+              ? [{ sid: '9007199254740993' }, { sid: '10' }, { sid: '9' }, { sid: '100' }]
+              : []
+          return cold(LATENCY, { p: page })
+        },
+        cursorOf: (r) => r.sid,
+        compare: compareIds,
+        pageSize: 5,
+        intervalMs: 10,
+        retry: { initialMs: 5, maxMs: 40, factor: 2, jitter: false, scheduler },
+        scheduler,
+      })
+      expectObservable(feed.pipe(map((r) => r.sid)), '^ 20ms !').toBe('5ms (abc)', {
+        a: '10',
+        b: '100',
+        c: '9007199254740993',
+      })
+      scheduler.flush()
+      expect(asked).toEqual(['9', '9007199254740993'])
+    })
+  })
+
+  it('waits intervalMs after a full page that does not move the cursor instead of asking again at once (no hot loop)', () => {
+    const scheduler = testScheduler()
+    scheduler.run(({ cold, expectObservable }) => {
+      const fetches: [at: number, cursor: number | undefined][] = []
+      const feed = paginateCursor(
+        options(scheduler, (cursor) => {
+          fetches.push([scheduler.now(), cursor])
+          // Always the same full page, every item at or before the cursor after the first.
+          return cold(LATENCY, { p: items(1, 2, 3) })
+        }),
+      )
+      expectObservable(feed, '^ 40ms !').toBe('5ms (abc)', V)
+      scheduler.flush()
+      // 0: first page (moves) -> 5 at once -> 10: full but stale -> wait 10 -> 20 -> 25 ... 35
+      expect(fetches).toEqual([
+        [0, undefined],
+        [5, 3],
+        [20, 3],
+        [35, 3],
+      ])
+    })
+  })
+})
+
+describe('paginateCursor: failures', () => {
+  it('retries a failed page (retryable VenueServerError) with backoff from the same cursor, with no duplicate and no loss', () => {
+    const scheduler = testScheduler()
+    scheduler.run(({ cold, expectObservable }) => {
+      const down = new VenueServerError('503 from the venue', { status: 503 })
+      const fetches: [at: number, cursor: number | undefined][] = []
+      const feed = paginateCursor(
+        options(scheduler, (cursor) => {
+          fetches.push([scheduler.now(), cursor])
+          const call = fetches.length
+          if (call === 1) return cold(LATENCY, { p: items(1, 2, 3) })
+          if (call === 2 || call === 3) return cold('5ms #', undefined, down)
+          return cold(LATENCY, { p: call === 4 ? items(4, 5) : [] })
+        }),
+      )
+      // 5: abc; 10: error -> wait 5 -> 15 fetch, 20 error -> wait 10 -> 30 fetch, 35: de.
+      expectObservable(feed, '^ 40ms !').toBe('5ms (abc) 25ms (de)', V)
+      scheduler.flush()
+      expect(fetches).toEqual([
+        [0, undefined],
+        [5, 3],
+        [15, 3],
+        [30, 3],
+      ])
+    })
+  })
+
+  it('ends the feed with a non-retryable error (VenueAuthError) at once', () => {
+    const scheduler = testScheduler()
+    scheduler.run(({ cold, expectObservable }) => {
+      const denied = new VenueAuthError('invalid-key', 'invalid API key', { status: 401 })
+      let calls = 0
+      const feed = paginateCursor(
+        options(scheduler, () => {
+          calls += 1
+          return calls === 1
+            ? cold(LATENCY, { p: items(1, 2, 3) })
+            : cold('5ms #', undefined, denied)
+        }),
+      )
+      expectObservable(feed).toBe('5ms (abc) #', V, denied)
+      scheduler.flush()
+      expect(calls).toBe(2)
+    })
+  })
+
+  it('ends the feed with the error of a save that throws, after the item it was saving', () => {
+    const scheduler = testScheduler()
+    scheduler.run(({ cold, expectObservable }) => {
+      const full = new Error('disk full')
+      const feed = paginateCursor(
+        options(scheduler, () => cold(LATENCY, { p: items(1, 2, 3) }), {
+          save: () => {
+            throw full
+          },
+        }),
+      )
+      expectObservable(feed).toBe('5ms (a#)', V, full)
+    })
+  })
+
+  it('ends the feed with the error of a save that rejects, after the item it was saving', async () => {
+    const full = new Error('disk full')
+    const seen: Item[] = []
+    const feed = paginateCursor(
+      options(undefined, async () => items(1, 2, 3), {
+        save: async () => {
+          throw full
+        },
+      }),
+    )
+    const error = await rejectionOf(lastValueFrom(feed.pipe(tap((i) => seen.push(i)))))
+    expect(error).toBe(full)
+    expect(seqsOf(seen)).toEqual([1])
+  })
+})
+
+/** A save whose promises the test settles by hand. */
+function manualSave() {
+  const calls: { readonly cursor: number; readonly resolve: () => void }[] = []
+  let saved: number | undefined
+  return {
+    calls,
+    get saved() {
+      return saved
+    },
+    save: (cursor: number) =>
+      new Promise<void>((resolve) => {
+        calls.push({
+          cursor,
+          resolve: () => {
+            saved = cursor
+            resolve()
+          },
+        })
+      }),
+  }
+}
+
+/** Runs every pending microtask and I/O callback: nothing else can make progress after it. */
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+describe('paginateCursor: never advances past what was not delivered', () => {
+  const subscriptions: { unsubscribe(): void }[] = []
+  afterEach(() => {
+    for (const subscription of subscriptions.splice(0)) subscription.unsubscribe()
+  })
+
+  it('does not emit the next item before the save of the previous one resolved', async () => {
+    const store = manualSave()
+    const seen: Item[] = []
+    const feed = paginateCursor(
+      options(undefined, async () => items(1, 2, 3), { save: store.save, intervalMs: 60_000 }),
+    )
+    subscriptions.push(feed.subscribe((i) => seen.push(i)))
+    await settle()
+    expect(seqsOf(seen)).toEqual([1])
+    expect(store.calls.map((c) => c.cursor)).toEqual([1])
+
+    await settle()
+    expect(seqsOf(seen)).toEqual([1])
+
+    store.calls[0]?.resolve()
+    await settle()
+    expect(seqsOf(seen)).toEqual([1, 2])
+    expect(store.calls.map((c) => c.cursor)).toEqual([1, 2])
+  })
+
+  it('asks the next page with the cursor of the last delivered (and saved) item', async () => {
+    const store = manualSave()
+    const asked: (number | undefined)[] = []
+    const feed = paginateCursor(
+      options(
+        undefined,
+        async (cursor) => {
+          asked.push(cursor)
+          return asked.length === 1 ? items(1, 2, 3) : []
+        },
+        { save: store.save, intervalMs: 60_000 },
+      ),
+    )
+    subscriptions.push(feed.subscribe())
+    for (let k = 0; k < 3; k++) {
+      await settle()
+      // No second page while an item of the first one still waits for its save.
+      expect(asked).toEqual([undefined])
+      store.calls[k]?.resolve()
+    }
+    await settle()
+    expect(asked).toEqual([undefined, 3])
+  })
+
+  it('leaves the saved cursor at the last delivered item when unsubscribed mid-page', async () => {
+    const store = manualSave()
+    const asked: (number | undefined)[] = []
+    const seen: Item[] = []
+    const feed = paginateCursor(
+      options(
+        undefined,
+        async (cursor) => {
+          asked.push(cursor)
+          return items(1, 2, 3)
+        },
+        { save: store.save },
+      ),
+    )
+    const subscription = feed.subscribe((i) => seen.push(i))
+    await settle()
+    store.calls[0]?.resolve()
+    await settle()
+    expect(seqsOf(seen)).toEqual([1, 2])
+
+    // Item 2 was delivered and its save is in flight: stop now, then let the save land.
+    subscription.unsubscribe()
+    store.calls[1]?.resolve()
+    await settle()
+    expect(store.saved).toBe(2)
+    expect(seqsOf(seen)).toEqual([1, 2])
+    expect(store.calls.map((c) => c.cursor)).toEqual([1, 2])
+    expect(asked).toEqual([undefined])
+  })
+
+  // Regression test, fixed bug: the save runs in a `defer` concatenated after `of(item)`. A consumer that stops
+  // on an item (take(n), first(), takeWhile, an unsubscribe from its `next` handler)
+  // unsubscribes while `of(item)` is emitting, so concat never subscribes to the save: the item
+  // was delivered but its cursor is never saved, and a restart delivers it again.
+  it('saves the cursor of the item a consumer stopped on (take)', async () => {
+    const checkpoint = memoryCheckpoint<number>()
+    const feed = paginateCursor(
+      options(undefined, async () => items(1, 2, 3, 4, 5), {
+        pageSize: 5,
+        save: checkpoint.save,
+      }),
+    )
+    const seen = await lastValueFrom(feed.pipe(take(2), toArray()))
+    expect(seqsOf(seen)).toEqual([1, 2])
+    // Actual: 1 (item 2 was delivered but not saved).
+    expect(checkpoint.current).toBe(2)
+  })
+})
+
+/** Depth of the current call stack, in frames. */
+function stackDepth(): number {
+  return (new Error().stack ?? '').split('\n').length
+}
+
+/** Runs `body` with unlimited stack traces. */
+function withFullStacks<T>(body: () => T): T {
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = Number.POSITIVE_INFINITY
+  try {
+    return body()
+  } finally {
+    Error.stackTraceLimit = limit
+  }
+}
+
+/** Full pages of 100 consecutive seqs after the cursor, up to `total` items. */
+function pageAfter(cursor: number | undefined, total: number): Item[] {
+  const from = (cursor ?? 0) + 1
+  const to = Math.min(total, from + 99)
+  return from > to ? [] : items(...Array.from({ length: to - from + 1 }, (_, i) => from + i))
+}
+
+describe('paginateCursor: bounded', () => {
+  it('delivers 2,000 pages answering in virtual time with a call stack that does not grow per page', () => {
+    const scheduler = testScheduler()
+    const depths: number[] = []
+    let delivered = 0
+    withFullStacks(() =>
+      scheduler.run(({ cold }) => {
+        const feed = paginateCursor(
+          options(
+            scheduler,
+            (cursor) => {
+              depths.push(stackDepth())
+              return cold('1ms (p|)', { p: pageAfter(cursor, 200_000) })
+            },
+            { pageSize: 100 },
+          ),
+        )
+        feed.pipe(take(200_000), count()).subscribe((n) => {
+          delivered = n
+        })
+      }),
+    )
+    expect(delivered).toBe(200_000)
+    expect(depths.length).toBe(2_000)
+    expect(depths.at(-1)).toBe(depths[1])
+  })
+
+  // Regression test, fixed bug: `startWith(delivered)` emits the start cursor before the `next` Subject is
+  // subscribed. With a synchronous fetchPage the whole first page is delivered during that
+  // emission, and the `next.next(delivered)` of a full page goes to a Subject with no
+  // subscriber yet: the request for page 2 is lost and the feed stalls for ever, silently,
+  // after the first page.
+  it('keeps paging after the first full page when fetchPage answers synchronously (of(page))', () => {
+    const scheduler = testScheduler()
+    scheduler.run(({ expectObservable }) => {
+      const feed = paginateCursor(
+        options(scheduler, (cursor) => of(pageAfter(cursor, 250)), { pageSize: 100 }),
+      )
+      // 250 items: pages of 100, 100, 50 at frame 0.
+      expectObservable(feed.pipe(take(250), count())).toBe('(n|)', { n: 250 })
+    })
+  })
+
+  // Regression test, fixed bug: once the stall above is fixed (e.g. a BehaviorSubject instead of Subject +
+  // startWith), synchronous pages recurse: page n+1 is subscribed from inside the completion of
+  // page n's inner Observable (concatMap drains its buffer in the finalizer), about 48 frames
+  // per page. Around 300 pages the stack overflows and the RangeError is swallowed inside rxjs:
+  // the feed stalls with no error. Suggested fix: `new BehaviorSubject(start)` followed by
+  // `observeOn(queueScheduler)` (a trampoline), which keeps the stack flat (checked: 20,000
+  // synchronous pages, constant depth).
+  it('delivers 20,000 items through 200 synchronous pages with a call stack that does not grow per page', () => {
+    const scheduler = testScheduler()
+    const depths: number[] = []
+    let delivered = 0
+    withFullStacks(() =>
+      scheduler.run(() => {
+        const feed = paginateCursor(
+          options(
+            scheduler,
+            (cursor) => {
+              depths.push(stackDepth())
+              return of(pageAfter(cursor, 20_000))
+            },
+            { pageSize: 100 },
+          ),
+        )
+        feed.pipe(take(20_000), count()).subscribe((n) => {
+          delivered = n
+        })
+      }),
+    )
+    expect(delivered).toBe(20_000)
+    expect(depths.length).toBe(200)
+    expect(depths.at(-1)).toBe(depths[1])
+  })
+
+  it('delivers every item of a synchronous first page that is short (tail), then polls on', async () => {
+    const feed = paginateCursor(
+      options(undefined, (cursor) => of(cursor === undefined ? items(1, 2) : items(3)), {
+        intervalMs: 1,
+      }),
+    )
+    expect(seqsOf(await firstValueFrom(feed.pipe(take(3), toArray())))).toEqual([1, 2, 3])
+  })
+})
