@@ -6,47 +6,27 @@
  *
  *   npx tsx bench/feed-backfill.ts [rounds, default 3] [ticks of history, default 40000]
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import { request } from 'undici'
 import type { Checkpoint } from '../src/index.js'
 import { createVenue, fileCheckpoint, memoryCheckpoint } from '../src/index.js'
+import { type ChildServer, startChildServer, stopChildServer } from './support/child-server.js'
 
 const ROUNDS = Number(process.argv[2] ?? 3)
 const TICKS = Number(process.argv[3] ?? 40_000)
 const PAGE = 100
 
-interface Server {
-  readonly url: string
-  readonly apiKey: string
-  readonly trades: number
-  readonly child: ChildProcessWithoutNullStreams
+type Server = ChildServer<{ url: string; apiKey: string; trades: number }>
+
+function startServer(): Promise<Server> {
+  return startChildServer(join(import.meta.dirname, 'support', 'feed-backfill-server.ts'), [
+    String(TICKS),
+  ])
 }
 
-async function startServer(): Promise<Server> {
-  const script = join(import.meta.dirname, 'support', 'feed-backfill-server.ts')
-  const child = spawn(process.execPath, ['--import', 'tsx', script, String(TICKS)], {
-    stdio: 'pipe',
-  })
-  child.stderr.pipe(process.stderr)
-  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string]
-  const { url, apiKey, trades } = JSON.parse(line) as {
-    url: string
-    apiKey: string
-    trades: number
-  }
-  return { url, apiKey, trades, child }
-}
-
-async function stopServer(server: Server): Promise<void> {
-  const exited = once(server.child, 'exit')
-  server.child.stdin.end()
-  await exited
-}
+const stopServer = stopChildServer
 
 /** One backfill: items delivered and the seconds it took. */
 interface Run {

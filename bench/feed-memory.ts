@@ -7,12 +7,10 @@
  *
  *   node --expose-gc --import tsx bench/feed-memory.ts [items, default 1000000]
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import { request } from 'undici'
 import { createVenue, memoryCheckpoint } from '../src/index.js'
+import { type ChildServer, startChildServer, stopChildServer } from './support/child-server.js'
 
 const TOTAL = Number(process.argv[2] ?? 1_000_000)
 const PAGE = 100
@@ -24,28 +22,15 @@ if (gc === undefined) {
   process.exit(1)
 }
 
-interface Server {
-  readonly url: string
-  readonly apiKey: string
-  readonly child: ChildProcessWithoutNullStreams
+type Server = ChildServer<{ url: string; apiKey: string }>
+
+function startServer(): Promise<Server> {
+  return startChildServer(join(import.meta.dirname, 'support', 'feed-memory-server.ts'), [
+    String(TOTAL),
+  ])
 }
 
-async function startServer(): Promise<Server> {
-  const script = join(import.meta.dirname, 'support', 'feed-memory-server.ts')
-  const child = spawn(process.execPath, ['--import', 'tsx', script, String(TOTAL)], {
-    stdio: 'pipe',
-  })
-  child.stderr.pipe(process.stderr)
-  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string]
-  const { url, apiKey } = JSON.parse(line) as { url: string; apiKey: string }
-  return { url, apiKey, child }
-}
-
-async function stopServer(server: Server): Promise<void> {
-  const exited = once(server.child, 'exit')
-  server.child.stdin.end()
-  await exited
-}
+const stopServer = stopChildServer
 
 /** heapUsed after a full collection, bytes. */
 function heapAfterGc(): number {

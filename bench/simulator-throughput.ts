@@ -5,11 +5,9 @@
  *
  *   npx tsx bench/simulator-throughput.ts [seconds per run, default 3]
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import { Pool } from 'undici'
+import { type ChildServer, startChildServer, stopChildServer } from './support/child-server.js'
 
 const SECONDS = Number(process.argv[2] ?? 3)
 const CONCURRENCY = 16
@@ -24,32 +22,14 @@ const CASES = [
   { name: 'latest trades v2', path: '/api/v1/latest-trades/v2?pool_id=0&limit=50', auth: false },
 ]
 
-interface Server {
-  readonly url: string
-  readonly apiKey: string
-  readonly child: ChildProcessWithoutNullStreams
-}
+type Server = ChildServer<{ url: string; apiKey: string }>
 
-async function startServer(mode: 'simulator' | 'baseline'): Promise<Server> {
+function startServer(mode: 'simulator' | 'baseline'): Promise<Server> {
   const script = join(import.meta.dirname, 'support', 'bench-server.ts')
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', script, mode, ...CASES.map((c) => c.path)],
-    {
-      stdio: 'pipe',
-    },
-  )
-  child.stderr.pipe(process.stderr)
-  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string]
-  const { url, apiKey } = JSON.parse(line) as { url: string; apiKey: string }
-  return { url, apiKey, child }
+  return startChildServer(script, [mode, ...CASES.map((c) => c.path)])
 }
 
-async function stopServer(server: Server): Promise<void> {
-  const exited = once(server.child, 'exit')
-  server.child.stdin.end()
-  await exited
-}
+const stopServer = stopChildServer
 
 /** Drives `path` with CONCURRENCY workers for SECONDS; returns requests per second. */
 async function measure(server: Server, path: string, auth: boolean): Promise<number> {
