@@ -133,13 +133,14 @@ export function createVenue(options: VenueOptions): Venue {
       return shared.request(request)
     },
     close: () => {
-      closing ??= (async () => {
+      if (closing === undefined) {
+        // Marked closed first: a request made while the streams end below is refused.
+        closing = Promise.resolve().then(() => shared.close())
         closed.next()
         closed.complete()
         bucket.close(new VenueAbortError('the venue is closed'))
         health.close()
-        await shared.close()
-      })()
+      }
       return closing
     },
   }

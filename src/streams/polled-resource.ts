@@ -1,5 +1,4 @@
-import type { Observable } from 'rxjs'
-import { tap } from 'rxjs'
+import { type Observable, tap } from 'rxjs'
 import { distinctUntilDeepChanged } from '../core/distinct-until-deep-changed.js'
 import { poll } from '../core/poll.js'
 import { retryBackoff } from '../core/retry-backoff.js'
