@@ -9,9 +9,9 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { request } from 'undici'
 import type { Checkpoint } from '../src/index.js'
 import { createVenue, fileCheckpoint, memoryCheckpoint } from '../src/index.js'
+import { bareTradePages } from './support/bare-trades.js'
 import { type ChildServer, startChildServer, stopChildServer } from './support/child-server.js'
 
 const ROUNDS = Number(process.argv[2] ?? 3)
@@ -36,22 +36,11 @@ interface Run {
 
 /** The baseline: a bare loop of undici requests and JSON.parse, following the cursor. */
 async function bare(server: Server): Promise<Run> {
-  const headers = { authorization: server.apiKey }
   const start = performance.now()
-  let cursor = 0
   let items = 0
-  for (;;) {
-    const { statusCode, body } = await request(
-      `${server.url}/api/v1/trades?global_seq=${cursor}&sort=asc&limit=${PAGE}`,
-      { headers },
-    )
-    const envelope = JSON.parse(await body.text()) as { data: { global_seq: number }[] }
-    if (statusCode !== 200) throw new Error(`bare loop: HTTP ${statusCode}`)
-    items += envelope.data.length
-    const last = envelope.data.at(-1)
-    if (last !== undefined) cursor = last.global_seq
-    if (envelope.data.length < PAGE) break
-  }
+  await bareTradePages(server.url, server.apiKey, PAGE, (trades) => {
+    items += trades.length
+  })
   return { items, seconds: (performance.now() - start) / 1000 }
 }
 

@@ -8,8 +8,8 @@
  *   node --expose-gc --import tsx bench/feed-memory.ts [items, default 1000000]
  */
 import { join } from 'node:path'
-import { request } from 'undici'
 import { createVenue, memoryCheckpoint } from '../src/index.js'
+import { bareTradePages } from './support/bare-trades.js'
 import { type ChildServer, startChildServer, stopChildServer } from './support/child-server.js'
 
 const TOTAL = Number(process.argv[2] ?? 1_000_000)
@@ -62,26 +62,16 @@ interface Outcome {
 
 /** The baseline: undici `request` + JSON.parse, following the cursor, counting items. */
 async function bare(server: Server): Promise<Outcome> {
-  const headers = { authorization: server.apiKey }
   const heap = sampler()
   heap.at(0)
   const start = performance.now()
-  let cursor = 0
   let items = 0
-  for (;;) {
-    const { statusCode, body } = await request(
-      `${server.url}/api/v1/trades?global_seq=${cursor}&sort=asc&limit=${PAGE}`,
-      { headers },
-    )
-    const envelope = JSON.parse(await body.text()) as { data: { global_seq: number }[] }
-    if (statusCode !== 200) throw new Error(`bare loop: HTTP ${statusCode}`)
-    for (const trade of envelope.data) {
+  await bareTradePages(server.url, server.apiKey, PAGE, (trades) => {
+    for (const _trade of trades) {
       items += 1
-      cursor = trade.global_seq
       heap.at(items)
     }
-    if (envelope.data.length < PAGE) break
-  }
+  })
   return { items, seconds: (performance.now() - start) / 1000, samples: heap.samples }
 }
 
