@@ -19,3 +19,22 @@ export const realTimers: TimerProvider = {
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 }
+
+/** The longest delay a Node timer keeps: a larger one fires after 1 ms. */
+export const MAX_TIMER_MS = 2_147_483_647
+
+/**
+ * A delay a timer can wait for: at most {@link MAX_TIMER_MS} (about 24.8 days), at least
+ * 0, and a number (NaN waits 0). A longer wait than a timer keeps would otherwise fire
+ * at once, and a retry loop would turn hot.
+ *
+ * @example
+ * ```ts
+ * clampDelay(4_000_000_000) // 2147483647
+ * clampDelay(-5) // 0
+ * ```
+ */
+export function clampDelay(ms: number): number {
+  if (!(ms > 0)) return 0
+  return Math.min(ms, MAX_TIMER_MS)
+}

@@ -18,6 +18,7 @@ import { VenueRejectedError } from '../src/errors/venue-rejected-error.js'
 import { VenueResponseError } from '../src/errors/venue-response-error.js'
 import { VenueServerError } from '../src/errors/venue-server-error.js'
 import { VenueTimeoutError } from '../src/errors/venue-timeout-error.js'
+import { clampDelay, MAX_TIMER_MS } from '../src/timers.js'
 
 function testScheduler(): TestScheduler {
   return new TestScheduler((actual, expected) => expect(actual).toEqual(expected))
@@ -225,6 +226,22 @@ describe('retryBackoff: Retry-After', () => {
     expect(notices.map((notice) => notice.delayMs)).toEqual([100])
   })
 
+  it('clamps a Retry-After beyond the timer maximum to it, and reports that wait (no 1 ms hot loop)', () => {
+    const notices: RetryNotice[] = []
+    // Retry-After: 4000000 (seconds): Node would fire such a timer after 1 ms.
+    const limited = new VenueRateLimitError('HTTP 429', { status: 429, retryAfterMs: 4e9 })
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const failing = cold('-#', undefined, limited)
+      const ok = cold('-a|')
+      const retried = inTurn(failing, ok).pipe(
+        retryBackoff({ ...NO_JITTER, onRetry: (notice) => notices.push(notice) }),
+      )
+      expectObservable(retried).toBe(`${MAX_TIMER_MS + 2}ms a|`)
+      expectSubscriptions(ok.subscriptions).toBe(`${MAX_TIMER_MS + 1}ms ^-!`)
+    })
+    expect(notices.map((notice) => notice.delayMs)).toEqual([MAX_TIMER_MS])
+  })
+
   it('uses the plain backoff for a 429 without Retry-After', () => {
     const limited = new VenueRateLimitError('HTTP 429', { status: 429 })
     testScheduler().run(({ cold, expectObservable }) => {
@@ -427,5 +444,16 @@ describe('retryBackoff: the ambiguous 500', () => {
         span(7, 8),
       ])
     })
+  })
+})
+
+describe('clampDelay', () => {
+  it('keeps delays a timer can wait for, and bounds the others', () => {
+    expect([0, 1, 1500, MAX_TIMER_MS].map(clampDelay)).toEqual([0, 1, 1500, MAX_TIMER_MS])
+    expect(clampDelay(MAX_TIMER_MS + 1)).toBe(MAX_TIMER_MS)
+    expect(clampDelay(4e9)).toBe(MAX_TIMER_MS)
+    expect(clampDelay(Number.POSITIVE_INFINITY)).toBe(MAX_TIMER_MS)
+    expect(clampDelay(-5)).toBe(0)
+    expect(clampDelay(Number.NaN)).toBe(0)
   })
 })

@@ -111,9 +111,10 @@ describe('REST method types', () => {
     void venue.rest.klines({ poolId: 1 })
   })
 
-  test('trades resolves to TradeDetail[] with a numeric global_seq', () => {
+  test('trades resolves to TradeDetail[] with global_seq and order ids as exact digit strings', () => {
     expectTypeOf(venue.rest.trades).returns.resolves.toEqualTypeOf<TradeDetail[]>()
-    expectTypeOf<TradeDetail['global_seq']>().toEqualTypeOf<number>()
+    expectTypeOf<TradeDetail['global_seq']>().toEqualTypeOf<string>()
+    expectTypeOf<TradeDetail['taker_order_id']>().toEqualTypeOf<string>()
   })
 
   test('every method takes an optional { signal } as its last argument', () => {
@@ -157,7 +158,9 @@ describe('error types', () => {
     >()
     expectTypeOf<VenueServerError['ambiguous']>().toEqualTypeOf<boolean>()
     expectTypeOf<VenueResponseError['problem']>().toEqualTypeOf<VenueResponseProblem>()
-    expectTypeOf<VenueResponseProblem>().toEqualTypeOf<'json' | 'envelope' | 'schema' | 'status'>()
+    expectTypeOf<VenueResponseProblem>().toEqualTypeOf<
+      'json' | 'envelope' | 'schema' | 'status' | 'size'
+    >()
     expectTypeOf<VenueApiError['venueCode']>().toEqualTypeOf<number>()
     expectTypeOf<VenueNetworkError['causeCode']>().toEqualTypeOf<string | undefined>()
     expectTypeOf<VenueTimeoutError['timeoutMs']>().toEqualTypeOf<number>()

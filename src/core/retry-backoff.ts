@@ -10,6 +10,7 @@ import {
 import { VenueError } from '../errors/venue-error.js'
 import { VenueRateLimitError } from '../errors/venue-rate-limit-error.js'
 import { VenueServerError } from '../errors/venue-server-error.js'
+import { clampDelay } from '../timers.js'
 
 /** One retry about to happen, as reported to `onRetry`. */
 export interface RetryNotice {
@@ -104,6 +105,9 @@ export function retryBackoff<T>(options: RetryBackoffOptions): MonoTypeOperatorF
             if (error instanceof VenueRateLimitError && error.retryAfterMs !== undefined) {
               delayMs = Math.max(delayMs, error.retryAfterMs)
             }
+            // A Retry-After of weeks is beyond what a timer keeps (it would fire at once):
+            // the wait is clamped, and the wait reported is the one that really happens.
+            delayMs = clampDelay(delayMs)
             onRetry?.({ attempt, delayMs, error })
             return timer(delayMs, scheduler as SchedulerLike)
           },

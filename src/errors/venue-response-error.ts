@@ -2,7 +2,7 @@ import type { VenueErrorOptions } from './venue-error.js'
 import { VenueError } from './venue-error.js'
 
 /** What was wrong with the response body. */
-export type VenueResponseProblem = 'json' | 'envelope' | 'schema' | 'status'
+export type VenueResponseProblem = 'json' | 'envelope' | 'schema' | 'status' | 'size'
 
 /** One validation issue, as zod reports it (path into the envelope's `data`). */
 export interface VenueResponseIssue {
@@ -20,6 +20,9 @@ export interface VenueResponseIssue {
  *   zod issues are in {@link VenueResponseError.issues}. Not retryable.
  * - `problem: 'status'`: an HTTP status outside 2xx/4xx/5xx (e.g. a proxy's redirect).
  *   Not retryable.
+ * - `problem: 'size'`: the body is larger than the venue's `maxResponseBytes`; it was not
+ *   read to the end. Not retryable (ask for less, e.g. a smaller depth `limit`, or raise
+ *   the bound).
  */
 export class VenueResponseError extends VenueError {
   static override readonly code = 'VENUE_RESPONSE'

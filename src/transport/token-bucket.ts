@@ -1,5 +1,5 @@
 import { VenueAbortError } from '../errors/venue-abort-error.js'
-import { realTimers, type TimerProvider } from '../timers.js'
+import { clampDelay, realTimers, type TimerProvider } from '../timers.js'
 
 interface Waiter {
   readonly resolve: () => void
@@ -113,7 +113,8 @@ export class TokenBucket {
       waiter.resolve()
     }
     if (this.#lanes.size > 0 && this.#timer === undefined) {
-      const waitMs = Math.ceil(((1 - this.#tokens) * 1000) / this.#rate)
+      // Clamped: a very low rate would otherwise ask for a wait no timer keeps.
+      const waitMs = clampDelay(Math.ceil(((1 - this.#tokens) * 1000) / this.#rate))
       this.#timer = this.#timers.setTimeout(() => {
         this.#timer = undefined
         this.#drain()

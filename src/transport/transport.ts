@@ -30,8 +30,9 @@ export interface TransportResponse {
 }
 
 /**
- * Sends requests. Rejects only with `VenueNetworkError`, `VenueTimeoutError` or
- * `VenueAbortError`; any HTTP status resolves.
+ * Sends requests. Rejects only with `VenueNetworkError`, `VenueTimeoutError`,
+ * `VenueAbortError`, or `VenueResponseError` (`problem: 'size'`) for a body over the
+ * size bound; any HTTP status resolves.
  */
 export interface Transport {
   request(request: TransportRequest): Promise<TransportResponse>

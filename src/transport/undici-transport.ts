@@ -1,6 +1,7 @@
 import { type Dispatcher, Pool, request } from 'undici'
 import { VenueAbortError } from '../errors/venue-abort-error.js'
 import { VenueNetworkError } from '../errors/venue-network-error.js'
+import { VenueResponseError } from '../errors/venue-response-error.js'
 import { VenueTimeoutError } from '../errors/venue-timeout-error.js'
 import type { Transport, TransportRequest, TransportResponse } from './transport.js'
 
@@ -15,7 +16,12 @@ export interface UndiciTransportOptions {
   readonly dispatcher?: Dispatcher | undefined
   /** Sockets of the own pool. Default 8. */
   readonly connections?: number | undefined
+  /** Largest body read, in bytes; a larger answer is abandoned. Default {@link DEFAULT_MAX_RESPONSE_BYTES}. */
+  readonly maxResponseBytes?: number | undefined
 }
+
+/** Default bound on one answer's body: 8 MiB, some twenty times a 5,000-level book. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024
 
 /** Creates the undici transport: a keep-alive {@link Pool} per venue, a total timeout per request. */
 export function createUndiciTransport(options: UndiciTransportOptions): Transport {
@@ -32,7 +38,14 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
   const dispatcher: Dispatcher = options.dispatcher ?? (ownPool as Pool)
 
   return {
-    request: (req) => send(dispatcher, base.origin, prefix, req),
+    request: (req) =>
+      send(
+        dispatcher,
+        base.origin,
+        prefix,
+        req,
+        options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      ),
     close: async () => {
       await ownPool?.close()
     },
@@ -44,6 +57,7 @@ async function send(
   origin: string,
   prefix: string,
   req: TransportRequest,
+  maxBytes: number,
 ): Promise<TransportResponse> {
   const { signal, timeoutMs, endpoint } = req
   if (signal?.aborted) throw abortError(endpoint, signal)
@@ -64,9 +78,16 @@ async function send(
       signal: controller.signal,
       dispatcher,
     })
-    const body = await response.body.text()
+    const body = await readBody(
+      response.body,
+      response.headers['content-length'],
+      maxBytes,
+      endpoint,
+      response.statusCode,
+    )
     return { status: response.statusCode, headers: response.headers, body }
   } catch (error) {
+    if (error instanceof VenueResponseError) throw error
     if (timedOut) {
       throw new VenueTimeoutError(`${endpoint}: no complete answer within ${timeoutMs} ms`, {
         timeoutMs,
@@ -91,6 +112,38 @@ async function send(
     clearTimeout(timer)
     signal?.removeEventListener('abort', onAbort)
   }
+}
+
+/**
+ * The whole body as text, refused (and the socket released) as soon as it is known to pass
+ * `maxBytes`: by its `content-length` before reading, or by the bytes read so far. The
+ * request's timeout keeps running while the body arrives.
+ */
+async function readBody(
+  body: Dispatcher.ResponseData['body'],
+  contentLength: string | string[] | undefined,
+  maxBytes: number,
+  endpoint: string,
+  status: number,
+): Promise<string> {
+  const tooLarge = (size: string) => {
+    body.destroy()
+    return new VenueResponseError(
+      'size',
+      `${endpoint}: the answer is larger than maxResponseBytes (${size} > ${maxBytes} bytes)`,
+      { status, endpoint },
+    )
+  }
+  const declared = Number(Array.isArray(contentLength) ? contentLength[0] : contentLength)
+  if (declared > maxBytes) throw tooLarge(String(declared))
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > maxBytes) throw tooLarge(`at least ${size}`)
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks, size).toString('utf8')
 }
 
 function abortError(endpoint: string, signal: AbortSignal): VenueAbortError {

@@ -1,0 +1,131 @@
+/**
+ * Bounds on what one answer can cost: a body larger than `maxResponseBytes` is abandoned
+ * (by its content-length, or as soon as the bytes read pass the bound), a body that
+ * trickles past `requestTimeoutMs` is a timeout, and a `Retry-After` of weeks is waited
+ * as long as a timer can wait, never turned into a hot retry loop.
+ */
+import { createServer, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { filter, firstValueFrom } from 'rxjs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createVenue, type Venue, VenueResponseError, VenueTimeoutError } from '../src/index.js'
+import { MAX_TIMER_MS } from '../src/timers.js'
+import { dataFor } from './helpers/fixtures.js'
+import { fail, ok, startRecordingServer } from './helpers/recording-server.js'
+import { rejectionOf } from './helpers/rejection.js'
+
+const cleanups: (() => Promise<unknown> | unknown)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+/** A server whose every answer is written by `answer`; counts the body bytes it wrote. */
+async function rawServer(
+  answer: (res: ServerResponse, sent: { bytes: number }) => void,
+): Promise<{ url: string; sent: { bytes: number } }> {
+  const sent = { bytes: 0 }
+  const server: Server = createServer((_req, res) => answer(res, sent))
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  )
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, sent }
+}
+
+function open(url: string, options: Partial<Parameters<typeof createVenue>[0]> = {}): Venue {
+  const venue = createVenue({ baseUrl: url, requestTimeoutMs: 2000, ...options })
+  cleanups.push(() => venue.close())
+  return venue
+}
+
+const CHUNK = Buffer.alloc(64 * 1024, 0x20)
+
+describe('maxResponseBytes', () => {
+  it('abandons an endless chunked body once it passes the bound, having read about the bound', async () => {
+    const { url, sent } = await rawServer((res, count) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.write('{"code":0,"message":"","data":[')
+      const more = () => {
+        // Until the client goes away: an answer without end.
+        while (!res.destroyed && res.write(CHUNK)) count.bytes += CHUNK.length
+        if (!res.destroyed) res.once('drain', more)
+      }
+      more()
+    })
+    const max = 1024 * 1024
+    const error = await rejectionOf(open(url, { maxResponseBytes: max }).rest.pools())
+    expect(error).toBeInstanceOf(VenueResponseError)
+    expect(error).toMatchObject({ problem: 'size', retryable: false, endpoint: 'pools' })
+    expect((error as Error).message).toMatch(
+      /larger than maxResponseBytes \(at least \d+ > 1048576 bytes\)/,
+    )
+    // The server could push only what fit into socket buffers after the client stopped.
+    expect(sent.bytes).toBeLessThan(max * 8)
+  })
+
+  it('refuses a body whose content-length is over the bound before reading it', async () => {
+    const { url } = await rawServer((res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': 200_000_000 })
+      res.write('{"code":0')
+    })
+    const error = await rejectionOf(open(url, { maxResponseBytes: 4096 }).rest.ping())
+    expect(error).toMatchObject({ problem: 'size' })
+    expect((error as Error).message).toContain('(200000000 > 4096 bytes)')
+  })
+
+  it('reads an answer of exactly the bound', async () => {
+    const server = await startRecordingServer((request) => ok(dataFor(request.pathname)))
+    cleanups.push(() => server.close())
+    const body = JSON.stringify({ code: 0, message: '', data: dataFor('/api/v1/ping'), meta: {} })
+    const venue = open(server.url, { maxResponseBytes: Buffer.byteLength(body) })
+    await expect(venue.rest.ping()).resolves.toBeDefined()
+  })
+
+  it('defaults to 8 MiB', () => {
+    expect(open('http://127.0.0.1:9').settings.maxResponseBytes).toBe(8 * 1024 * 1024)
+  })
+})
+
+describe('requestTimeoutMs covers the body', () => {
+  it('times out a body that keeps trickling after the headers', async () => {
+    const { url } = await rawServer((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.write('{"code":0,"message":"","data":[')
+      const timer = setInterval(() => res.write(' '), 20)
+      res.on('close', () => clearInterval(timer))
+    })
+    const started = performance.now()
+    const error = await rejectionOf(open(url, { requestTimeoutMs: 300 }).rest.tokens())
+    expect(error).toBeInstanceOf(VenueTimeoutError)
+    expect(performance.now() - started).toBeLessThan(2000)
+  })
+})
+
+describe('Retry-After beyond the timer maximum', () => {
+  it('waits the longest a timer can, reports that wait in health, and sends no second request', async () => {
+    const server = await startRecordingServer(() =>
+      fail(429, 429, 'too many requests', { 'retry-after': '4000000' }),
+    )
+    cleanups.push(() => server.close())
+    const venue = open(server.url, { pollIntervalMs: 10 })
+    const subscription = venue.watchPools().subscribe({ error: () => undefined })
+    cleanups.push(() => subscription.unsubscribe())
+    const report = await firstValueFrom(
+      venue.health.pipe(filter((r) => r['watchPools()']?.state === 'retrying')),
+    )
+    expect(report['watchPools()']).toMatchObject({
+      state: 'retrying',
+      attempt: 1,
+      nextDelayMs: MAX_TIMER_MS,
+      lastErrorCode: 'VENUE_RATE_LIMITED',
+    })
+    // The old code fired the clamped-by-Node timer after 1 ms: 39 requests in 3 s.
+    // Twenty pings in a row through the same server span many 1 ms timer periods.
+    for (let i = 0; i < 20; i += 1) await venue.rest.ping().catch(() => undefined)
+    expect(server.requests.filter((r) => r.pathname === '/api/v1/pools')).toHaveLength(1)
+  })
+})
