@@ -57,7 +57,7 @@ async function restLoop(server: Server): Promise<Run> {
   try {
     await venue.rest.ping()
     const start = performance.now()
-    let cursor = 0
+    let cursor = '0'
     let items = 0
     for (;;) {
       const page = await venue.rest.trades({ afterSeq: cursor, sort: 'asc', limit: PAGE })
@@ -73,7 +73,7 @@ async function restLoop(server: Server): Promise<Run> {
 }
 
 /** `watchMyTrades` from the start until its first `tail` progress. */
-async function feed(server: Server, checkpoint?: Checkpoint<number>): Promise<Run> {
+async function feed(server: Server, checkpoint?: Checkpoint<string>): Promise<Run> {
   const venue = createVenue({
     baseUrl: server.url,
     apiKey: server.apiKey,
@@ -120,10 +120,10 @@ const modes: { readonly name: string; readonly run: () => Promise<Run> }[] = [
   { name: 'bare undici loop + JSON.parse', run: () => bare(server) },
   { name: 'venue.rest.trades loop (no stream)', run: () => restLoop(server) },
   { name: 'watchMyTrades, no checkpoint', run: () => feed(server) },
-  { name: 'watchMyTrades, memoryCheckpoint', run: () => feed(server, memoryCheckpoint<number>()) },
+  { name: 'watchMyTrades, memoryCheckpoint', run: () => feed(server, memoryCheckpoint<string>()) },
   {
     name: 'watchMyTrades, fileCheckpoint',
-    run: () => feed(server, fileCheckpoint<number>(join(directory, `cursor-${++files}.json`))),
+    run: () => feed(server, fileCheckpoint<string>(join(directory, `cursor-${++files}.json`))),
   },
 ]
 

@@ -84,7 +84,7 @@ async function feed(server: Server): Promise<Outcome> {
     pollIntervalMs: 60_000,
   })
   try {
-    const checkpoint = memoryCheckpoint<number>()
+    const checkpoint = memoryCheckpoint<string>()
     const heap = sampler()
     heap.at(0)
     let items = 0
@@ -108,7 +108,7 @@ async function feed(server: Server): Promise<Outcome> {
         })
     })
     const seconds = (performance.now() - start) / 1000
-    if (checkpoint.current !== TOTAL) {
+    if (checkpoint.current !== String(TOTAL)) {
       throw new Error(`feed: checkpoint at ${checkpoint.current}, expected ${TOTAL}`)
     }
     return { items, seconds, samples: heap.samples }

@@ -176,3 +176,18 @@ export function normalizeDecimal(a: string): string {
 export function isZeroDecimal(a: string): boolean {
   return /^-?0+(?:\.0+)?$/.test(a)
 }
+
+/**
+ * Compares two canonical digit strings (no sign, no leading zeros) as integers, exactly at
+ * any size: ids and sequence numbers of the venue pass 2^53.
+ *
+ * @example
+ * ```ts
+ * compareIds('9007199254740993', '9007199254740992') // > 0
+ * compareIds('10', '9') // > 0
+ * ```
+ */
+export function compareIds(a: string, b: string): number {
+  if (a.length !== b.length) return a.length - b.length
+  return a < b ? -1 : a > b ? 1 : 0
+}

@@ -36,6 +36,7 @@ export {
 export {
   addDecimal,
   compareDecimal,
+  compareIds,
   halfDecimal,
   isDecimal,
   isZeroDecimal,
@@ -107,7 +108,7 @@ export type { DepthStreamOptions } from './streams/watch-depth.js'
 export type { MyTradesOptions } from './streams/watch-my-trades.js'
 export type { OpenOrderEvent } from './streams/watch-open-orders.js'
 export type { PublicTradeEvent, PublicTradesOptions } from './streams/watch-trades.js'
-export { compareIds, type TransfersFeedOptions } from './streams/watch-transfers.js'
+export type { TransfersFeedOptions } from './streams/watch-transfers.js'
 export type { VenueDispatcher } from './transport/undici-transport.js'
 // The venue
 export { createVenue, type Venue, type VenueSettings } from './venue.js'

@@ -117,7 +117,13 @@ function truthTransfers(): Transfer[] {
 
 /** The client's normalisation: Unix seconds become epoch ms; everything else as sent. */
 function normalTrade(record: TradeDetailRecord): TradeDetail {
-  return { ...record, timestamp: record.timestamp * 1000 }
+  return {
+    ...record,
+    timestamp: record.timestamp * 1000,
+    global_seq: String(record.global_seq),
+    taker_order_id: String(record.taker_order_id),
+    maker_order_id: String(record.maker_order_id),
+  }
 }
 
 /** The client's normalisation: ISO `created_at` becomes epoch ms. */
@@ -251,7 +257,7 @@ describe('exactly-once feeds against the faulty simulator', () => {
     sim.faults.set(FAULTS)
     const venue = openVenue()
 
-    const tradeRun = runFeed<TradeDetail, number>((onProgress) =>
+    const tradeRun = runFeed<TradeDetail, string>((onProgress) =>
       venue.watchMyTrades({ onProgress }),
     )
     const transferRun = runFeed<Transfer, string>((onProgress) =>
@@ -290,7 +296,7 @@ describe('exactly-once feeds against the faulty simulator', () => {
     const venue = openVenue()
     const tradesBefore = truthTrades()
     const transfersBefore = truthTransfers()
-    const tradeRun = runFeed<TradeDetail, number>((onProgress) =>
+    const tradeRun = runFeed<TradeDetail, string>((onProgress) =>
       venue.watchMyTrades({ onProgress }),
     )
     const transferRun = runFeed<Transfer, string>((onProgress) =>
@@ -343,7 +349,7 @@ describe('exactly-once feeds against the faulty simulator', () => {
       ) => Observable<T>
     }
 
-    const tradesFeed: FeedKind<TradeDetail, number> = {
+    const tradesFeed: FeedKind<TradeDetail, string> = {
       name: 'watchMyTrades',
       truth: () => truthTrades(),
       key: tradeKey,
@@ -512,7 +518,7 @@ describe('exactly-once feeds against the faulty simulator', () => {
     const want = truthTrades(1)
     expect(want.length).toBeGreaterThan(1_000)
     expect(want.length).toBeLessThan(truthTrades().length)
-    const run = runFeed<TradeDetail, number>((onProgress) =>
+    const run = runFeed<TradeDetail, string>((onProgress) =>
       venue.watchMyTrades({ poolId: 1, onProgress }),
     )
     await run.caughtUp((items) => items.length >= want.length, 'watchMyTrades({ poolId: 1 })')
@@ -529,7 +535,7 @@ describe('exactly-once feeds against the faulty simulator', () => {
     const watching = venue.health.subscribe((report) => reports.push(report))
     cleanups.push(() => watching.unsubscribe())
     const want = truthTrades().slice(-30)
-    const run = runFeed<TradeDetail, number>((onProgress) =>
+    const run = runFeed<TradeDetail, string>((onProgress) =>
       venue.watchMyTrades({ cursor: truthTrades().at(-31)?.global_seq, onProgress }),
     )
     while (reports.every((report) => Object.keys(report).length === 0)) await pause(5)
@@ -589,7 +595,7 @@ describe('exactly-once feeds against the faulty simulator', () => {
     const watching = venue.health.subscribe((report) => reports.push(report))
     cleanups.push(() => watching.unsubscribe())
     const want = truthTrades()
-    const run = runFeed<TradeDetail, number>((onProgress) => venue.watchMyTrades({ onProgress }))
+    const run = runFeed<TradeDetail, string>((onProgress) => venue.watchMyTrades({ onProgress }))
     await run.caughtUp((items) => items.length >= want.length, 'watchMyTrades')
 
     const keys = new Set(reports.flatMap((report) => Object.keys(report)))

@@ -65,8 +65,8 @@ export interface TradesArgs {
   readonly after?: number | undefined
   /** Only trades before this time, Unix seconds. */
   readonly before?: number | undefined
-  /** Only trades with a greater `global_seq`. */
-  readonly afterSeq?: number | undefined
+  /** Only trades with a greater `global_seq`: digits (exact beyond 2^53) or a safe integer. */
+  readonly afterSeq?: string | number | undefined
   /** Default `desc` at the venue. */
   readonly sort?: SortDirection | undefined
 }
@@ -96,4 +96,9 @@ export interface PoolsArgs {
 /** An order's composite id: `"{poolId}-{orderId}-{side}"` or its parts. */
 export type OrderRef =
   | string
-  | { readonly poolId: number; readonly orderId: number; readonly side: 0 | 1 }
+  | {
+      readonly poolId: number
+      /** Digits (exact beyond 2^53, as the venue's `order_id`) or a safe integer. */
+      readonly orderId: string | number
+      readonly side: 0 | 1
+    }

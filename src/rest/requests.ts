@@ -1,6 +1,7 @@
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { KLINE_INTERVALS, type KlineInterval } from '../schemas/kline.js'
 import type { OrderRef } from './args.js'
+import * as checks from './checks.js'
 import {
   argsObject,
   decimalIn,
@@ -44,9 +45,8 @@ function opt<T>(value: unknown, check: (v: unknown) => T): T | undefined {
   return value === undefined ? undefined : check(value)
 }
 
-/** `rest.depth` query. */
-export function depthQuery(input: unknown): Query {
-  const m = 'depth'
+/** `rest.depth` query; `m` names the caller in errors. */
+export function depthQuery(input: unknown, m = 'depth'): Query {
   const a = argsObject(m, input)
   knownKeys(m, a, ['poolId', 'limit', 'precision', 'source'])
   return [
@@ -112,7 +112,7 @@ export function tradesQuery(input: unknown, names: ParamNames['trades']): Query 
   ordered(m, ['after', after], ['before', before])
   return [
     [names.poolId, opt(a['poolId'], (v) => poolId(m, v))],
-    [names.afterSeq, opt(a['afterSeq'], (v) => integerIn(m, 'afterSeq', v, 0, MAX))],
+    [names.afterSeq, opt(a['afterSeq'], (v) => unsignedId(m, 'afterSeq', v))],
     [names.after, after],
     [names.before, before],
     [names.sort, opt(a['sort'], (v) => oneOf(m, 'sort', v, SORTS))],
@@ -129,7 +129,7 @@ export function transfersQuery(input: unknown, names: ParamNames['transfers']): 
   const end = opt(a['end'], (v) => seconds(m, 'end', v))
   ordered(m, ['start', start], ['end', end])
   return [
-    [names.afterId, opt(a['afterId'], (v) => transferId(m, v))],
+    [names.afterId, opt(a['afterId'], (v) => unsignedId(m, 'afterId', v))],
     [names.start, start],
     [names.end, end],
     [names.sort, opt(a['sort'], (v) => oneOf(m, 'sort', v, SORTS))],
@@ -151,14 +151,24 @@ function ordered(
   }
 }
 
-function transferId(m: string, value: unknown): string {
-  if (typeof value === 'number') return String(integerIn(m, 'afterId', value, 0, MAX))
-  if (typeof value === 'string' && /^\d{1,30}$/.test(value)) return value.replace(/^0+(?=\d)/, '')
-  throw new VenueInputError(
-    'afterId',
-    `${m}: afterId must be a transfer id: digits or a non-negative integer`,
+/**
+ * An id or sequence number of the venue (unsigned 64-bit there): canonical digits, or a
+ * non-negative safe integer. Returned as canonical digits.
+ */
+export function unsignedId(m: string, argument: string, value: unknown): string {
+  if (typeof value === 'number') return String(integerIn(m, argument, value, 0, MAX))
+  if (typeof value === 'string' && /^\d{1,20}$/.test(value) && BigInt(value) <= MAX_UINT64) {
+    return value.replace(/^0+(?=\d)/, '')
+  }
+  return checks.fail(
+    m,
+    argument,
+    'must be digits of an unsigned 64-bit integer or a non-negative safe integer',
+    value,
   )
 }
+
+const MAX_UINT64 = 2n ** 64n - 1n
 
 /** `rest.pools` query. */
 export function poolsQuery(input: unknown): Query {
@@ -177,12 +187,12 @@ export function poolsQuery(input: unknown): Query {
 export function orderSegment(ref: OrderRef): string {
   const m = 'order'
   if (typeof ref === 'string') {
-    // Canonical integers only (no leading zeros), each within the safe range.
-    const match = /^(0|[1-9]\d*)-(0|[1-9]\d*)-([01])$/.exec(ref)
+    // Canonical integers only (no leading zeros); the pool id safe, the order id 64-bit.
+    const match = /^(0|[1-9]\d*)-(0|[1-9]\d{0,19})-([01])$/.exec(ref)
     if (
       match === null ||
       !Number.isSafeInteger(Number(match[1])) ||
-      !Number.isSafeInteger(Number(match[2]))
+      BigInt(match[2] ?? '') > MAX_UINT64
     ) {
       throw new VenueInputError(
         'id',
@@ -200,7 +210,7 @@ export function orderSegment(ref: OrderRef): string {
   const a = ref as unknown as Record<string, unknown>
   knownKeys(m, a, ['poolId', 'orderId', 'side'])
   const pool = poolId(m, a['poolId'])
-  const order = integerIn(m, 'orderId', a['orderId'], 0, MAX)
+  const order = unsignedId(m, 'orderId', a['orderId'])
   const side = oneOf(m, 'side', a['side'], SIDES)
   return `${pool}-${order}-${side}`
 }
@@ -210,10 +220,10 @@ export function clientIdSegment(cid: unknown): string {
   return pathSegment('orderByClientId', 'clientId', text('orderByClientId', 'clientId', cid))
 }
 
-/** The encoded `{id}` segment of `rest.pool`: a pool id or a pool symbol. */
-export function poolSegment(idOrSymbol: unknown): string {
-  if (typeof idOrSymbol === 'number') return String(poolId('pool', idOrSymbol, 'idOrSymbol'))
-  return pathSegment('pool', 'idOrSymbol', text('pool', 'idOrSymbol', idOrSymbol))
+/** The encoded `{id}` segment of `rest.pool`: a pool id or a pool symbol; `m` names the caller. */
+export function poolSegment(idOrSymbol: unknown, m = 'pool'): string {
+  if (typeof idOrSymbol === 'number') return String(poolId(m, idOrSymbol, 'idOrSymbol'))
+  return pathSegment(m, 'idOrSymbol', text(m, 'idOrSymbol', idOrSymbol))
 }
 
 /** The encoded `{id}` segment of `rest.token`. */

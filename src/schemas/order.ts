@@ -9,6 +9,7 @@ import {
   nonNegativeSafeInteger,
   safeInteger,
   timestampSeconds,
+  unsignedIntegerString,
 } from './primitives.js'
 import { tradeDetailSchema } from './trade-detail.js'
 
@@ -44,12 +45,13 @@ export type OrderStatus = (typeof OrderStatus)[keyof typeof OrderStatus]
 
 /**
  * An order as listed by open-orders (the order record without the history-only fields).
- * `id` is the composite `{pool_id}-{order_id}-{side}`; `order_time` is Unix seconds on the
+ * `id` is the composite `{pool_id}-{order_id}-{side}`; `order_id` is a digit string (exact
+ * beyond 2^53); `order_time` is Unix seconds on the
  * wire and epoch milliseconds in the output.
  */
 export const openOrderSchema = z.object({
   id: z.string(),
-  order_id: nonNegativeSafeInteger,
+  order_id: unsignedIntegerString,
   order_cid: z.string(),
   pool_id: nonNegativeSafeInteger,
   pool_symbol: z.string(),

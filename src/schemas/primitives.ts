@@ -128,7 +128,11 @@ export function parseIsoTimestamp(text: string): number | undefined {
   return Number.isSafeInteger(result) ? result : undefined
 }
 
-/** Adds a custom issue to a zod refinement context and returns `z.NEVER`. */
+/**
+ * Adds a custom issue to a zod refinement context and returns `z.NEVER`. The message does
+ * not quote the input (it may hold a secret the venue echoed); the issue keeps it in
+ * `input`, and the client shows it redacted.
+ */
 function fail(ctx: z.RefinementCtx, input: unknown, message: string): never {
   ctx.addIssue({ code: 'custom', input, message })
   return z.NEVER
@@ -151,7 +155,7 @@ export const decimalString = stringOrNumber('a decimal string or a finite number
   (value, ctx): string => {
     if (typeof value === 'number') return numberToDecimalString(value)
     if (DECIMAL_PATTERN.test(value)) return value
-    return fail(ctx, value, `Expected a decimal number such as "12.5", received "${value}"`)
+    return fail(ctx, value, 'Expected a decimal number such as "12.5"')
   },
 )
 
@@ -172,18 +176,14 @@ function timestampSchema(numericUnitMs: number) {
       } else {
         const parsed = parseIsoTimestamp(value)
         if (parsed !== undefined) return parsed
-        return fail(
-          ctx,
-          value,
-          `Expected a Unix time in ${unitName} or an ISO-8601 date-time, received "${value}"`,
-        )
+        return fail(ctx, value, `Expected a Unix time in ${unitName} or an ISO-8601 date-time`)
       }
       // At or above the threshold a number is already milliseconds, whatever the unit.
       const millis = Math.round(
         numeric >= MILLISECONDS_THRESHOLD ? numeric : numeric * numericUnitMs,
       )
       if (!Number.isSafeInteger(millis)) {
-        return fail(ctx, value, `Time ${String(value)} is out of the representable range`)
+        return fail(ctx, value, 'Time is out of the representable range')
       }
       // `+ 0` turns a negative zero into zero.
       return millis + 0
@@ -227,22 +227,18 @@ function integerSchema(nonNegative: boolean) {
   return stringOrNumber(what).transform((value, ctx): number => {
     let n: number
     if (typeof value === 'number') {
-      if (!Number.isInteger(value)) return fail(ctx, value, `Expected ${what}, received ${value}`)
+      if (!Number.isInteger(value)) return fail(ctx, value, `Expected ${what}`)
       n = value
     } else {
       if (!INTEGER_PATTERN.test(value)) {
-        return fail(ctx, value, `Expected ${what}, received "${value}"`)
+        return fail(ctx, value, `Expected ${what}`)
       }
       n = Number(value)
     }
     if (!Number.isSafeInteger(n)) {
-      return fail(
-        ctx,
-        value,
-        `Integer ${String(value)} is outside the safe integer range; precision would be lost`,
-      )
+      return fail(ctx, value, 'Integer is outside the safe integer range; precision would be lost')
     }
-    if (nonNegative && n < 0) return fail(ctx, value, `Expected ${what}, received ${n}`)
+    if (nonNegative && n < 0) return fail(ctx, value, `Expected ${what}`)
     return n + 0
   })
 }
@@ -267,16 +263,12 @@ export const unsignedIntegerString = stringOrNumber(
 ).transform((value, ctx): string => {
   if (typeof value === 'number') {
     if (!Number.isSafeInteger(value) || value < 0) {
-      return fail(
-        ctx,
-        value,
-        `Expected a non-negative safe integer, received ${value}; send large ids as strings`,
-      )
+      return fail(ctx, value, 'Expected a non-negative safe integer; send large ids as strings')
     }
     return String(value)
   }
   if (!DIGITS_PATTERN.test(value)) {
-    return fail(ctx, value, `Expected a string of digits, received "${value}"`)
+    return fail(ctx, value, 'Expected a string of digits')
   }
   return value.replace(/^0+(?=\d)/, '')
 })
@@ -288,6 +280,6 @@ export const unsignedIntegerString = stringOrNumber(
 export const finiteNumber = stringOrNumber('a finite number').transform((value, ctx): number => {
   if (typeof value === 'number') return value
   const n = FLOAT_PATTERN.test(value) ? Number(value) : Number.NaN
-  if (!Number.isFinite(n)) return fail(ctx, value, `Expected a finite number, received "${value}"`)
+  if (!Number.isFinite(n)) return fail(ctx, value, 'Expected a finite number')
   return n
 })

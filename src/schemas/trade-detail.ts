@@ -4,15 +4,21 @@
  * @packageDocumentation
  */
 import { z } from 'zod'
-import { decimalString, nonNegativeSafeInteger, timestampSeconds } from './primitives.js'
+import {
+  decimalString,
+  nonNegativeSafeInteger,
+  timestampSeconds,
+  unsignedIntegerString,
+} from './primitives.js'
 
 /**
  * One fill between a taker and a maker order. `global_seq` is the engine's increasing
- * sequence number; fee fields already include any application fee; `timestamp` is Unix
+ * sequence number (unsigned 64-bit), and order ids are as wide: all three are canonical
+ * digit strings, exact beyond 2^53 (compare them with `compareIds`); fee fields already include any application fee; `timestamp` is Unix
  * seconds on the wire and epoch milliseconds in the output.
  */
 export const tradeDetailSchema = z.object({
-  global_seq: nonNegativeSafeInteger,
+  global_seq: unsignedIntegerString,
   tx_id: z.string(),
   pool_id: nonNegativeSafeInteger,
   base_coin: z.string(),
@@ -24,12 +30,12 @@ export const tradeDetailSchema = z.object({
   taker: z.string(),
   taker_fee: decimalString,
   taker_is_bid: z.boolean(),
-  taker_order_id: nonNegativeSafeInteger,
+  taker_order_id: unsignedIntegerString,
   taker_order_cid: z.string(),
   taker_permission: z.string(),
   maker: z.string(),
   maker_fee: decimalString,
-  maker_order_id: nonNegativeSafeInteger,
+  maker_order_id: unsignedIntegerString,
   maker_order_cid: z.string(),
   maker_permission: z.string(),
 })

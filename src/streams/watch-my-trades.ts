@@ -1,12 +1,19 @@
 import type { Observable } from 'rxjs'
+import { compareIds } from '../decimal.js'
 import { poolId as checkPoolId } from '../rest/checks.js'
+import { unsignedId } from '../rest/requests.js'
 import type { TradeDetail } from '../schemas/trade-detail.js'
-import { type CursorFeedOptions, cursorFeed } from './cursor-feed.js'
+import { type CursorFeedOptions, cursorFeed, feedOptions } from './cursor-feed.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 
-/** Options of `watchMyTrades`: the cursor is a `global_seq`. */
-export interface MyTradesOptions extends CursorFeedOptions<number> {
+/**
+ * Options of `watchMyTrades`: the cursor is a `global_seq`, kept as digits (the venue's
+ * sequence is unsigned 64-bit); a safe integer is accepted too.
+ */
+export interface MyTradesOptions extends Omit<CursorFeedOptions<string>, 'cursor'> {
+  /** Start after this `global_seq` (exclusive). Ignored when `checkpoint` holds a saved cursor. */
+  readonly cursor?: string | number | undefined
   /** Only this pool's trades. */
   readonly poolId?: number | undefined
 }
@@ -21,28 +28,32 @@ const PAGE = 100
  */
 export function watchMyTrades(
   context: StreamContext,
-  options: MyTradesOptions = {},
+  options?: MyTradesOptions,
 ): Observable<TradeDetail> {
-  const { poolId } = options
+  const given = feedOptions('watchMyTrades', options, ['poolId']) as MyTradesOptions
+  const { poolId } = given
   if (poolId !== undefined) checkPoolId('watchMyTrades', poolId)
-  if (options.cursor !== undefined) checkCursor(options.cursor)
-  return cursorFeed<TradeDetail, number>(
+  const cursor = given.cursor === undefined ? undefined : checkCursor(given.cursor)
+  return cursorFeed<TradeDetail, string>(
     context,
     {
       key: streamKey('watchMyTrades', poolId === undefined ? [] : [{ poolId }]),
       pageSize: PAGE,
-      fetchPage: (rest, cursor, signal) =>
+      fetchPage: (rest, after, signal) =>
         // No cursor yet: no filter at all, so a trade with global_seq 0 is not skipped.
-        rest.trades({ poolId, afterSeq: cursor, sort: 'asc', limit: PAGE }, { signal }),
+        rest.trades({ poolId, afterSeq: after, sort: 'asc', limit: PAGE }, { signal }),
       cursorOf: (trade) => trade.global_seq,
-      compare: (a, b) => a - b,
+      compare: compareIds,
       checkCursor,
     },
-    options,
+    { ...given, cursor },
   )
 }
 
-/** A trades cursor is a `global_seq`: a non-negative safe integer. */
-function checkCursor(cursor: unknown): number {
-  return checkPoolId('watchMyTrades', cursor, 'cursor')
+/**
+ * A trades cursor is a `global_seq`: digits, or a safe integer (a checkpoint saved by an
+ * earlier version holds a number), as canonical digits.
+ */
+function checkCursor(cursor: unknown): string {
+  return unsignedId('watchMyTrades', 'cursor', cursor)
 }

@@ -1,7 +1,8 @@
 import type { Observable } from 'rxjs'
+import { compareIds } from '../decimal.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import type { Transfer } from '../schemas/transfer.js'
-import { type CursorFeedOptions, cursorFeed } from './cursor-feed.js'
+import { type CursorFeedOptions, cursorFeed, feedOptions } from './cursor-feed.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 
@@ -10,12 +11,6 @@ export type TransfersFeedOptions = CursorFeedOptions<string>
 
 const PAGE = 100
 
-/** Compares two digit strings as integers (ids may pass 2^53). */
-export function compareIds(a: string, b: string): number {
-  if (a.length !== b.length) return a.length - b.length
-  return a < b ? -1 : a > b ? 1 : 0
-}
-
 /**
  * The account's transfers (deposits and withdrawals), each exactly once, in ascending
  * id (`sid`): backfill, then tail. Resumable through `checkpoint`. Throws
@@ -23,9 +18,10 @@ export function compareIds(a: string, b: string): number {
  */
 export function watchTransfers(
   context: StreamContext,
-  options: TransfersFeedOptions = {},
+  options?: TransfersFeedOptions,
 ): Observable<Transfer> {
-  if (options.cursor !== undefined) checkCursor(options.cursor)
+  const given = feedOptions('watchTransfers', options, []) as TransfersFeedOptions
+  if (given.cursor !== undefined) checkCursor(given.cursor)
   return cursorFeed<Transfer, string>(
     context,
     {
@@ -38,7 +34,7 @@ export function watchTransfers(
       compare: compareIds,
       checkCursor,
     },
-    options,
+    given,
   )
 }
 

@@ -1,0 +1,68 @@
+import { normalizeDecimal } from '../decimal.js'
+import { numberToDecimalString } from '../schemas/primitives.js'
+
+/**
+ * A JSON number that a JavaScript number cannot hold exactly can only be one of: more
+ * than 15 significant digits, or an exponent (overflow, underflow). Bodies with neither
+ * (almost every answer) go straight to `JSON.parse`.
+ */
+const MAYBE_INEXACT = /\d[\d.]{15}|\d[eE]/
+
+/** A string (skipped whole, so digits inside it are never taken for a number) or a number. */
+const TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g
+
+/**
+ * `JSON.parse` that never changes a number's value: a number whose double differs from
+ * the digits sent (`9007199254740993`, `0.10000000000000000001`, `1e400`), and any integer
+ * beyond 2^53, is handed on as its exact text in a string, so a decimal or id field keeps every digit, and a field
+ * that needs a JavaScript number refuses it (a schema error) instead of rounding it.
+ * Throws `SyntaxError` like `JSON.parse`.
+ *
+ * @example
+ * ```ts
+ * parseJsonExact('{"price":9007199254740993,"qty":1.5}')
+ * // { price: '9007199254740993', qty: 1.5 }
+ * ```
+ */
+export function parseJsonExact(text: string): unknown {
+  if (!MAYBE_INEXACT.test(text)) return JSON.parse(text)
+  let out = ''
+  let from = 0
+  TOKEN.lastIndex = 0
+  for (let match = TOKEN.exec(text); match !== null; match = TOKEN.exec(text)) {
+    const token = match[0]
+    if (token.charCodeAt(0) === 34 /* " */ || isExact(token)) continue
+    out += `${text.slice(from, match.index)}"${token}"`
+    from = match.index + token.length
+  }
+  return JSON.parse(from === 0 ? text : out + text.slice(from))
+}
+
+/**
+ * Whether `Number(token)` has exactly the value the digits of `token` say, and, for an
+ * integer written as digits, lies within the safe range (beyond it, a number next to it
+ * would read the same, so integer fields take such ids as digit strings).
+ */
+function isExact(token: string): boolean {
+  const value = Number(token)
+  if (!Number.isFinite(value)) return false
+  if (/^-?\d+$/.test(token)) return Number.isSafeInteger(value)
+  return normalizeDecimal(plainDecimal(token)) === normalizeDecimal(numberToDecimalString(value))
+}
+
+/** A JSON number token written without an exponent, digits kept exactly. */
+export function plainDecimal(token: string): string {
+  const e = token.search(/[eE]/)
+  if (e < 0) return token
+  const negative = token.startsWith('-')
+  const mantissa = token.slice(negative ? 1 : 0, e)
+  const exponent = Number(token.slice(e + 1))
+  const point = mantissa.indexOf('.')
+  const digits = point < 0 ? mantissa : mantissa.slice(0, point) + mantissa.slice(point + 1)
+  const position = (point < 0 ? mantissa.length : point) + exponent
+  let body: string
+  if (position <= 0) body = `0.${'0'.repeat(-position)}${digits}`
+  else if (position >= digits.length) body = digits + '0'.repeat(position - digits.length)
+  else body = `${digits.slice(0, position)}.${digits.slice(position)}`
+  return (negative ? '-' : '') + body
+}
