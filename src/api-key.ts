@@ -1,4 +1,5 @@
 import { inspect } from 'node:util'
+import type { Redactor } from './errors/venue-error.js'
 
 const REDACTED = '[redacted]'
 
@@ -6,7 +7,7 @@ const REDACTED = '[redacted]'
  * Holds the API key so that it cannot leak by accident: `String()`, `JSON.stringify`
  * and `util.inspect` all show `[redacted]`. Only the transport header builder reads it.
  */
-export class ApiKey {
+export class ApiKey implements Redactor {
   readonly #value: string
 
   constructor(value: string) {
@@ -21,6 +22,11 @@ export class ApiKey {
   /** Replaces every occurrence of the key in `text` (e.g. a message the venue echoed). */
   redact(text: string): string {
     return text.split(this.#value).join(REDACTED)
+  }
+
+  /** Whether `text` holds the key. */
+  occursIn(text: string): boolean {
+    return text.includes(this.#value)
   }
 
   toString(): string {

@@ -1,11 +1,13 @@
 import { ApiKey } from './api-key.js'
+import { redactError } from './errors/venue-error.js'
 import { VenueInputError } from './errors/venue-input-error.js'
 import {
   DEFAULT_PARAM_NAMES,
   type ParamNames,
   type ParamNamesOverride,
 } from './rest/param-names.js'
-import type { VenueDispatcher } from './transport/undici-transport.js'
+import { MAX_TIMER_MS } from './timers.js'
+import { DEFAULT_MAX_RESPONSE_BYTES, type VenueDispatcher } from './transport/undici-transport.js'
 
 /** Which market-data set to read: `'v2'` (order book plus AMM, the default) or `'v1'` (order book only). */
 export type MarketDataSource = 'v2' | 'v1'
@@ -40,6 +42,11 @@ export interface VenueOptions {
   readonly lingerMs?: number
   /** Retry delays of streams. */
   readonly backoff?: BackoffOptions
+  /**
+   * Largest answer body read, in bytes; a larger one is abandoned with
+   * `VenueResponseError` (`problem: 'size'`). Default 8 MiB.
+   */
+  readonly maxResponseBytes?: number
   /** Sockets in the keep-alive pool. Default 8. Ignored when `dispatcher` is given. */
   readonly connections?: number
   /** Send every request through this undici dispatcher (proxies, tests). */
@@ -58,6 +65,7 @@ export interface ResolvedVenueOptions {
   readonly maxRequestsPerSecond: number
   readonly lingerMs: number
   readonly backoff: Required<BackoffOptions>
+  readonly maxResponseBytes: number
   readonly connections: number
   readonly dispatcher: VenueDispatcher | undefined
   readonly paramNames: ParamNames
@@ -72,6 +80,7 @@ const OPTION_NAMES: ReadonlySet<string> = new Set([
   'maxRequestsPerSecond',
   'lingerMs',
   'backoff',
+  'maxResponseBytes',
   'connections',
   'dispatcher',
   'paramNames',
@@ -84,11 +93,7 @@ export function resolveOptions(options: VenueOptions): ResolvedVenueOptions {
   } catch (error) {
     // A message may quote a bad value, and that value may be the key pasted in the wrong place.
     const key = typeof options?.apiKey === 'string' ? options.apiKey.trim() : ''
-    if (key !== '' && error instanceof Error) {
-      error.message = error.message.split(key).join('[redacted]')
-      if (error.stack !== undefined) error.stack = error.stack.split(key).join('[redacted]')
-    }
-    throw error
+    throw key === '' ? error : redactError(error, new ApiKey(key))
   }
 }
 
@@ -98,7 +103,10 @@ function resolve(options: VenueOptions): ResolvedVenueOptions {
   }
   for (const name of Object.keys(options)) {
     if (!OPTION_NAMES.has(name)) {
-      throw new VenueInputError(name, `createVenue: unknown option "${name}"`)
+      throw VenueInputError.quoting({
+        argument: name,
+        render: (name) => `createVenue: unknown option ${JSON.stringify(name)}`,
+      })
     }
   }
   const backoff = backoffObject(options.backoff)
@@ -126,6 +134,11 @@ function resolve(options: VenueOptions): ResolvedVenueOptions {
     maxRequestsPerSecond: positive('maxRequestsPerSecond', options.maxRequestsPerSecond, 10),
     lingerMs: milliseconds('lingerMs', options.lingerMs, 1_000),
     backoff: Object.freeze({ initialMs, maxMs, factor, jitter }),
+    maxResponseBytes: positiveInteger(
+      'maxResponseBytes',
+      options.maxResponseBytes,
+      DEFAULT_MAX_RESPONSE_BYTES,
+    ),
     connections: positiveInteger('connections', options.connections, 8),
     dispatcher: dispatcher(options.dispatcher),
     paramNames: paramNames(options.paramNames),
@@ -144,7 +157,10 @@ function backoffObject(value: unknown): BackoffOptions {
   }
   for (const name of Object.keys(value)) {
     if (!BACKOFF_NAMES.has(name)) {
-      throw new VenueInputError(`backoff.${name}`, `createVenue: unknown option "backoff.${name}"`)
+      throw VenueInputError.quoting({
+        argument: `backoff.${name}`,
+        render: (name) => `createVenue: unknown option ${JSON.stringify(name)}`,
+      })
     }
   }
   return value as BackoffOptions
@@ -161,7 +177,13 @@ function baseUrl(value: unknown): string {
     // No `cause`: URL's own error carries the input, credentials included.
     throw new VenueInputError('baseUrl', 'createVenue: baseUrl is not a valid URL')
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fail(` (got ${url.protocol})`)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw VenueInputError.quoting({
+      argument: 'baseUrl',
+      value: url.protocol,
+      render: (name, shown) => `createVenue: ${name} must be an http(s) URL (got ${shown})`,
+    })
+  }
   // Never echo credentials back in the message.
   if (url.username !== '' || url.password !== '') throw fail(' without credentials')
   if (url.search !== '' || value.includes('?')) throw fail(' without a query')
@@ -175,9 +197,13 @@ function apiKey(value: unknown): ApiKey | undefined {
   if (typeof value !== 'string' || value.trim() === '') {
     throw new VenueInputError('apiKey', 'createVenue: apiKey must be a non-empty string')
   }
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
-  if (/[\u0000-\u001f\u007f]/.test(value)) {
-    throw new VenueInputError('apiKey', 'createVenue: apiKey must not contain control characters')
+  // The key goes into a header: visible ASCII, with spaces and tabs inside (`Bearer k-...`).
+  // Anything else would fail every account request as a (retried) network error.
+  if (!/^[\t\x20-\x7e]+$/.test(value)) {
+    throw new VenueInputError(
+      'apiKey',
+      'createVenue: apiKey must be visible ASCII characters (control characters and non-ASCII text cannot go in a header)',
+    )
   }
   return new ApiKey(value.trim())
 }
@@ -188,16 +214,14 @@ function marketData(value: unknown): MarketDataSource {
   throw new VenueInputError('marketData', "createVenue: marketData must be 'v2' or 'v1'")
 }
 
-/** The longest delay a Node timer keeps: larger ones fire after 1 ms. */
-const MAX_TIMER_MS = 2_147_483_647
-
 function positive(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new VenueInputError(
-      name,
-      `createVenue: ${name} must be a positive finite number (got ${String(value)})`,
-    )
+    throw VenueInputError.quoting({
+      argument: name,
+      value,
+      render: (shown, got) => `createVenue: ${shown} must be a positive finite number (got ${got})`,
+    })
   }
   return value
 }
@@ -246,23 +270,30 @@ function paramNames(value: ParamNamesOverride | undefined): ParamNames {
     // Own keys only: `__proto__`, `constructor` or `toString` must never reach a prototype.
     const target = Object.hasOwn(result, group) ? result[group] : undefined
     if (target === undefined) {
-      throw new VenueInputError(
-        `paramNames.${group}`,
-        `createVenue: unknown paramNames group "${group}"`,
-      )
+      throw VenueInputError.quoting({
+        argument: `paramNames.${group}`,
+        render: (name) => `createVenue: unknown paramNames group ${JSON.stringify(name.slice(11))}`,
+      })
     }
     if (typeof names !== 'object' || names === null || Array.isArray(names)) {
-      throw new VenueInputError(
-        `paramNames.${group}`,
-        `createVenue: paramNames.${group} must be an object`,
-      )
+      throw VenueInputError.quoting({
+        argument: `paramNames.${group}`,
+        render: (name) => `createVenue: ${name} must be an object`,
+      })
     }
     for (const [argument, wire] of Object.entries(names)) {
       const path = `paramNames.${group}.${argument}`
-      if (!Object.hasOwn(target, argument))
-        throw new VenueInputError(path, `createVenue: unknown filter ${path}`)
+      if (!Object.hasOwn(target, argument)) {
+        throw VenueInputError.quoting({
+          argument: path,
+          render: (name) => `createVenue: unknown filter ${name}`,
+        })
+      }
       if (typeof wire !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(wire)) {
-        throw new VenueInputError(path, `createVenue: ${path} must be a non-empty query name`)
+        throw VenueInputError.quoting({
+          argument: path,
+          render: (name) => `createVenue: ${name} must be a non-empty query name`,
+        })
       }
       target[argument] = wire
     }

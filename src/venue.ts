@@ -1,10 +1,12 @@
 import { inspect } from 'node:util'
-import { type Observable, Subject } from 'rxjs'
+import { catchError, type Observable, Subject, throwError } from 'rxjs'
+import type { ApiKey } from './api-key.js'
 import type { BookEvent } from './book/book-event.js'
 import type { OrderBook } from './book/order-book.js'
 import { HealthBoard, type HealthReport } from './core/health.js'
 import { StreamRegistry } from './core/stream-registry.js'
 import { VenueAbortError } from './errors/venue-abort-error.js'
+import { redactError } from './errors/venue-error.js'
 import { type ResolvedVenueOptions, resolveOptions, type VenueOptions } from './options.js'
 import { createRestClient, type RestClient } from './rest/rest-client.js'
 import type { AccountInfo } from './schemas/account-info.js'
@@ -15,6 +17,7 @@ import type { Token } from './schemas/token.js'
 import type { TradeDetail } from './schemas/trade-detail.js'
 import type { Transfer } from './schemas/transfer.js'
 import type { StreamContext } from './streams/stream-context.js'
+import { noArguments } from './streams/stream-options.js'
 import { type BalancesUpdate, watchBalances } from './streams/watch-balances.js'
 import { type DepthStreamOptions, watchDepth, watchOrderBook } from './streams/watch-depth.js'
 import { type MyTradesOptions, watchMyTrades } from './streams/watch-my-trades.js'
@@ -116,6 +119,7 @@ export function createVenue(options: VenueOptions): Venue {
     baseUrl: resolved.baseUrl,
     dispatcher: resolved.dispatcher,
     connections: resolved.connections,
+    maxResponseBytes: resolved.maxResponseBytes,
   })
   // Identical requests share one flight, and a flight waits for one token of the budget.
   const shared = dedupeTransport(pool, { acquire: (lane, signal) => bucket.acquire(lane, signal) })
@@ -166,25 +170,29 @@ export function createVenue(options: VenueOptions): Venue {
     backoff: resolved.backoff,
   }
 
+  const guard = guardStreams(resolved.apiKey)
   const venue: Venue = {
     rest,
     settings,
     health: health.changes,
-    watchPools: () => resources.watchPools(context),
-    watchPool: (idOrSymbol) => resources.watchPool(context, idOrSymbol),
-    watchTokens: () => resources.watchTokens(context),
-    watchSystemInfo: () => resources.watchSystemInfo(context),
-    watchAccount: () => resources.watchAccount(context),
-    watchBalances: () => watchBalances(context),
-    watchOpenOrders: () => watchOpenOrders(context),
-    watchDepth: (poolId, depthOptions) =>
+    watchPools: guard('watchPools', () => resources.watchPools(context)),
+    watchPool: guard('watchPool', (idOrSymbol) => resources.watchPool(context, idOrSymbol)),
+    watchTokens: guard('watchTokens', () => resources.watchTokens(context)),
+    watchSystemInfo: guard('watchSystemInfo', () => resources.watchSystemInfo(context)),
+    watchAccount: guard('watchAccount', () => resources.watchAccount(context)),
+    watchBalances: guard('watchBalances', () => watchBalances(context)),
+    watchOpenOrders: guard('watchOpenOrders', () => watchOpenOrders(context)),
+    watchDepth: guard('watchDepth', (poolId, depthOptions) =>
       watchDepth(context, resolved.marketData, poolId, depthOptions),
-    watchOrderBook: (poolId, depthOptions) =>
+    ),
+    watchOrderBook: guard('watchOrderBook', (poolId, depthOptions) =>
       watchOrderBook(context, resolved.marketData, poolId, depthOptions),
-    watchTrades: (poolId, tradeOptions) =>
+    ),
+    watchTrades: guard('watchTrades', (poolId, tradeOptions) =>
       watchTrades(context, resolved.marketData, poolId, tradeOptions),
-    watchMyTrades: (feedOptions) => watchMyTrades(context, feedOptions),
-    watchTransfers: (feedOptions) => watchTransfers(context, feedOptions),
+    ),
+    watchMyTrades: guard('watchMyTrades', (feedOptions) => watchMyTrades(context, feedOptions)),
+    watchTransfers: guard('watchTransfers', (feedOptions) => watchTransfers(context, feedOptions)),
     close: () => transport.close(),
   }
   Object.defineProperties(venue, {
@@ -192,4 +200,28 @@ export function createVenue(options: VenueOptions): Venue {
     [inspect.custom]: { value: () => `Venue ${inspect(settings)}`, enumerable: false },
   })
   return Object.freeze(venue)
+}
+
+/**
+ * The entry point of every `watch...` method: no more arguments than the method takes,
+ * and no error (thrown at the call or emitted by the stream) that holds the API key.
+ */
+function guardStreams(key: ApiKey | undefined) {
+  const clean = (error: unknown) => (key === undefined ? error : redactError(error, key))
+  return <A extends unknown[], T>(
+    method: string,
+    watch: (...args: A) => Observable<T>,
+  ): ((...args: A) => Observable<T>) =>
+    (...args) => {
+      let stream: Observable<T>
+      try {
+        if (args.length > watch.length) noArguments(method, args.slice(watch.length))
+        stream = watch(...args)
+      } catch (error) {
+        throw clean(error)
+      }
+      return key === undefined
+        ? stream
+        : stream.pipe(catchError((error: unknown) => throwError(() => clean(error))))
+    }
 }

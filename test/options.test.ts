@@ -149,6 +149,11 @@ describe('createVenue rejects invalid options synchronously', () => {
       { title: 'an apiKey with a trailing newline', apiKey: `${KEY}\n` },
       { title: 'an apiKey carrying an injected header', apiKey: `${KEY}\r\nX-Injected: 1` },
       { title: 'an apiKey with a NUL character', apiKey: `${KEY}\u0000` },
+      // Characters a header cannot carry: every account request would fail as a network error.
+      { title: 'an apiKey with a non-ASCII letter', apiKey: `${KEY}é` },
+      { title: 'an apiKey with an emoji', apiKey: `k-\u{1F511}${KEY}` },
+      { title: 'an apiKey with a DEL character', apiKey: `${KEY}\u007f` },
+      { title: 'an apiKey with a line separator', apiKey: `${KEY}\u2028` },
     ],
     (r) => `rejects ${r.title} without showing the key`,
     ({ apiKey }) => {
@@ -234,6 +239,7 @@ describe('venue.settings', () => {
       requestTimeoutMs: 10_000,
       maxRequestsPerSecond: 10,
       lingerMs: 1000,
+      maxResponseBytes: 8 * 1024 * 1024,
       connections: 8,
       backoff: { initialMs: 500, maxMs: 30_000, factor: 2, jitter: true },
       paramNames: DEFAULT_PARAM_NAMES,
@@ -251,6 +257,7 @@ describe('venue.settings', () => {
       requestTimeoutMs: 2000,
       maxRequestsPerSecond: 2.5,
       lingerMs: 50,
+      maxResponseBytes: 1000,
       connections: 2,
       backoff: { initialMs: 100, maxMs: 100, factor: 1, jitter: false },
       paramNames: { trades: { afterSeq: 'seq_gt' } },
@@ -262,6 +269,7 @@ describe('venue.settings', () => {
       requestTimeoutMs: 2000,
       maxRequestsPerSecond: 2.5,
       lingerMs: 50,
+      maxResponseBytes: 1000,
       connections: 2,
       backoff: { initialMs: 100, maxMs: 100, factor: 1, jitter: false },
       paramNames: {

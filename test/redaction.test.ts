@@ -380,3 +380,115 @@ describe('the authorization header', () => {
     },
   )
 })
+
+/** Every rendering of `error` and of each `cause` below it, by name. */
+function chainRenderings(error: unknown): Record<string, string> {
+  const all: Record<string, string> = {}
+  let current: unknown = error
+  for (let depth = 0; current !== undefined && depth < 10; depth += 1) {
+    Object.assign(all, renderings(`error${'.cause'.repeat(depth)}`, current))
+    if (current instanceof VenueInputError) all[`argument@${depth}`] = current.argument
+    current = current instanceof Error ? current.cause : undefined
+  }
+  return all
+}
+
+function leakedIn(error: unknown, secret: string): string[] {
+  return Object.entries(chainRenderings(error))
+    .filter(([, text]) => text.includes(secret))
+    .map(([name]) => name)
+}
+
+function thrownAt(call: () => unknown): unknown {
+  try {
+    call()
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected the call to throw')
+}
+
+describe('redaction holds at every entry point, for any key length', () => {
+  const LONG_KEY = `k-${'Zq7Lm2Pw9X'.repeat(8)}`
+
+  it('a watch method quoting the key as its bad argument', () => {
+    const error = thrownAt(() => venue.watchPool(`${KEY}/..`.replace('/..', '\n')))
+    expect(error).toBeInstanceOf(VenueInputError)
+    expect(leakedIn(error, KEY)).toEqual([])
+    expect((error as Error).message).toContain('[redacted]')
+  })
+
+  it('a key over 40 characters is never shown in part, however the quote is cut', async () => {
+    const long = createVenue({ baseUrl: server.url, apiKey: LONG_KEY })
+    try {
+      for (const value of [LONG_KEY, `x${LONG_KEY}`, `${LONG_KEY}\u0000`]) {
+        const error = await rejectionOf(long.rest.klines({ poolId: 1, interval: value as never }))
+        expect(error).toBeInstanceOf(VenueInputError)
+        expect(leakedIn(error, LONG_KEY.slice(0, 20))).toEqual([])
+        const watchError = thrownAt(() => long.watchMyTrades({ cursor: value }))
+        expect(leakedIn(watchError, LONG_KEY.slice(0, 20))).toEqual([])
+      }
+      expect(server.requests).toHaveLength(0)
+    } finally {
+      await long.close()
+    }
+  })
+
+  it('the key used as an argument name is redacted in the message and in error.argument', async () => {
+    const error = await rejectionOf(venue.rest.trades({ [KEY]: 1 } as never))
+    expect((error as VenueInputError).argument).toBe('[redacted]')
+    expect(leakedIn(error, KEY)).toEqual([])
+    const watchError = thrownAt(() => venue.watchMyTrades({ [KEY]: 1 } as never))
+    expect((watchError as VenueInputError).argument).toBe('[redacted]')
+    expect(leakedIn(watchError, KEY)).toEqual([])
+  })
+
+  it("undici's parser error, which keeps the raw bytes the venue sent, never carries the key", async () => {
+    const { createServer } = await import('node:net')
+    const raw = createServer((socket) => {
+      socket.once('data', (request) => {
+        const header = /authorization: ([^\r\n]*)/i.exec(request.toString('latin1'))?.[1] ?? KEY
+        // A broken header line that echoes the key: the HTTP parser keeps these bytes.
+        socket.end(`HTTP/1.1 200 OK\r\nx-echo\u0001: ${header}\r\ncontent-length: 2\r\n\r\n{}`)
+      })
+    })
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve))
+    const { port } = raw.address() as { port: number }
+    const broken = createVenue({ baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY })
+    try {
+      const error = await rejectionOf(broken.rest.balances())
+      expect(error).toBeInstanceOf(VenueNetworkError)
+      expect(leakedIn(error, KEY)).toEqual([])
+      expect((error as VenueNetworkError).cause).toBeDefined()
+    } finally {
+      await broken.close()
+      await new Promise<void>((resolve) => raw.close(() => resolve()))
+    }
+  })
+
+  it('a one-character key does not mangle the messages', async () => {
+    const plain = createVenue({ baseUrl: server.url })
+    const short = createVenue({ baseUrl: server.url, apiKey: 'e' })
+    try {
+      const expected = await rejectionOf(plain.rest.latestTrades({ limit: 500 }))
+      const actual = await rejectionOf(short.rest.latestTrades({ limit: 500 }))
+      expect((actual as Error).message).toBe((expected as Error).message)
+      expect((actual as Error).message).toContain('latestTrades: limit must be')
+      const unknown = thrownAt(() => short.watchDepth(1, { lmit: 5 } as never))
+      expect((unknown as Error).message).toBe(
+        'watchDepth: unknown argument "lmit" (allowed: limit, precision, source)',
+      )
+    } finally {
+      await plain.close()
+      await short.close()
+    }
+  })
+
+  it('a watch stream error (the venue echoing the key) reaches the subscriber redacted', async () => {
+    server.handle(echo(400, 0, 'invalid API key'))
+    const { firstValueFrom } = await import('rxjs')
+    const error = await rejectionOf(firstValueFrom(venue.watchBalances()))
+    expect(error).toBeInstanceOf(VenueAuthError)
+    expect(leakedIn(error, KEY)).toEqual([])
+  })
+})

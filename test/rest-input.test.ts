@@ -462,13 +462,22 @@ const REJECTED: readonly RejectCase[] = [
     call: (rest) => rest.pool(''),
   },
   // transfer ids
-  ...['12a', '', '-1', '1.5', ' 12'].map(
+  ...['12a', '', '-1', '1.5', ' 12', '18446744073709551616'].map(
     (afterId): RejectCase => ({
       title: `transfers rejects afterId ${show(afterId)}`,
       method: 'transfers',
       argument: 'afterId',
-      mentions: ['digits or a non-negative integer'],
+      mentions: ['digits of an unsigned 64-bit integer or a non-negative safe integer'],
       call: (rest) => rest.transfers({ afterId }),
+    }),
+  ),
+  ...['9.5', '-3', 'x'].map(
+    (afterSeq): RejectCase => ({
+      title: `trades rejects afterSeq ${show(afterSeq)}`,
+      method: 'trades',
+      argument: 'afterSeq',
+      mentions: ['digits of an unsigned 64-bit integer'],
+      call: (rest) => rest.trades({ afterSeq }),
     }),
   ),
   {
@@ -486,6 +495,20 @@ const REJECTED: readonly RejectCase[] = [
     mentions: ["'v2' or 'v1'"],
     call: (rest) => rest.depth(unchecked({ poolId: 1, source: 'v3' })),
   },
+  ...(['depth', 'klines', 'latestTrades'] as const).map(
+    (method): RejectCase => ({
+      title: `${method} rejects source null (not taken as "use the default")`,
+      method,
+      argument: 'source',
+      mentions: ["'v2' or 'v1'"],
+      call: (rest) =>
+        method === 'depth'
+          ? rest.depth(unchecked({ poolId: 1, source: null }))
+          : method === 'klines'
+            ? rest.klines(unchecked({ poolId: 1, interval: '1m', source: null }))
+            : rest.latestTrades(unchecked({ source: null })),
+    }),
+  ),
   {
     title: 'trades rejects arguments that are not an object',
     method: 'trades',
@@ -596,6 +619,11 @@ const ACCEPTED: readonly AcceptCase[] = [
     query: { id: '42' },
   },
   {
+    title: 'trades sends an afterSeq beyond 2^53 as the exact digits',
+    call: (rest) => rest.trades({ afterSeq: '18446744073709551615' }),
+    query: { global_seq: '18446744073709551615' },
+  },
+  {
     title: 'transfers sends an afterId beyond 2^53 as the exact digits',
     call: (rest) => rest.transfers({ afterId: '18446744073709551615' }),
     query: { id: '18446744073709551615' },
@@ -686,6 +714,18 @@ describe('argument checks', () => {
     expect((error as Error).message).toBe(
       'depth: unknown argument "poolid" (allowed: poolId, limit, precision, source)',
     )
+  })
+
+  it('order sends an order id beyond 2^53 exactly, as parts or as the composite id', async () => {
+    await venue.rest.order({ poolId: 1, orderId: '9007199254740993', side: 1 })
+    await venue.rest.order('1-18446744073709551615-0')
+    expect(server.requests.map((r) => r.pathname)).toEqual([
+      '/api/v1/orders/1-9007199254740993-1',
+      '/api/v1/orders/1-18446744073709551615-0',
+    ])
+    const error = await rejectionOf(() => venue.rest.order('1-18446744073709551616-0'))
+    expect(error).toBeInstanceOf(VenueInputError)
+    expect(server.requests).toHaveLength(2)
   })
 
   eachCase(

@@ -1,4 +1,15 @@
+import { inspect } from 'node:util'
+
 const kErrorCode = Symbol.for('venue-rx.error.code')
+
+/**
+ * Removes a secret (the API key) from text. `redact` replaces every occurrence inside a
+ * value; `occursIn` tells whether a text holds it at all.
+ */
+export interface Redactor {
+  redact(text: string): string
+  occursIn(text: string): boolean
+}
 
 /** Fields every {@link VenueError} can be built with. */
 export interface VenueErrorOptions {
@@ -59,9 +70,93 @@ export abstract class VenueError extends Error {
     return this === VenueError || code === this.code
   }
 
+  /**
+   * Removes `redactor`'s secret from this error: quoted values are rendered again, and a
+   * foreign `cause` that holds the secret anywhere is replaced by a plain error saying so.
+   * Called by every entry point of a venue before an error reaches the caller.
+   * @internal
+   */
+  redactWith(redactor: Redactor): void {
+    const cause = this.cause
+    if (cause === undefined) return
+    const clean = redactError(cause, redactor)
+    if (clean !== cause) {
+      Object.defineProperty(this, 'cause', {
+        value: clean,
+        writable: true,
+        configurable: true,
+        enumerable: false,
+      })
+    }
+  }
+
+  /** Sets the message, and the stack's copy of it. */
+  protected replaceMessage(message: string): void {
+    const old = this.message
+    this.message = message
+    if (this.stack !== undefined) {
+      const head = `${this.name}: ${old}`
+      this.stack = this.stack.startsWith(head)
+        ? `${this.name}: ${message}${this.stack.slice(head.length)}`
+        : `${this.name}: ${message}\n${this.stack.split('\n').slice(1).join('\n')}`
+    }
+  }
+
   /** A plain object for logs: name, code, retryable, message and the subclass's own fields. */
   toJSON(): Record<string, unknown> {
     const { stack: _stack, cause: _cause, ...own } = this as unknown as Record<string, unknown>
     return { ...own, name: this.name, code: this.code, message: this.message }
   }
+}
+
+/**
+ * `error` with `redactor`'s secret removed. A {@link VenueError} is cleaned in place (its
+ * quoted values rendered again). Anything else (an undici parser error holding the raw
+ * bytes, a caller's error) is returned as it is when no rendering of it holds the secret,
+ * and otherwise replaced by a plain `Error` of the same name and code that says so.
+ */
+export function redactError(error: unknown, redactor: Redactor): unknown {
+  if (error instanceof VenueError) {
+    error.redactWith(redactor)
+    return error
+  }
+  if (!holdsSecret(error, redactor)) return error
+  const name = error instanceof Error ? error.name : typeof error
+  const withheld = new Error(`${redactor.redact(name)} withheld: it contained the API key`)
+  withheld.name = redactor.redact(name)
+  const code = (error as { code?: unknown } | null)?.code
+  if (typeof code === 'string' && !redactor.occursIn(code)) {
+    Object.defineProperty(withheld, 'code', { value: code, enumerable: true })
+  }
+  return withheld
+}
+
+function holdsSecret(value: unknown, redactor: Redactor): boolean {
+  const seen = new Set<unknown>()
+  const visit = (item: unknown, depth: number): boolean => {
+    if (typeof item === 'string') return redactor.occursIn(item)
+    if (typeof item === 'number' || typeof item === 'bigint' || typeof item === 'boolean') {
+      return redactor.occursIn(String(item))
+    }
+    if (typeof item !== 'object' || item === null || seen.has(item) || depth > 10) return false
+    seen.add(item)
+    // Raw bytes (a parser error keeps what the server sent) are read as text.
+    if (ArrayBuffer.isView(item)) {
+      const bytes = Buffer.from(item.buffer, item.byteOffset, item.byteLength)
+      return redactor.occursIn(bytes.toString('latin1'))
+    }
+    if (item instanceof Error && (visit(item.message, depth) || visit(item.stack, depth))) {
+      return true
+    }
+    for (const key of Reflect.ownKeys(item)) {
+      if (typeof key === 'string' && redactor.occursIn(key)) return true
+      const descriptor = Object.getOwnPropertyDescriptor(item, key)
+      if (descriptor !== undefined && 'value' in descriptor && visit(descriptor.value, depth + 1)) {
+        return true
+      }
+    }
+    return false
+  }
+  if (visit(value, 0)) return true
+  return redactor.occursIn(inspect(value, { depth: 10, showHidden: true, maxStringLength: null }))
 }

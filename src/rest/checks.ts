@@ -10,16 +10,13 @@ import { numberToDecimalString } from '../schemas/primitives.js'
 /** Seconds above this look like milliseconds (1e11 s is the year 5138). */
 const MAX_SECONDS = 1e11
 
-function fail(method: string, argument: string, rule: string, value: unknown): never {
-  throw new VenueInputError(argument, `${method}: ${argument} ${rule} (got ${show(value)})`)
-}
-
-function show(value: unknown): string {
-  if (typeof value === 'string')
-    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)
-  if (typeof value === 'object' && value !== null)
-    return Array.isArray(value) ? 'an array' : 'an object'
-  return String(value)
+/** Throws the {@link VenueInputError} of a check: `method: argument rule (got value)`. */
+export function fail(method: string, argument: string, rule: string, value: unknown): never {
+  throw VenueInputError.quoting({
+    argument,
+    value,
+    render: (name, shown) => `${method}: ${name} ${rule} (got ${shown})`,
+  })
 }
 
 /** An integer within `min..max` (inclusive). */
@@ -122,10 +119,11 @@ export function pathSegment(method: string, argument: string, value: string): st
 export function knownKeys(method: string, args: object, allowed: readonly string[]): void {
   for (const key of Object.keys(args)) {
     if (!allowed.includes(key)) {
-      throw new VenueInputError(
-        key,
-        `${method}: unknown argument "${key}" (allowed: ${allowed.join(', ')})`,
-      )
+      throw VenueInputError.quoting({
+        argument: key,
+        render: (name) =>
+          `${method}: unknown argument ${JSON.stringify(name)} (allowed: ${allowed.join(', ')})`,
+      })
     }
   }
 }

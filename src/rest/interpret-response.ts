@@ -9,6 +9,7 @@ import { VenueResponseError, type VenueResponseIssue } from '../errors/venue-res
 import { VenueServerError } from '../errors/venue-server-error.js'
 import { envelopeSchema } from '../schemas/envelope.js'
 import type { TransportResponse } from '../transport/transport.js'
+import { parseJsonExact } from './parse-json-exact.js'
 
 /** The validated payload of a successful answer. */
 export interface VenueResult<T> {
@@ -42,7 +43,7 @@ export function interpretResponse<S extends z.ZodType>(
   let json: unknown
   let jsonError: unknown
   try {
-    json = JSON.parse(response.body)
+    json = parseJsonExact(response.body)
   } catch (error) {
     jsonError = error
   }
@@ -80,7 +81,8 @@ export function interpretResponse<S extends z.ZodType>(
       { status, endpoint, venueCode: envelope.data.code, venueMessage },
     )
   }
-  const parsed = schema.safeParse(envelope.data.data)
+  // `reportInput` keeps the offending value in each issue, to be shown redacted.
+  const parsed = schema.safeParse(envelope.data.data, { reportInput: true })
   if (!parsed.success) {
     // zod's messages quote the offending input, which is venue text: redact it, and keep
     // only the redacted issues (not the ZodError itself, whose message repeats the input).
@@ -149,14 +151,25 @@ function redactIssues(
     readonly path: readonly PropertyKey[]
     readonly message: string
     readonly code?: string
+    readonly input?: unknown
   }[],
   redact: (text: string) => string,
 ): VenueResponseIssue[] {
   return issues.map((issue) => ({
-    path: issue.path.map((segment) => (typeof segment === 'string' ? redact(segment) : segment)),
-    message: redact(issue.message),
+    // Paths are made of the schema's own keys and array indices, never of venue text.
+    path: [...issue.path],
+    // The library's own words are kept as they are; only the venue's value is redacted.
+    message: `${issue.message}${received(issue.input, redact)}`,
     code: issue.code,
   }))
+}
+
+/** `, received "..."` for a scalar input the venue sent (redacted, cut after 40 characters). */
+function received(input: unknown, redact: (text: string) => string): string {
+  if (typeof input !== 'string' && typeof input !== 'number') return ''
+  const text = redact(String(input))
+  const cut = text.length > 40 ? `${text.slice(0, 40)}…` : text
+  return `, received ${typeof input === 'string' ? JSON.stringify(cut) : cut}`
 }
 
 function header(response: TransportResponse, name: string): string | undefined {
@@ -171,7 +184,11 @@ function header(response: TransportResponse, name: string): string | undefined {
 export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
   if (value === undefined) return undefined
   const trimmed = value.trim()
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000)
+  if (/^\d+(\.\d+)?$/.test(trimmed)) {
+    // Kept as the venue said it (a huge value stays huge, never Infinity); the retry
+    // operator clamps the wait it really makes.
+    return Math.min(Number.MAX_SAFE_INTEGER, Math.round(Number(trimmed) * 1000))
+  }
   const date = Date.parse(trimmed)
   if (Number.isNaN(date)) return undefined
   return Math.max(0, date - now)

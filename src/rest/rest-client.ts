@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { ApiKey } from '../api-key.js'
 import { VenueAuthError } from '../errors/venue-auth-error.js'
+import { redactError } from '../errors/venue-error.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { VenueNotFoundError } from '../errors/venue-not-found-error.js'
 import type { ResolvedVenueOptions } from '../options.js'
@@ -148,6 +149,8 @@ export function createRestClient(deps: RestClientDeps): RestClient {
   const request = createRequester(deps)
   const { paramNames, marketData } = deps.options
   const now = deps.now ?? Date.now
+  const key = deps.options.apiKey
+  const redact = (text: string) => (key === undefined ? text : key.redact(text))
   const E = ENDPOINTS
 
   const data = async <S extends z.ZodType>(
@@ -158,7 +161,8 @@ export function createRestClient(deps: RestClientDeps): RestClient {
   ): Promise<z.output<S>> => (await request(endpoint, path, query, options)).data
 
   const marketPath = (endpoint: Endpoint, args: SourceArg | undefined): string => {
-    const source = args?.source ?? marketData
+    // Only an absent source takes the default: `null` is a wrong value, not "unset".
+    const source = args?.source === undefined ? marketData : args.source
     if (source !== 'v1' && source !== 'v2') {
       throw new VenueInputError('source', `${endpoint.method}: source must be 'v2' or 'v1'`)
     }
@@ -209,7 +213,7 @@ export function createRestClient(deps: RestClientDeps): RestClient {
       const pool = await data(E.pool, withId(E.pool, q.poolSegment(idOrSymbol)), [], o)
       if (pool === null) {
         throw new VenueNotFoundError(
-          `pool: no pool ${JSON.stringify(idOrSymbol)} (the venue sent an all-zero record)`,
+          `pool: no pool ${JSON.stringify(typeof idOrSymbol === 'string' ? redact(idOrSymbol) : idOrSymbol)} (the venue sent an all-zero record)`,
           {
             status: 200,
             endpoint: 'pool',
@@ -225,18 +229,14 @@ export function createRestClient(deps: RestClientDeps): RestClient {
 }
 
 /**
- * Errors can quote arguments (an input error shows the bad value), and a caller may pass
- * the key text by mistake: every rejection of every method leaves here with the key
- * replaced, in its message and its stack.
+ * Errors can quote arguments (an input error shows the bad value), a caller may pass the
+ * key text by mistake, and a transport error may hold the bytes the venue sent: every
+ * rejection of every method leaves here with the key removed, its `cause` chain included.
  */
 function redactErrors(client: RestClient, key: ApiKey | undefined): RestClient {
   if (key === undefined) return client
   const scrub = (error: unknown): never => {
-    if (error instanceof Error) {
-      error.message = key.redact(error.message)
-      if (error.stack !== undefined) error.stack = key.redact(error.stack)
-    }
-    throw error
+    throw redactError(error, key)
   }
   const wrapped: Record<string, unknown> = {}
   for (const [name, method] of Object.entries(client) as [

@@ -12,6 +12,7 @@ import { type CursorProgress, paginateCursor } from '../core/paginate-cursor.js'
 import type { RestClient } from '../rest/rest-client.js'
 import type { Checkpoint } from './checkpoint.js'
 import type { StreamContext } from './stream-context.js'
+import { checkpointOption, onProgressOption, streamOptions } from './stream-options.js'
 
 /** Options every cursor feed takes. */
 export interface CursorFeedOptions<C> {
@@ -40,6 +41,22 @@ export interface CursorFeedSpec<T, C> {
 }
 
 let feeds = 0
+
+/**
+ * Checks the options object of a cursor feed at the call: only `cursor`, `checkpoint`,
+ * `onProgress` and the feed's own `extra` names, a checkpoint with `load` and `save`, a
+ * function for `onProgress`. The cursor itself is the feed's to check.
+ */
+export function feedOptions(
+  method: string,
+  options: unknown,
+  extra: readonly string[],
+): Record<string, unknown> {
+  const given = streamOptions(method, options, ['cursor', 'checkpoint', 'onProgress', ...extra])
+  checkpointOption(method, given['checkpoint'])
+  onProgressOption(method, given['onProgress'])
+  return given
+}
 
 /**
  * A cursor feed on the venue: `paginateCursor` with the venue's budget, backoff and

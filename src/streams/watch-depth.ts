@@ -6,11 +6,13 @@ import { type DepthPoll, toBookEvents } from '../book/to-book-events.js'
 import { poll } from '../core/poll.js'
 import { retryBackoff } from '../core/retry-backoff.js'
 import { normalizeDecimal } from '../decimal.js'
-import { VenueInputError } from '../errors/venue-input-error.js'
 import type { MarketDataSource } from '../options.js'
+import type { DepthArgs } from '../rest/args.js'
+import { poolId as checkPoolId } from '../rest/checks.js'
 import { depthQuery } from '../rest/requests.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
+import { sourceOption, streamOptions } from './stream-options.js'
 
 /** Options of `watchDepth` and `watchOrderBook`. */
 export interface DepthStreamOptions {
@@ -32,22 +34,24 @@ export function watchDepth(
   context: StreamContext,
   defaultSource: MarketDataSource,
   poolId: number,
-  options: DepthStreamOptions = {},
+  options?: DepthStreamOptions,
+  method = 'watchDepth',
 ): Observable<BookEvent> {
-  const args = { poolId, ...options }
+  // The positional pool is the only pool: the options cannot name another one.
+  checkPoolId(method, poolId)
+  const given = streamOptions(method, options, ['limit', 'precision', 'source'])
+  const source = sourceOption(method, given['source'], defaultSource)
+  // Checked by depthQuery below before any use.
+  const args = { poolId, limit: given['limit'], precision: given['precision'] } as DepthArgs
   // Keyed by the wire query, the precision by value: 0.01, '0.01' and '0.010' share a poller.
   const query = Object.fromEntries(
-    depthQuery(args)
+    depthQuery(args, method)
       .filter(([, value]) => value !== undefined)
       .map(([name, value]) => [
         name,
         name === 'precision' ? normalizeDecimal(String(value)) : value,
       ]),
   )
-  const source = options.source ?? defaultSource
-  if (source !== 'v1' && source !== 'v2') {
-    throw new VenueInputError('source', "watchDepth: source must be 'v2' or 'v1'")
-  }
   const key = streamKey('watchDepth', [{ ...query, source }])
   const { registry, health, pollIntervalMs, backoff, scheduler } = context
   const polls = registry.shared<DepthPoll>(
@@ -88,9 +92,9 @@ export function watchOrderBook(
   context: StreamContext,
   defaultSource: MarketDataSource,
   poolId: number,
-  options: DepthStreamOptions = {},
+  options?: DepthStreamOptions,
 ): Observable<OrderBook> {
-  return watchDepth(context, defaultSource, poolId, options).pipe(
+  return watchDepth(context, defaultSource, poolId, options, 'watchOrderBook').pipe(
     scan<BookEvent, OrderBook | undefined, undefined>(applyBookEvent, undefined),
     map((book) => book as OrderBook),
   )

@@ -25,7 +25,7 @@ export function watchPool(
   idOrSymbol: number | string,
 ): Observable<PoolDetail> {
   // Keyed by the path segment, so that watchPool(1) and watchPool('1') share a poller.
-  const segment = poolSegment(idOrSymbol)
+  const segment = poolSegment(idOrSymbol, 'watchPool')
   return polledResource(
     context,
     streamKey('watchPool', [decodeURIComponent(segment)]),

@@ -1,12 +1,12 @@
 import { concatMap, from, Observable } from 'rxjs'
 import { newInWindow } from '../core/new-in-window.js'
-import { VenueInputError } from '../errors/venue-input-error.js'
 import type { MarketDataSource } from '../options.js'
 import { poolId as checkPoolId } from '../rest/checks.js'
 import type { PublicTrade } from '../schemas/public-trade.js'
 import { polledResource } from './polled-resource.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
+import { sourceOption, streamOptions } from './stream-options.js'
 
 /** Options of `watchTrades`. */
 export interface PublicTradesOptions {
@@ -56,13 +56,11 @@ export function watchTrades(
   context: StreamContext,
   defaultSource: MarketDataSource,
   poolId: number,
-  options: PublicTradesOptions = {},
+  options?: PublicTradesOptions,
 ): Observable<PublicTradeEvent> {
   checkPoolId('watchTrades', poolId)
-  const source = options.source ?? defaultSource
-  if (source !== 'v1' && source !== 'v2') {
-    throw new VenueInputError('source', "watchTrades: source must be 'v2' or 'v1'")
-  }
+  const given = streamOptions('watchTrades', options, ['source'])
+  const source = sourceOption('watchTrades', given['source'], defaultSource)
   const key = streamKey('watchTrades', [poolId, { source }])
   const windows = polledResource(context, key, (rest, signal) =>
     rest.latestTrades({ poolId, limit: WINDOW, source }, { signal }),

@@ -1,0 +1,67 @@
+import { VenueInputError } from '../errors/venue-input-error.js'
+import type { MarketDataSource } from '../options.js'
+import { fail, knownKeys } from '../rest/checks.js'
+
+/**
+ * Checks of the options objects of the `watch...` methods, run at the call: each failure
+ * is a {@link VenueInputError} naming the option, thrown before any request.
+ */
+
+/**
+ * The options object of `method`: absent, or an object whose keys are all in `allowed`
+ * (a misspelt `pool_id` must not silently follow every pool).
+ */
+export function streamOptions(
+  method: string,
+  value: unknown,
+  allowed: readonly string[],
+): Record<string, unknown> {
+  if (value === undefined) return {}
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return fail(method, 'options', `must be an object with ${allowed.join(', ')}`, value)
+  }
+  knownKeys(method, value, allowed)
+  return value as Record<string, unknown>
+}
+
+/** `source`: `'v2'` or `'v1'`; absent takes the venue's `marketData`. */
+export function sourceOption(
+  method: string,
+  value: unknown,
+  fallback: MarketDataSource,
+): MarketDataSource {
+  if (value === undefined) return fallback
+  if (value === 'v1' || value === 'v2') return value
+  return fail(method, 'source', "must be 'v2' or 'v1'", value)
+}
+
+/** `checkpoint`: absent, or an object with `load()` and `save(cursor)` functions. */
+export function checkpointOption(method: string, value: unknown): void {
+  if (value === undefined) return
+  const store = value as { load?: unknown; save?: unknown } | null
+  if (
+    typeof value !== 'object' ||
+    store === null ||
+    typeof store.load !== 'function' ||
+    typeof store.save !== 'function'
+  ) {
+    throw new VenueInputError(
+      'checkpoint',
+      `${method}: checkpoint must be an object with load() and save(cursor) functions`,
+    )
+  }
+}
+
+/** `onProgress`: absent, or a function. */
+export function onProgressOption(method: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'function') {
+    fail(method, 'onProgress', 'must be a function', value)
+  }
+}
+
+/** A method that takes no argument was given one. */
+export function noArguments(method: string, args: readonly unknown[]): void {
+  if (args.some((arg) => arg !== undefined)) {
+    throw new VenueInputError('arguments', `${method}: takes no arguments`)
+  }
+}
