@@ -2,11 +2,27 @@ import { normalizeDecimal } from '../decimal.js'
 import { numberToDecimalString } from '../schemas/primitives.js'
 
 /**
- * A JSON number that a JavaScript number cannot hold exactly can only be one of: more
- * than 15 significant digits, or an exponent (overflow, underflow). Bodies with neither
- * (almost every answer) go straight to `JSON.parse`.
+ * Whether `text` may hold a JSON number a JavaScript number cannot hold exactly: such a
+ * number has more than 15 significant digits or an exponent (overflow, underflow), so it
+ * shows a run of 16 digits and dots, or a digit followed by `e`. Bodies with neither
+ * (almost every answer) go straight to `JSON.parse`. One pass over the char codes: a
+ * regular expression for the same test costs two to four times as much on digit-heavy
+ * bodies such as a book.
  */
-const MAYBE_INEXACT = /\d[\d.]{15}|\d[eE]/
+function mayHoldInexactNumber(text: string): boolean {
+  let run = 0
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i)
+    if ((c >= 48 && c <= 57) || c === 46) {
+      run += 1
+      if (run >= 16) return true
+    } else {
+      if ((c === 101 || c === 69) && run > 0) return true
+      run = 0
+    }
+  }
+  return false
+}
 
 /** A string (skipped whole, so digits inside it are never taken for a number) or a number. */
 const TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g
@@ -25,7 +41,7 @@ const TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g
  * ```
  */
 export function parseJsonExact(text: string): unknown {
-  if (!MAYBE_INEXACT.test(text)) return JSON.parse(text)
+  if (!mayHoldInexactNumber(text)) return JSON.parse(text)
   let out = ''
   let from = 0
   TOKEN.lastIndex = 0
