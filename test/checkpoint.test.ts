@@ -269,7 +269,7 @@ describe('fileCheckpoint: a restart of a feed', () => {
       const { first, second } = await twoRuns(n)
       const seqs = [...first, ...second].map((t) => t.global_seq)
       const stoppedOn = first.at(-1)?.global_seq
-      // Contract (DESIGN.md): a restart never loses an item; a duplicate is at most the one
+      // Contract: a restart never loses an item; a duplicate is at most the one
       // being delivered when the run ended.
       expect([...new Set(seqs)]).toEqual(TRADES.map((t) => String(t.global_seq)))
       const repeated = seqs.filter((s, i) => seqs.indexOf(s) !== i)

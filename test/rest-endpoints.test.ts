@@ -37,7 +37,7 @@ interface EndpointCase {
   readonly id?: string
   /** Expected query, with the snake_case wire names. */
   readonly query: Readonly<Record<string, string>>
-  /** Whether the API key is sent (account endpoints, venue-api.md section 5). */
+  /** Whether the API key is sent (account endpoints, docs/venue-interface.md#auth). */
   readonly auth: boolean
 }
 

@@ -13,7 +13,7 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((sim) => sim.close()))
 })
 
-/** One request per route of venue-api.md section 4, with parameters that give content. */
+/** One request per route of the venue, with parameters that give content. */
 function everyRoute(sim: Simulator): string[] {
   const order = sim.truth
     .orders()

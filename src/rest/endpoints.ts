@@ -13,7 +13,7 @@ import { tokenSchema } from '../schemas/token.js'
 import { tradeDetailSchema } from '../schemas/trade-detail.js'
 import { transferSchema } from '../schemas/transfer.js'
 
-/** Which part of the interface an endpoint belongs to (venue-api.md section 4). */
+/** Which part of the interface an endpoint belongs to (docs/venue-interface.md#endpoints). */
 export type EndpointGroup = 'market' | 'account' | 'general'
 
 /**
@@ -64,7 +64,7 @@ function endpoint<S extends z.ZodType>(
 }
 
 /**
- * Every endpoint of venue-api.md section 4, keyed by the `venue.rest` method name.
+ * Every endpoint of the venue (docs/venue-interface.md#endpoints), keyed by the `venue.rest` method name.
  * The REST client and the streams read paths, auth and schemas from here only.
  */
 export const ENDPOINTS = {

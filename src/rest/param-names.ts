@@ -1,6 +1,6 @@
 /**
- * Wire names of the filters that venue-api.md describes without naming. These are
- * venue-rx's best reading (see venue-facts.md); override any of them with the
+ * Wire names of the filters that the venue's reference describes without naming. These are
+ * venue-rx's best reading (see docs/venue-interface.md#paging); override any of them with the
  * `paramNames` option of `createVenue` if the venue turns out to use another.
  */
 export const DEFAULT_PARAM_NAMES = deepFreeze({

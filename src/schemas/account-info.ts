@@ -1,5 +1,5 @@
 /**
- * Account info (venue-api.md 2.5).
+ * Account info (docs/venue-interface.md).
  *
  * @packageDocumentation
  */

@@ -1,5 +1,5 @@
 /**
- * Balance entry (venue-api.md 2.6).
+ * Balance entry (docs/venue-interface.md).
  *
  * @packageDocumentation
  */

@@ -1,5 +1,5 @@
 /**
- * Order book depth (venue-api.md 2.2).
+ * Order book depth (docs/venue-interface.md).
  *
  * @packageDocumentation
  */

@@ -1,5 +1,5 @@
 /**
- * The JSON envelope around every response body (venue-api.md 2.1).
+ * The JSON envelope around every response body (docs/venue-interface.md).
  *
  * @packageDocumentation
  */

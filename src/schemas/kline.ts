@@ -1,5 +1,5 @@
 /**
- * Candlesticks (venue-api.md 2.3).
+ * Candlesticks (docs/venue-interface.md).
  *
  * @packageDocumentation
  */

@@ -1,5 +1,5 @@
 /**
- * Orders (venue-api.md 2.7).
+ * Orders (docs/venue-interface.md).
  *
  * @packageDocumentation
  */

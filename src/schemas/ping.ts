@@ -1,5 +1,5 @@
 /**
- * Server time (venue-api.md 2.10).
+ * Server time (docs/venue-interface.md).
  *
  * @packageDocumentation
  */

@@ -1,5 +1,5 @@
 /**
- * Pool detail (venue-api.md 2.13).
+ * Pool detail (docs/venue-interface.md).
  *
  * @packageDocumentation
  */

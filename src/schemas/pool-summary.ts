@@ -1,5 +1,5 @@
 /**
- * Pool summary (venue-api.md 2.12): an item of the pool list and `pool_stats` of a pool.
+ * Pool summary (docs/venue-interface.md): an item of the pool list and `pool_stats` of a pool.
  *
  * @packageDocumentation
  */

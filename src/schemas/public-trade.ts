@@ -1,5 +1,5 @@
 /**
- * Public trade from the latest-trades feed (venue-api.md 2.4).
+ * Public trade from the latest-trades feed (docs/venue-interface.md).
  *
  * @packageDocumentation
  */

@@ -1,5 +1,5 @@
 /**
- * System info (venue-api.md 2.11).
+ * System info (docs/venue-interface.md).
  *
  * @packageDocumentation
  */

@@ -1,5 +1,5 @@
 /**
- * Token (venue-api.md 2.14).
+ * Token (docs/venue-interface.md).
  *
  * @packageDocumentation
  */

@@ -1,5 +1,5 @@
 /**
- * Account trade detail (venue-api.md 2.8).
+ * Account trade detail (docs/venue-interface.md).
  *
  * @packageDocumentation
  */

@@ -1,5 +1,5 @@
 /**
- * Transfer record (venue-api.md 2.9).
+ * Transfer record (docs/venue-interface.md).
  *
  * @packageDocumentation
  */

@@ -97,7 +97,7 @@ function urlHost(host: string): string {
 
 /**
  * Starts the venue simulator: a seeded, reproducible market served over HTTP with every
- * endpoint of venue-api.md, the live service's envelope, auth and errors, and run-time
+ * endpoint of the venue, the live service's envelope, auth and errors, and run-time
  * faults.
  *
  * @example

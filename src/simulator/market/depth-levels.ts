@@ -1,7 +1,7 @@
 /**
  * Depth arithmetic on integer levels: merging two books and grouping by a precision.
  *
- * Precision: only powers of ten from 0.000000001 to 10 group a book (venue-facts.md);
+ * Precision: only powers of ten from 0.000000001 to 10 group a book (docs/venue-interface.md#numbers);
  * any other value yields an empty book. Bids round DOWN to a multiple of the precision,
  * asks round UP, quantities at one grouped price add up. Prices are written with as many
  * decimals as the precision has ("0.01" -> 2, "10" -> 0); quantities with the pool's base

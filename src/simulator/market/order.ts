@@ -1,5 +1,5 @@
 /**
- * The engine's order and its wire form (venue-api.md 2.7, statuses per venue-facts.md).
+ * The engine's order and its wire form (docs/venue-interface.md).
  *
  * @packageDocumentation
  */

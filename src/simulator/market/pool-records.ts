@@ -1,5 +1,5 @@
 /**
- * Pool summaries (venue-api.md 2.12) and pool details (2.13).
+ * Pool summaries and pool details (docs/venue-interface.md#pools).
  *
  * The 24-hour figures cover the V2 one-minute candles that start within the last 86 400
  * simulated seconds (minute granularity): `high`/`low` over them, `change` = last price −

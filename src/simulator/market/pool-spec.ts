@@ -110,7 +110,7 @@ export function resolvePools(configs: readonly PoolConfig[]): PoolSpec[] {
       if (!Number.isInteger(value) || value < 0 || value > 18)
         throw new RangeError(`${name} ${value} is out of range 0..18`)
     }
-    // Depth quantities carry at most 8 decimals (venue-facts.md).
+    // Depth quantities carry at most 8 decimals (docs/venue-interface.md#numbers).
     if (bp > MAX_BASE_PRECISION)
       throw new RangeError(`basePrecision ${bp} exceeds ${MAX_BASE_PRECISION}`)
     const startPrice = parseFixed(config.price, pp)

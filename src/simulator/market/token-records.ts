@@ -1,5 +1,5 @@
 /**
- * Token records (venue-api.md 2.14), one per coin, fixed at genesis.
+ * Token records (docs/venue-interface.md), one per coin, fixed at genesis.
  *
  * @packageDocumentation
  */

@@ -1,5 +1,5 @@
 /**
- * Wire records of trades: the trade detail of an engine fill (venue-api.md 2.8) and the
+ * Wire records of trades: the trade detail of an engine fill (docs/venue-interface.md) and the
  * public trade (2.4) that every engine fill and AMM swap shows in latest trades.
  *
  * @packageDocumentation

@@ -72,7 +72,7 @@ export interface TradeDetailRecord {
   maker_permission: string
 }
 
-/** An order with every field of venue-api.md 2.7, (H) fields included. */
+/** An order with every field of the venue's order record, the history-only ones included. */
 export interface OrderRecord {
   id: string
   order_id: number

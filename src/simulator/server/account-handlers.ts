@@ -1,5 +1,5 @@
 /**
- * Handlers of the account endpoints (venue-api.md 4.4 to 4.10). The server has already
+ * Handlers of the account endpoints (docs/venue-interface.md#endpoints). The server has already
  * resolved the API key to an account.
  *
  * @packageDocumentation
@@ -30,7 +30,7 @@ export function historyOrdersHandler({ account, query }: AccountRouteContext): R
   return listOrders(account.historyOrders(), query)
 }
 
-/** `GET /api/v1/open-orders`: see {@link listOrders}; records without the (H) fields. */
+/** `GET /api/v1/open-orders`: see {@link listOrders}; records without the history-only fields. */
 export function openOrdersHandler({ account, query }: AccountRouteContext): Reply {
   return listOrders(account.openOrders(), query, openOrderShape)
 }

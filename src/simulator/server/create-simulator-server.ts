@@ -27,7 +27,7 @@ export interface SimulatorServerOptions {
 }
 
 /**
- * Creates (does not start) the simulator's HTTP server: every endpoint of venue-api.md
+ * Creates (does not start) the simulator's HTTP server: every endpoint of the venue
  * section 4 over `market`, with the live service's envelope, auth and errors, and the
  * faults of `faults` applied per request. Stop it with `stopSimulatorServer`, which
  * also ends hanging requests.

@@ -1,6 +1,6 @@
 /**
  * The error answers of the simulator, in the forms the live service uses
- * (venue-facts.md, "Envelope and errors").
+ * (docs/venue-interface.md#envelope).
  *
  * @packageDocumentation
  */

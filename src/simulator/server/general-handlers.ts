@@ -1,5 +1,5 @@
 /**
- * Handlers of the general endpoints (venue-api.md 4.11 to 4.16).
+ * Handlers of the general endpoints (docs/venue-interface.md#endpoints).
  *
  * @packageDocumentation
  */

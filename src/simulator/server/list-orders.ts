@@ -39,7 +39,7 @@ export function listOrders(
 
 /**
  * An order as the open-order list shows it: without the history-only fields
- * (`filled_total`, `history`, `permission`, `status`, `unread`; venue-api.md 2.7).
+ * (`filled_total`, `history`, `permission`, `status`, `unread`; docs/venue-interface.md#orders).
  */
 export function openOrderShape(order: OrderRecord): unknown {
   const { filled_total, history, permission, status, unread, ...open } = order

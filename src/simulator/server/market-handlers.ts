@@ -1,5 +1,5 @@
 /**
- * Handlers of the market-data endpoints (venue-api.md 4.1 to 4.3), V1 and V2.
+ * Handlers of the market-data endpoints (docs/venue-interface.md#endpoints), V1 and V2.
  *
  * @packageDocumentation
  */
@@ -16,7 +16,7 @@ import { ok, type Reply } from './reply.js'
 import { ReplyError } from './reply-error.js'
 import type { RouteContext } from './route.js'
 
-/** The nine kline intervals of venue-api.md 4.2. */
+/** The nine kline intervals the venue serves. */
 export const KLINE_INTERVALS: ReadonlySet<string> = new Set([
   '1m',
   '5m',

@@ -1,6 +1,6 @@
 /**
- * Wire names of the query filters that venue-api.md describes without naming. They match
- * the client's default table (DESIGN.md, "Public contract"); change them here only.
+ * Wire names of the query filters that the venue's reference describes without naming. They match
+ * the client's default table (docs/venue-interface.md#paging); change them here only.
  *
  * The simulator never imports the client, so this table is its own copy.
  */

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 
-/** The venue's response envelope (venue-api.md 2.1). */
+/** The venue's response envelope (docs/venue-interface.md). */
 export interface Envelope {
   code: number
   message: string

@@ -1,5 +1,5 @@
 /**
- * The route table of the simulator: every endpoint of venue-api.md section 4.
+ * The route table of the simulator: every endpoint of the venue (docs/venue-interface.md#endpoints).
  *
  * @packageDocumentation
  */
