@@ -208,7 +208,7 @@ function openVenue(options: Partial<VenueOptions> = {}): Venue {
 
 beforeAll(async () => {
   server = await startRecordingServer((r) => ok(dataFor(r.pathname)))
-  venue = createVenue({ baseUrl: server.url, apiKey: KEY })
+  venue = createVenue({ baseUrl: server.url, apiKey: KEY, maxRequestsPerSecond: 1e6 })
 })
 
 beforeEach(() => {

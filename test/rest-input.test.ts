@@ -668,8 +668,8 @@ async function expectNothingSent(on: Venue): Promise<void> {
 
 beforeAll(async () => {
   server = await startRecordingServer((r) => ok(dataFor(r.pathname)))
-  venue = createVenue({ baseUrl: server.url, apiKey: KEY })
-  keyless = createVenue({ baseUrl: server.url })
+  venue = createVenue({ baseUrl: server.url, apiKey: KEY, maxRequestsPerSecond: 1e6 })
+  keyless = createVenue({ baseUrl: server.url, maxRequestsPerSecond: 1e6 })
 })
 
 beforeEach(() => {
