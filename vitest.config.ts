@@ -11,6 +11,9 @@ export default defineConfig({
       include: ['test/**/*.test-d.ts'],
       tsconfig: './tsconfig.json',
     },
+    // Most test time is spent waiting on sockets and short real intervals, not on the CPU:
+    // two workers on a 2-core machine (vitest's default there is one).
+    maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 20_000,
     reporters: jsonReport ? ['default', ['json', { outputFile: jsonReport }]] : ['default'],
