@@ -1,0 +1,105 @@
+/**
+ * The delivered items and the simulator's ground truth as comparable text: a cursor key and
+ * the fields compared, for own trades, transfers and public trades.
+ */
+import type { PublicTrade, TradeDetail, Transfer } from '../../../src/index.js'
+import type {
+  PublicTradeRecord,
+  Simulator,
+  TradeDetailRecord,
+  TransferRecord,
+} from '../../../src/simulator/index.js'
+
+/** A delivered or true item: its cursor key (digits) and the text of the fields compared. */
+export interface Keyed {
+  readonly key: string
+  readonly text: string
+}
+
+/** The key of an id that is a number or a digit string (the field is changing type). */
+function idKey(value: unknown): string {
+  return BigInt(String(value)).toString()
+}
+
+export function deliveredTrade(trade: TradeDetail): Keyed {
+  return {
+    key: idKey(trade.global_seq),
+    text: [
+      trade.tx_id,
+      trade.pool_id,
+      trade.price,
+      trade.base_quantity,
+      trade.quote_quantity,
+      trade.timestamp,
+      trade.taker,
+      trade.maker,
+      trade.taker_fee,
+      trade.maker_fee,
+      idKey(trade.taker_order_id),
+      idKey(trade.maker_order_id),
+    ].join('|'),
+  }
+}
+
+function trueTrade(trade: TradeDetailRecord): Keyed {
+  return {
+    key: idKey(trade.global_seq),
+    text: [
+      trade.tx_id,
+      trade.pool_id,
+      trade.price,
+      trade.base_quantity,
+      trade.quote_quantity,
+      // Unix seconds on the wire, epoch ms out of the client.
+      trade.timestamp * 1000,
+      trade.taker,
+      trade.maker,
+      trade.taker_fee,
+      trade.maker_fee,
+      idKey(trade.taker_order_id),
+      idKey(trade.maker_order_id),
+    ].join('|'),
+  }
+}
+
+export function deliveredTransfer(transfer: Transfer): Keyed {
+  const { amount, symbol, side, tx_id, from, to, created_at } = transfer
+  return {
+    key: idKey(transfer.sid),
+    text: [amount, symbol, side, tx_id, from, to, created_at].join('|'),
+  }
+}
+
+function trueTransfer(transfer: TransferRecord): Keyed {
+  const { amount, symbol, side, tx_id, from, to } = transfer
+  const createdAt = Date.parse(transfer.created_at)
+  return {
+    key: idKey(transfer.sid),
+    text: [amount, symbol, side, tx_id, from, to, createdAt].join('|'),
+  }
+}
+
+export function publicTradeText(trade: PublicTrade): string {
+  const { pool_id, traded_at, price, quantity, side, buyer, seller } = trade
+  return [pool_id, traded_at, price, quantity, side, buyer, seller].join('|')
+}
+
+export function truePublicTradeText(trade: PublicTradeRecord): string {
+  const { pool_id, price, quantity, side, buyer, seller } = trade
+  return [pool_id, trade.traded_at * 1000, price, quantity, side, buyer, seller].join('|')
+}
+
+/** Every trade of the account behind `apiKey`, from `sim.truth` (every engine trade). */
+export function truthTrades(sim: Simulator, account: string): Keyed[] {
+  return sim.truth
+    .trades()
+    .filter((trade) => trade.taker === account || trade.maker === account)
+    .map(trueTrade)
+}
+
+export function truthTransfers(sim: Simulator, account: string): Keyed[] {
+  return sim.truth
+    .transfers()
+    .filter((transfer) => transfer.from === account || transfer.to === account)
+    .map(trueTransfer)
+}

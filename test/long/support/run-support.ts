@@ -1,0 +1,108 @@
+/**
+ * Small helpers of the long runs (chaos and soak): a seeded generator, a tracker of unhandled
+ * rejections and uncaught exceptions, error text, polling for a condition, and the command
+ * line (is this the script node started, `--name value` flags).
+ */
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { isMainThread } from 'node:worker_threads'
+
+/** A seeded generator of numbers in [0, 1) (mulberry32). */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let mixed = Math.imul(state ^ (state >>> 15), state | 1)
+    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61)
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296
+  }
+}
+
+/** Counts unhandled rejections and uncaught exceptions until `stop()`. */
+export function trackUnhandled(): {
+  readonly rejections: () => number
+  readonly exceptions: () => number
+  readonly messages: string[]
+  stop(): void
+} {
+  let rejections = 0
+  let exceptions = 0
+  const messages: string[] = []
+  const onRejection = (reason: unknown) => {
+    rejections += 1
+    if (messages.length < 5) messages.push(`unhandled rejection: ${describeError(reason)}`)
+  }
+  const onException = (error: unknown) => {
+    exceptions += 1
+    if (messages.length < 5) messages.push(`uncaught exception: ${describeError(error)}`)
+  }
+  process.on('unhandledRejection', onRejection)
+  process.on('uncaughtException', onException)
+  return {
+    rejections: () => rejections,
+    exceptions: () => exceptions,
+    messages,
+    stop: () => {
+      process.off('unhandledRejection', onRejection)
+      process.off('uncaughtException', onException)
+    },
+  }
+}
+
+/** An error's class, code and message on one line. */
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const code = (error as { code?: unknown }).code
+  return `${error.name}${typeof code === 'string' ? ` ${code}` : ''}: ${error.message}`
+}
+
+/**
+ * Resolves true once `condition()` holds (checked every `everyMs`), false after `timeoutMs`.
+ */
+export function waitUntil(
+  condition: () => boolean,
+  timeoutMs: number,
+  everyMs = 5,
+): Promise<boolean> {
+  return new Promise((done) => {
+    const started = performance.now()
+    const check = () => {
+      if (condition()) return done(true)
+      if (performance.now() - started >= timeoutMs) return done(false)
+      setTimeout(check, everyMs)
+    }
+    check()
+  })
+}
+
+/** Whether this module is the script node was started with (in the main thread). */
+export function isMainModule(moduleUrl: string): boolean {
+  const script = process.argv[1]
+  return isMainThread && script !== undefined && pathToFileURL(resolve(script)).href === moduleUrl
+}
+
+/** `--name value` pairs of argv; throws on anything else. */
+export function parseFlags(argv: readonly string[], known: readonly string[]): Map<string, string> {
+  const flags = new Map<string, string>()
+  for (let i = 0; i < argv.length; i += 2) {
+    const name = argv[i] ?? ''
+    const value = argv[i + 1]
+    if (!name.startsWith('--') || !known.includes(name.slice(2)) || value === undefined) {
+      throw new Error(
+        `unknown or incomplete argument ${JSON.stringify(name)} (known: ${known.map((k) => `--${k} N`).join(', ')})`,
+      )
+    }
+    flags.set(name.slice(2), value)
+  }
+  return flags
+}
+
+/** A finite number from a flag, or the default. */
+export function numberFlag(flags: Map<string, string>, name: string, fallback: number): number {
+  const text = flags.get(name)
+  if (text === undefined) return fallback
+  const value = Number(text)
+  if (!Number.isFinite(value))
+    throw new Error(`--${name} must be a number (got ${JSON.stringify(text)})`)
+  return value
+}
