@@ -1,5 +1,5 @@
 import { inspect } from 'node:util'
-import { catchError, type Observable, Subject, throwError } from 'rxjs'
+import { catchError, map, type Observable, Subject, throwError } from 'rxjs'
 import type { ApiKey } from './api-key.js'
 import type { BookEvent } from './book/book-event.js'
 import type { OrderBook } from './book/order-book.js'
@@ -174,7 +174,7 @@ export function createVenue(options: VenueOptions): Venue {
   const venue: Venue = {
     rest,
     settings,
-    health: health.changes,
+    health: apiKey === undefined ? health.changes : health.changes.pipe(map(redactKeys(apiKey))),
     watchPools: guard('watchPools', () => resources.watchPools(context)),
     watchPool: guard('watchPool', (idOrSymbol) => resources.watchPool(context, idOrSymbol)),
     watchTokens: guard('watchTokens', () => resources.watchTokens(context)),
@@ -224,4 +224,18 @@ function guardStreams(key: ApiKey | undefined) {
         ? stream
         : stream.pipe(catchError((error: unknown) => throwError(() => clean(error))))
     }
+}
+
+/**
+ * Stream keys quote a stream's arguments (`watchPool("...")`): a key pasted as a pool
+ * symbol must not show in the health report either.
+ */
+function redactKeys(key: ApiKey) {
+  return (report: HealthReport): HealthReport => {
+    const names = Object.keys(report)
+    if (!names.some((name) => key.occursIn(name))) return report
+    return Object.freeze(
+      Object.fromEntries(names.map((name) => [key.redact(name), report[name]])),
+    ) as HealthReport
+  }
 }

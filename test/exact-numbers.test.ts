@@ -45,6 +45,17 @@ describe('parseJsonExact', () => {
     })
   })
 
+  it('settles a huge exponent at once without writing its digits out', () => {
+    const started = performance.now()
+    expect(parseJsonExact('[1e-60000,0e-99999999,1e99999999,-0e5]')).toStrictEqual([
+      '1e-60000',
+      0,
+      '1e99999999',
+      -0,
+    ])
+    expect(performance.now() - started).toBeLessThan(200)
+  })
+
   it('throws SyntaxError for text that is not JSON, like JSON.parse', () => {
     expect(() => parseJsonExact('{"a":9007199254740993')).toThrow(SyntaxError)
     expect(() => parseJsonExact('<html>')).toThrow(SyntaxError)

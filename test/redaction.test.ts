@@ -466,6 +466,27 @@ describe('redaction holds at every entry point, for any key length', () => {
     }
   })
 
+  it('the key used as a call option name is redacted', async () => {
+    const error = await rejectionOf(venue.rest.ping({ [KEY]: 1 } as never))
+    expect((error as VenueInputError).argument).toBe('[redacted]')
+    expect(leakedIn(error, KEY)).toEqual([])
+  })
+
+  it('the key used as a pool symbol does not show in the health report', async () => {
+    server.handle(() => fail(503, 503, 'unavailable'))
+    const { filter, firstValueFrom } = await import('rxjs')
+    const subscription = venue.watchPool(KEY).subscribe({ error: () => undefined })
+    try {
+      const report = await firstValueFrom(
+        venue.health.pipe(filter((r) => Object.keys(r).length > 0)),
+      )
+      expect(Object.keys(report)).toEqual(['watchPool("[redacted]")'])
+      expect(JSON.stringify(report)).not.toContain(KEY)
+    } finally {
+      subscription.unsubscribe()
+    }
+  })
+
   it('a one-character key does not mangle the messages', async () => {
     const plain = createVenue({ baseUrl: server.url })
     const short = createVenue({ baseUrl: server.url, apiKey: 'e' })

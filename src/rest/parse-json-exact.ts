@@ -63,6 +63,8 @@ function isExact(token: string): boolean {
   const value = Number(token)
   if (!Number.isFinite(value)) return false
   if (/^-?\d+$/.test(token)) return Number.isSafeInteger(value)
+  // Zero is exact when every digit is zero; never written out (`0e-99999999` is 0 too).
+  if (value === 0) return !/[1-9]/.test(token.replace(/[eE].*$/, ''))
   return normalizeDecimal(plainDecimal(token)) === normalizeDecimal(numberToDecimalString(value))
 }
 

@@ -134,7 +134,11 @@ function callSignal(method: string, callOptions: unknown): AbortSignal | undefin
   }
   for (const name of Object.keys(callOptions)) {
     if (name !== 'signal') {
-      throw new VenueInputError(name, `${method}: unknown call option "${name}" (allowed: signal)`)
+      throw VenueInputError.quoting({
+        argument: name,
+        render: (shown) =>
+          `${method}: unknown call option ${JSON.stringify(shown)} (allowed: signal)`,
+      })
     }
   }
   const signal = (callOptions as { signal?: unknown }).signal
