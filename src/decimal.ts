@@ -61,10 +61,20 @@ function split(text: string): Parts {
   const match = DECIMAL.exec(text)
   if (match === null) throw new TypeError(`not a decimal number: ${JSON.stringify(text)}`)
   const int = (match[2] ?? '').replace(/^0+(?=\d)/, '')
-  const frac = (match[3] ?? '').replace(/0+$/, '')
+  const frac = withoutTrailingZeros(match[3] ?? '')
   // "-0" and "-0.000" are zero, and zero has no sign.
   const negative = match[1] === '-' && (int !== '0' || frac !== '')
   return { negative, int, frac }
+}
+
+/**
+ * `text` without its trailing `0`s. A loop, not `/0+$/`: that expression retries at every
+ * zero of a long run that does not end the text, quadratic in a 60,000-digit fraction.
+ */
+function withoutTrailingZeros(text: string): string {
+  let end = text.length
+  while (end > 0 && text.charCodeAt(end - 1) === 48) end -= 1
+  return end === text.length ? text : text.slice(0, end)
 }
 
 function compareMagnitude(x: Parts, y: Parts): number {
@@ -100,7 +110,7 @@ function format(units: bigint, scale: number): string {
   if (scale > 0) {
     digits = digits.padStart(scale + 1, '0')
     const int = digits.slice(0, -scale)
-    const frac = digits.slice(-scale).replace(/0+$/, '')
+    const frac = withoutTrailingZeros(digits.slice(-scale))
     digits = frac === '' ? int : `${int}.${frac}`
   }
   return negative && digits !== '0' ? `-${digits}` : digits
@@ -168,8 +178,10 @@ export function halfDecimal(a: string): string {
  * Two decimals are equal exactly when their normal forms are the same text.
  */
 export function normalizeDecimal(a: string): string {
-  const x = scaled(a)
-  return format(x.units, x.scale)
+  // Text only, no BigInt: linear in the length, however many digits a venue sends.
+  const { negative, int, frac } = split(a)
+  const body = frac === '' ? int : `${int}.${frac}`
+  return negative ? `-${body}` : body
 }
 
 /** True when the decimal is zero (`"0"`, `"0.000"`, `"-0"`). */

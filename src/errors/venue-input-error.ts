@@ -10,6 +10,8 @@ export interface QuotedInput {
   readonly argument: string
   /** The offending value, when the message shows it. */
   readonly value?: unknown
+  /** Shows a string value whole instead of cut after 40 characters (a file path). */
+  readonly whole?: boolean
   /** Builds the message from the (possibly redacted) argument name and shown value. */
   readonly render: (argument: string, shown: string) => string
 }
@@ -21,10 +23,12 @@ const MAX_QUOTED = 40
  * A value as an input error shows it: strings quoted (cut after 40 characters, once
  * redacted), objects by kind, anything else by `String`.
  */
-function show(value: unknown, redactor: Redactor | undefined): string {
+function show(value: unknown, redactor: Redactor | undefined, whole = false): string {
   if (typeof value === 'string') {
     const text = redactor === undefined ? value : redactor.redact(value)
-    return JSON.stringify(text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text)
+    return JSON.stringify(
+      !whole && text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text,
+    )
   }
   if (typeof value === 'object' && value !== null)
     return Array.isArray(value) ? 'an array' : 'an object'
@@ -66,7 +70,10 @@ export class VenueInputError extends VenueError {
   static quoting(quoted: QuotedInput, options: VenueErrorOptions = {}): VenueInputError {
     const error = new VenueInputError(
       quoted.argument,
-      quoted.render(quoted.argument, 'value' in quoted ? show(quoted.value, undefined) : ''),
+      quoted.render(
+        quoted.argument,
+        'value' in quoted ? show(quoted.value, undefined, quoted.whole) : '',
+      ),
       options,
     )
     error.#quoted = quoted
@@ -87,7 +94,10 @@ export class VenueInputError extends VenueError {
     const quoted = this.#quoted
     if (quoted === undefined) return
     const argument = redactor.redact(quoted.argument)
-    const message = quoted.render(argument, 'value' in quoted ? show(quoted.value, redactor) : '')
+    const message = quoted.render(
+      argument,
+      'value' in quoted ? show(quoted.value, redactor, quoted.whole) : '',
+    )
     this.#argument = argument
     // The raw value (maybe the key itself) is not kept once the message no longer needs it.
     this.#quoted = undefined

@@ -79,12 +79,14 @@ export function fileCheckpoint<C extends string | number>(
         parsed = JSON.parse(text)
       } catch (error) {
         // Never a silent restart from the beginning: a damaged file is an error.
-        throw new VenueInputError(
-          'path',
-          `fileCheckpoint: ${path} is not a checkpoint (not JSON)`,
+        throw VenueInputError.quoting(
           {
-            cause: error,
+            argument: 'path',
+            value: path,
+            whole: true,
+            render: (_, shown) => `fileCheckpoint: ${shown} is not a checkpoint (not JSON)`,
           },
+          { cause: error },
         )
       }
       const cursor =
@@ -92,7 +94,12 @@ export function fileCheckpoint<C extends string | number>(
           ? (parsed as { cursor?: unknown }).cursor
           : undefined
       if (typeof cursor !== 'string' && typeof cursor !== 'number') {
-        throw new VenueInputError('path', `fileCheckpoint: ${path} holds no cursor`)
+        throw VenueInputError.quoting({
+          argument: 'path',
+          value: path,
+          whole: true,
+          render: (_, shown) => `fileCheckpoint: ${shown} holds no cursor`,
+        })
       }
       return cursor as C
     },
