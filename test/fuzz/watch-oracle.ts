@@ -1,0 +1,131 @@
+/**
+ * The README's argument rules of the `watch...` methods, written independently of the
+ * code under test: which arguments of a call are wrong. A call with no wrong argument must
+ * return an Observable; a call with any must throw `VenueInputError` naming one of them.
+ */
+import { WATCH_ARITY, type WatchMethodName } from './calls.js'
+import { compareExact, isPlainDecimal, numberText } from './decimal-text.js'
+
+const MAX_UINT64 = 2n ** 64n - 1n
+
+function isPoolId(value: unknown): boolean {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+}
+
+function isIntegerIn(value: unknown, min: number, max: number): boolean {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max
+}
+
+/** Non-empty, no control characters, no lone surrogates. */
+function isText(value: unknown): value is string {
+  if (typeof value !== 'string' || value === '') return false
+  for (let i = 0; i < value.length; i += 1) {
+    const code = value.charCodeAt(i)
+    if (code <= 0x1f || code === 0x7f) return false
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = value.charCodeAt(i + 1)
+      if (!(next >= 0xdc00 && next <= 0xdfff)) return false
+      i += 1
+    } else if (code >= 0xdc00 && code <= 0xdfff) {
+      return false
+    }
+  }
+  return true
+}
+
+function isPoolRef(value: unknown): boolean {
+  if (typeof value === 'number') return isPoolId(value)
+  return isText(value) && value !== '.' && value !== '..'
+}
+
+/** A precision: a decimal from 0.00000001 to 10000, as exact text or a finite number. */
+function isPrecision(value: unknown): boolean {
+  let text: string | undefined
+  if (typeof value === 'string' && isPlainDecimal(value)) text = value
+  if (typeof value === 'number' && Number.isFinite(value)) text = numberText(value)
+  return (
+    text !== undefined && compareExact(text, '0.00000001') >= 0 && compareExact(text, '10000') <= 0
+  )
+}
+
+/** A trades cursor: digits of an unsigned 64-bit integer, or a non-negative safe integer. */
+function isTradesCursor(value: unknown): boolean {
+  if (typeof value === 'number') return isPoolId(value)
+  return typeof value === 'string' && /^\d{1,20}$/.test(value) && BigInt(value) <= MAX_UINT64
+}
+
+/** A transfers cursor: a transfer id, digits without leading zeros. */
+function isTransfersCursor(value: unknown): boolean {
+  return typeof value === 'string' && /^(0|[1-9]\d*)$/.test(value)
+}
+
+function isCheckpoint(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false
+  const store = value as { load?: unknown; save?: unknown }
+  return typeof store.load === 'function' && typeof store.save === 'function'
+}
+
+type OptionRules = Readonly<Record<string, (value: unknown) => boolean>>
+
+const DEPTH_OPTIONS: OptionRules = {
+  limit: (v) => isIntegerIn(v, 1, 5000),
+  precision: isPrecision,
+  source: (v) => v === 'v1' || v === 'v2',
+}
+
+const FEED_OPTIONS: OptionRules = {
+  checkpoint: isCheckpoint,
+  onProgress: (v) => typeof v === 'function',
+}
+
+/** Problems of an options object: `options` itself, unknown names, wrong values. */
+function optionProblems(value: unknown, rules: OptionRules, problems: Set<string>): void {
+  if (value === undefined) return
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    problems.add('options')
+    return
+  }
+  const given = value as Record<string, unknown>
+  for (const name of Object.keys(given)) {
+    const rule = Object.hasOwn(rules, name) ? rules[name] : undefined
+    if (rule === undefined) problems.add(name)
+    else if (given[name] !== undefined && !rule(given[name])) problems.add(name)
+  }
+}
+
+/**
+ * The names of the wrong arguments of `venue[method](...args)`: `arguments` for extra
+ * arguments, `poolId` / `idOrSymbol` for the positional pool, `options` for an options
+ * value that is no object, and each unknown or wrong option by its name.
+ */
+export function watchInputProblems(
+  method: WatchMethodName,
+  args: readonly unknown[],
+): ReadonlySet<string> {
+  const problems = new Set<string>()
+  if (args.slice(WATCH_ARITY[method]).some((arg) => arg !== undefined)) problems.add('arguments')
+  const [first, second] = args
+  switch (method) {
+    case 'watchPool':
+      if (!isPoolRef(first)) problems.add('idOrSymbol')
+      break
+    case 'watchDepth':
+    case 'watchOrderBook':
+      if (!isPoolId(first)) problems.add('poolId')
+      optionProblems(second, DEPTH_OPTIONS, problems)
+      break
+    case 'watchTrades':
+      if (!isPoolId(first)) problems.add('poolId')
+      optionProblems(second, { source: DEPTH_OPTIONS['source'] as () => boolean }, problems)
+      break
+    case 'watchMyTrades':
+      optionProblems(first, { ...FEED_OPTIONS, poolId: isPoolId, cursor: isTradesCursor }, problems)
+      break
+    case 'watchTransfers':
+      optionProblems(first, { ...FEED_OPTIONS, cursor: isTransfersCursor }, problems)
+      break
+    default:
+      break
+  }
+  return problems
+}
