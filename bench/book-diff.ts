@@ -21,8 +21,8 @@ import { applyBookEvent } from '../src/book/apply-book-event.js'
 import type { BookDelta, Level } from '../src/book/book-event.js'
 import { diffSide } from '../src/book/book-side.js'
 import type { OrderBook } from '../src/book/order-book.js'
-import { type DepthPoll, toBookEvents } from '../src/book/to-book-events.js'
 import type { Depth } from '../src/schemas/depth.js'
+import { type DepthPoll, toBookEvents } from '../src/streams/to-book-events.js'
 
 /** mulberry32: a tiny seeded PRNG, so that every run uses the same books. */
 function mulberry32(seed: number): () => number {

@@ -203,3 +203,40 @@ export function compareIds(a: string, b: string): number {
   if (a.length !== b.length) return a.length - b.length
   return a < b ? -1 : a > b ? 1 : 0
 }
+
+/** Output of `String(n)` when JavaScript chooses exponent notation. */
+const EXPONENT_FORM = /^(-?)(\d+)(?:\.(\d+))?e([-+]\d+)$/
+
+/**
+ * Writes a finite number as a plain decimal string, never in exponent notation.
+ *
+ * The digits are those of JavaScript's shortest round-trip representation, so
+ * `numberToDecimalString(0.1)` is `"0.1"`, `numberToDecimalString(1e-7)` is
+ * `"0.0000001"` and `numberToDecimalString(1.5e21)` is `"1500000000000000000000"`.
+ * Negative zero is written `"0"`.
+ *
+ * @param n - A finite number.
+ * @returns The decimal text of `n`.
+ * @throws RangeError when `n` is NaN or infinite.
+ */
+export function numberToDecimalString(n: number): string {
+  if (!Number.isFinite(n)) {
+    throw new RangeError(`Cannot write ${String(n)} as a decimal string`)
+  }
+  const text = String(n)
+  const match = EXPONENT_FORM.exec(text)
+  if (match === null) return text
+  const [, sign = '', whole = '', fraction = '', exponentText = '0'] = match
+  const digits = whole + fraction
+  // Position of the decimal point within `digits` once the exponent is applied.
+  const point = whole.length + Number(exponentText)
+  let body: string
+  if (point <= 0) {
+    body = `0.${'0'.repeat(-point)}${digits}`
+  } else if (point >= digits.length) {
+    body = digits + '0'.repeat(point - digits.length)
+  } else {
+    body = `${digits.slice(0, point)}.${digits.slice(point)}`
+  }
+  return sign + body
+}

@@ -65,6 +65,7 @@ export {
   VenueTimeoutError,
 } from './errors/index.js'
 export type { BackoffOptions, MarketDataSource, VenueOptions } from './options.js'
+// REST
 export type {
   CallOptions,
   DepthArgs,
@@ -73,24 +74,21 @@ export type {
   OrderRef,
   OrdersArgs,
   PoolsArgs,
+  RestClient,
   SortDirection,
   SourceArg,
   TradesArgs,
   TransfersArgs,
-} from './rest/args.js'
+} from './rest/index.js'
 export {
+  DEFAULT_PARAM_NAMES,
   ENDPOINTS,
   type Endpoint,
   type EndpointGroup,
-  type RestMethodName,
-} from './rest/endpoints.js'
-export {
-  DEFAULT_PARAM_NAMES,
   type ParamNames,
   type ParamNamesOverride,
-} from './rest/param-names.js'
-// REST
-export type { RestClient } from './rest/rest-client.js'
+  type RestMethodName,
+} from './rest/index.js'
 // Resources: schemas and the types inferred from them
 export * from './schemas/index.js'
 // Exactly-once feeds

@@ -1,28 +1,18 @@
 import { ApiKey } from './api-key.js'
+import type { BackoffOptions } from './core/retry-backoff.js'
 import { redactError } from './errors/venue-error.js'
 import { VenueInputError } from './errors/venue-input-error.js'
+import type { MarketDataSource } from './rest/index.js'
 import {
   DEFAULT_PARAM_NAMES,
+  mergeParamNames,
   type ParamNames,
   type ParamNamesOverride,
-} from './rest/param-names.js'
+} from './rest/index.js'
 import { MAX_TIMER_MS } from './timers.js'
 import { DEFAULT_MAX_RESPONSE_BYTES, type VenueDispatcher } from './transport/undici-transport.js'
 
-/** Which market-data set to read: `'v2'` (order book plus AMM, the default) or `'v1'` (order book only). */
-export type MarketDataSource = 'v2' | 'v1'
-
-/** Retry delays of streams: exponential with full jitter, capped. */
-export interface BackoffOptions {
-  /** First delay in ms. Default 500. */
-  readonly initialMs?: number
-  /** Largest delay in ms. Default 30,000. */
-  readonly maxMs?: number
-  /** Growth per attempt, at least 1. Default 2. */
-  readonly factor?: number
-  /** `true` (default) draws each delay uniformly from 0..computed delay ("full jitter"). */
-  readonly jitter?: boolean
-}
+export type { BackoffOptions, MarketDataSource }
 
 /** Options of {@link createVenue}. Only `baseUrl` is required. */
 export interface VenueOptions {
@@ -262,42 +252,5 @@ function paramNames(value: ParamNamesOverride | undefined): ParamNames {
   if (typeof value !== 'object' || value === null) {
     throw new VenueInputError('paramNames', 'createVenue: paramNames must be an object')
   }
-  const result: Record<string, Record<string, string>> = {}
-  for (const [group, defaults] of Object.entries(DEFAULT_PARAM_NAMES)) {
-    result[group] = { ...defaults }
-  }
-  for (const [group, names] of Object.entries(value)) {
-    // Own keys only: `__proto__`, `constructor` or `toString` must never reach a prototype.
-    const target = Object.hasOwn(result, group) ? result[group] : undefined
-    if (target === undefined) {
-      throw VenueInputError.quoting({
-        argument: `paramNames.${group}`,
-        render: (name) => `createVenue: unknown paramNames group ${JSON.stringify(name.slice(11))}`,
-      })
-    }
-    if (typeof names !== 'object' || names === null || Array.isArray(names)) {
-      throw VenueInputError.quoting({
-        argument: `paramNames.${group}`,
-        render: (name) => `createVenue: ${name} must be an object`,
-      })
-    }
-    for (const [argument, wire] of Object.entries(names)) {
-      const path = `paramNames.${group}.${argument}`
-      if (!Object.hasOwn(target, argument)) {
-        throw VenueInputError.quoting({
-          argument: path,
-          render: (name) => `createVenue: unknown filter ${name}`,
-        })
-      }
-      if (typeof wire !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(wire)) {
-        throw VenueInputError.quoting({
-          argument: path,
-          render: (name) => `createVenue: ${name} must be a non-empty query name`,
-        })
-      }
-      target[argument] = wire
-    }
-  }
-  for (const group of Object.values(result)) Object.freeze(group)
-  return Object.freeze(result) as unknown as ParamNames
+  return mergeParamNames(value, 'createVenue')
 }

@@ -8,7 +8,7 @@ import { StreamRegistry } from './core/stream-registry.js'
 import { VenueAbortError } from './errors/venue-abort-error.js'
 import { redactError } from './errors/venue-error.js'
 import { type ResolvedVenueOptions, resolveOptions, type VenueOptions } from './options.js'
-import { createRestClient, type RestClient } from './rest/rest-client.js'
+import { createRestClient, type RestClient } from './rest/index.js'
 import type { AccountInfo } from './schemas/account-info.js'
 import type { PoolDetail } from './schemas/pool-detail.js'
 import type { PoolSummary } from './schemas/pool-summary.js'
@@ -29,6 +29,7 @@ import {
   watchTrades,
 } from './streams/watch-trades.js'
 import { type TransfersFeedOptions, watchTransfers } from './streams/watch-transfers.js'
+import { closingTransport, laneTransport } from './transport/closing-transport.js'
 import { dedupeTransport } from './transport/dedupe-transport.js'
 import { TokenBucket } from './transport/token-bucket.js'
 import type { Transport } from './transport/transport.js'
@@ -124,33 +125,11 @@ export function createVenue(options: VenueOptions): Venue {
   // Identical requests share one flight, and a flight waits for one token of the budget.
   const shared = dedupeTransport(pool, { acquire: (lane, signal) => bucket.acquire(lane, signal) })
   const closed = new Subject<void>()
-  let closing: Promise<void> | undefined
-  const transport: Transport = {
-    request: (request) => {
-      if (closing !== undefined) {
-        return Promise.reject(
-          new VenueAbortError(`${request.endpoint}: the venue is closed`, {
-            endpoint: request.endpoint,
-          }),
-        )
-      }
-      return shared.request(request)
-    },
-    close: () => {
-      if (closing === undefined) {
-        // Marked closed first: a request made while the streams end below is refused.
-        closing = Promise.resolve().then(() => shared.close())
-        closed.next()
-        closed.complete()
-        bucket.close(new VenueAbortError('the venue is closed'))
-        health.close()
-      }
-      return closing
-    },
-  }
-  const laneTransport = (lane: string): Transport => ({
-    request: (request) => transport.request({ ...request, lane }),
-    close: () => transport.close(),
+  const transport = closingTransport(shared, () => {
+    closed.next()
+    closed.complete()
+    bucket.close(new VenueAbortError('the venue is closed'))
+    health.close()
   })
 
   const { apiKey, dispatcher, ...visible } = resolved
@@ -159,10 +138,18 @@ export function createVenue(options: VenueOptions): Venue {
     hasApiKey: apiKey !== undefined,
     customDispatcher: dispatcher !== undefined,
   })
-  const rest = createRestClient({ transport, options: resolved })
+  // The REST layer gets the four settings it uses, not the venue's options.
+  const restSettings = {
+    apiKey: resolved.apiKey,
+    requestTimeoutMs: resolved.requestTimeoutMs,
+    marketData: resolved.marketData,
+    paramNames: resolved.paramNames,
+  }
+  const rest = createRestClient({ transport, options: restSettings })
   const health = new HealthBoard()
   const context: StreamContext = {
-    rest: (lane) => createRestClient({ transport: laneTransport(lane), options: resolved }),
+    rest: (lane) =>
+      createRestClient({ transport: laneTransport(transport, lane), options: restSettings }),
     registry: new StreamRegistry({ lingerMs: resolved.lingerMs, health, closed }),
     closed,
     health,

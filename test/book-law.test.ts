@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { applyBookEvent } from '../src/book/apply-book-event.js'
 import type { BookEvent, BookSide, Level } from '../src/book/book-event.js'
 import type { OrderBook } from '../src/book/order-book.js'
-import { type DepthPoll, toBookEvents } from '../src/book/to-book-events.js'
+import { type DepthPoll, toBookEvents } from '../src/streams/to-book-events.js'
 import { units } from './helpers/exact-decimal.js'
 
 /** mulberry32: a tiny seeded PRNG, so that every random case can be replayed from its seed. */

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { dirname, join, normalize, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 const SRC = join(import.meta.dirname, '..', 'src')
@@ -51,6 +51,79 @@ describe('layering', () => {
       )
     expect(simulatorReachesOut).toEqual([])
     expect(clientReachesIn).toEqual([])
+  })
+})
+
+/**
+ * The layers of the client, lowest first. A file may import its own layer and the layers
+ * before it, never one after it; the simulator stands apart (only the CLI joins the two).
+ */
+const LAYERS = [
+  ['errors', ['errors/']],
+  ['decimal', ['decimal.ts']],
+  ['timers', ['timers.ts']],
+  ['api-key', ['api-key.ts']],
+  ['schemas', ['schemas/']],
+  ['transport', ['transport/']],
+  ['rest', ['rest/']],
+  ['core', ['core/']],
+  ['book', ['book/']],
+  ['streams', ['streams/']],
+  ['signals', ['signals/']],
+  ['venue', ['options.ts', 'venue.ts']],
+  ['index', ['index.ts', 'operators.ts']],
+  ['cli', ['cli/']],
+] as const satisfies readonly (readonly [string, readonly string[]])[]
+
+function layerOf(file: string): number {
+  const index = LAYERS.findIndex(([, places]) =>
+    places.some((place) => (place.endsWith('/') ? file.startsWith(place) : file === place)),
+  )
+  if (index < 0) throw new Error(`${file} belongs to no layer: add it to LAYERS`)
+  return index
+}
+
+/** Relative imports of a file, as paths under src/. */
+function localImports(file: string): string[] {
+  return imports(file)
+    .filter((s) => s.startsWith('.'))
+    .map((s) => normalize(join(dirname(file), s)).replace(/\.js$/, '.ts'))
+}
+
+describe('layers point one way', () => {
+  const client = sources(SRC).filter((file) => !file.startsWith('simulator/'))
+
+  it('every import goes to the same layer or a lower one', () => {
+    const upward = client.flatMap((file) =>
+      localImports(file)
+        .filter((target) => !target.startsWith('simulator/'))
+        .filter((target) => layerOf(target) > layerOf(file))
+        .map((target) => `${file} -> ${target}`),
+    )
+    expect(upward).toEqual([])
+  })
+
+  it('the check catches a wrong arrow (rest importing the venue options)', () => {
+    expect(layerOf('options.ts')).toBeGreaterThan(layerOf('rest/rest-client.ts'))
+    expect(layerOf('streams/watch-depth.ts')).toBeGreaterThan(layerOf('rest/index.ts'))
+  })
+
+  it('outside rest/, only its public face rest/index.ts is imported', () => {
+    const private_ = client
+      .filter((file) => !file.startsWith('rest/'))
+      .flatMap((file) =>
+        localImports(file)
+          .filter((target) => target.startsWith('rest/') && target !== 'rest/index.ts')
+          .map((target) => `${file} -> ${target}`),
+      )
+    expect(private_).toEqual([])
+  })
+
+  it('the order book and the lower layers do not load rxjs (operators live in core and streams)', () => {
+    const lower = client.filter(
+      (file) => layerOf(file) <= layerOf('rest/index.ts') || file.startsWith('book/'),
+    )
+    expect(lower.filter((file) => imports(file).includes('rxjs'))).toEqual([])
   })
 })
 

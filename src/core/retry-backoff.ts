@@ -12,6 +12,18 @@ import { VenueRateLimitError } from '../errors/venue-rate-limit-error.js'
 import { VenueServerError } from '../errors/venue-server-error.js'
 import { clampDelay } from '../timers.js'
 
+/** Retry delays of streams: exponential with full jitter, capped. */
+export interface BackoffOptions {
+  /** First delay in ms. Default 500. */
+  readonly initialMs?: number
+  /** Largest delay in ms. Default 30,000. */
+  readonly maxMs?: number
+  /** Growth per attempt, at least 1. Default 2. */
+  readonly factor?: number
+  /** `true` (default) draws each delay uniformly from 0..computed delay ("full jitter"). */
+  readonly jitter?: boolean
+}
+
 /** One retry about to happen, as reported to `onRetry`. */
 export interface RetryNotice {
   /** 1 for the first retry after a success (or after the start). */

@@ -1,5 +1,7 @@
-import type { MarketDataSource } from '../options.js'
 import type { KlineInterval } from '../schemas/kline.js'
+
+/** Which market-data set to read: `'v2'` (order book plus AMM, the default) or `'v1'` (order book only). */
+export type MarketDataSource = 'v2' | 'v1'
 
 /** Sort direction of the paged account feeds. */
 export type SortDirection = 'asc' | 'desc'

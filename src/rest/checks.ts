@@ -1,6 +1,5 @@
-import { compareDecimal, isDecimal } from '../decimal.js'
+import { compareDecimal, isDecimal, numberToDecimalString } from '../decimal.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
-import { numberToDecimalString } from '../schemas/primitives.js'
 
 /**
  * Argument checks run before any request. Each failure is a {@link VenueInputError}

@@ -1,3 +1,5 @@
+import { VenueInputError } from '../errors/venue-input-error.js'
+
 /**
  * Wire names of the filters that the venue's reference describes without naming. These are
  * venue-rx's best reading (see docs/venue-interface.md#paging); override any of them with the
@@ -49,4 +51,55 @@ export interface ParamNames {
 /** Overrides for {@link ParamNames}: any group, any subset of its arguments. */
 export type ParamNamesOverride = {
   readonly [G in keyof ParamNames]?: Partial<ParamNames[G]>
+}
+
+/**
+ * {@link DEFAULT_PARAM_NAMES} with `override` applied: own keys only (`__proto__` can never
+ * reach a prototype), known groups and filters only, names that can go in a query.
+ * Throws `VenueInputError` naming the bad entry; `caller` starts its message.
+ *
+ * @example
+ * ```ts
+ * mergeParamNames({ trades: { afterSeq: 'seq' } }, 'createVenue').trades.afterSeq // 'seq'
+ * ```
+ */
+export function mergeParamNames(override: object, caller: string): ParamNames {
+  const result: Record<string, Record<string, string>> = {}
+  for (const [group, defaults] of Object.entries(DEFAULT_PARAM_NAMES)) {
+    result[group] = { ...defaults }
+  }
+  for (const [group, names] of Object.entries(override)) {
+    // Own keys only: `__proto__`, `constructor` or `toString` must never reach a prototype.
+    const target = Object.hasOwn(result, group) ? result[group] : undefined
+    if (target === undefined) {
+      throw VenueInputError.quoting({
+        argument: `paramNames.${group}`,
+        render: (name) => `${caller}: unknown paramNames group ${JSON.stringify(name.slice(11))}`,
+      })
+    }
+    if (typeof names !== 'object' || names === null || Array.isArray(names)) {
+      throw VenueInputError.quoting({
+        argument: `paramNames.${group}`,
+        render: (name) => `${caller}: ${name} must be an object`,
+      })
+    }
+    for (const [argument, wire] of Object.entries(names)) {
+      const path = `paramNames.${group}.${argument}`
+      if (!Object.hasOwn(target, argument)) {
+        throw VenueInputError.quoting({
+          argument: path,
+          render: (name) => `${caller}: unknown filter ${name}`,
+        })
+      }
+      if (typeof wire !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(wire)) {
+        throw VenueInputError.quoting({
+          argument: path,
+          render: (name) => `${caller}: ${name} must be a non-empty query name`,
+        })
+      }
+      target[argument] = wire
+    }
+  }
+  for (const group of Object.values(result)) Object.freeze(group)
+  return Object.freeze(result) as unknown as ParamNames
 }

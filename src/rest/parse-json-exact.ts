@@ -1,5 +1,4 @@
-import { normalizeDecimal } from '../decimal.js'
-import { numberToDecimalString } from '../schemas/primitives.js'
+import { normalizeDecimal, numberToDecimalString } from '../decimal.js'
 
 /**
  * Whether `text` may hold a JSON number a JavaScript number cannot hold exactly: such a

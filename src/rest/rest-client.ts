@@ -4,7 +4,6 @@ import { VenueAuthError } from '../errors/venue-auth-error.js'
 import { redactError } from '../errors/venue-error.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { VenueNotFoundError } from '../errors/venue-not-found-error.js'
-import type { ResolvedVenueOptions } from '../options.js'
 import type { AccountInfo } from '../schemas/account-info.js'
 import type { Balance } from '../schemas/balance.js'
 import type { Depth } from '../schemas/depth.js'
@@ -24,6 +23,7 @@ import type {
   DepthArgs,
   KlinesArgs,
   LatestTradesArgs,
+  MarketDataSource,
   OrderRef,
   OrdersArgs,
   PoolsArgs,
@@ -33,6 +33,7 @@ import type {
 } from './args.js'
 import { ENDPOINTS, type Endpoint } from './endpoints.js'
 import { interpretResponse, type VenueResult } from './interpret-response.js'
+import type { ParamNames } from './param-names.js'
 import * as q from './requests.js'
 
 /**
@@ -85,10 +86,20 @@ export type RequestEndpoint = <S extends z.ZodType>(
   options: CallOptions | undefined,
 ) => Promise<VenueResult<z.output<S>>>
 
+/** The venue settings a REST client uses (and nothing else of the venue's options). */
+export interface RestClientSettings {
+  /** Sent to account endpoints only. */
+  readonly apiKey: ApiKey | undefined
+  readonly requestTimeoutMs: number
+  /** Market-data set when a call names no `source`. */
+  readonly marketData: MarketDataSource
+  readonly paramNames: ParamNames
+}
+
 /** What {@link createRestClient} needs. */
 export interface RestClientDeps {
   readonly transport: Transport
-  readonly options: ResolvedVenueOptions
+  readonly options: RestClientSettings
   /** Current time in ms. Default `Date.now`. */
   readonly now?: () => number
 }

@@ -9,7 +9,7 @@ import {
   tap,
 } from 'rxjs'
 import { type CursorProgress, paginateCursor } from '../core/paginate-cursor.js'
-import type { RestClient } from '../rest/rest-client.js'
+import type { RestClient } from '../rest/index.js'
 import type { Checkpoint } from './checkpoint.js'
 import type { StreamContext } from './stream-context.js'
 import { checkpointOption, onProgressOption, streamOptions } from './stream-options.js'

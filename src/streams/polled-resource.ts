@@ -2,7 +2,7 @@ import { type Observable, tap } from 'rxjs'
 import { distinctUntilDeepChanged } from '../core/distinct-until-deep-changed.js'
 import { poll } from '../core/poll.js'
 import { retryBackoff } from '../core/retry-backoff.js'
-import type { RestClient } from '../rest/rest-client.js'
+import type { RestClient } from '../rest/index.js'
 import type { StreamContext } from './stream-context.js'
 
 /** Settings of {@link polledResource}. */

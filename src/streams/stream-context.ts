@@ -1,8 +1,8 @@
 import type { Observable, SchedulerLike } from 'rxjs'
 import type { HealthBoard } from '../core/health.js'
+import type { BackoffOptions } from '../core/retry-backoff.js'
 import type { StreamRegistry } from '../core/stream-registry.js'
-import type { BackoffOptions } from '../options.js'
-import type { RestClient } from '../rest/rest-client.js'
+import type { RestClient } from '../rest/index.js'
 
 /** What every stream of one venue is built from. */
 export interface StreamContext {

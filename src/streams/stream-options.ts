@@ -1,6 +1,6 @@
 import { VenueInputError } from '../errors/venue-input-error.js'
-import type { MarketDataSource } from '../options.js'
-import { fail, knownKeys } from '../rest/checks.js'
+import type { MarketDataSource } from '../rest/index.js'
+import { failArgument as fail, knownKeys } from '../rest/index.js'
 
 /**
  * Checks of the options objects of the `watch...` methods, run at the call: each failure

@@ -1,7 +1,5 @@
 import { Observable, type OperatorFunction } from 'rxjs'
-import { compareValidDecimals } from '../decimal.js'
-import type { Depth } from '../schemas/depth.js'
-import type { BookEvent, Level } from './book-event.js'
+import type { BookEvent, Level } from '../book/book-event.js'
 import {
   applySide,
   diffSide,
@@ -9,7 +7,9 @@ import {
   sameSide,
   sortSide,
   withoutEmptyLevels,
-} from './book-side.js'
+} from '../book/book-side.js'
+import { compareValidDecimals } from '../decimal.js'
+import type { Depth } from '../schemas/depth.js'
 
 /** Stale answers (older server timestamp) dropped in a row before the book resyncs anyway. */
 const MAX_STALE_IN_A_ROW = 3

@@ -1,7 +1,6 @@
 import type { Observable } from 'rxjs'
 import { compareIds } from '../decimal.js'
-import { poolId as checkPoolId } from '../rest/checks.js'
-import { unsignedId } from '../rest/requests.js'
+import { checkPoolId, unsignedId } from '../rest/index.js'
 import type { TradeDetail } from '../schemas/trade-detail.js'
 import { type CursorFeedOptions, cursorFeed, feedOptions } from './cursor-feed.js'
 import type { StreamContext } from './stream-context.js'

@@ -1,6 +1,6 @@
 import { concatMap, from, type Observable } from 'rxjs'
 import { keyedDiff } from '../core/keyed-diff.js'
-import type { RestClient } from '../rest/rest-client.js'
+import type { RestClient } from '../rest/index.js'
 import type { OpenOrder } from '../schemas/order.js'
 import { polledResource } from './polled-resource.js'
 import type { StreamContext } from './stream-context.js'

@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs'
-import { poolSegment } from '../rest/requests.js'
+import { poolSegment } from '../rest/index.js'
 import type { AccountInfo } from '../schemas/account-info.js'
 import type { PoolDetail } from '../schemas/pool-detail.js'
 import type { PoolSummary } from '../schemas/pool-summary.js'
