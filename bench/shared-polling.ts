@@ -23,7 +23,9 @@ import { createInterface, type Interface } from 'node:readline'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { filter, firstValueFrom, type Subscription } from 'rxjs'
 import { Pool } from 'undici'
-import { createVenue, ENDPOINTS, envelopeSchema, type Venue } from '../src/index.js'
+import { createVenue, type Venue } from '../src/index.js'
+import { ENDPOINTS } from '../src/rest/endpoints.js'
+import { envelopeSchema } from '../src/schemas/envelope.js'
 
 interface RouteStats {
   readonly requests: number

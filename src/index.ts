@@ -1,6 +1,11 @@
 /**
  * venue-rx: the spot venue's polling REST interface as typed calls and RxJS streams.
  *
+ * What a bot uses: `createVenue`, the streams' event and resource types, the errors,
+ * the order book, checkpoints and exact-decimal helpers. Building blocks for streams of
+ * your own are in `venue-rx/operators`, the zod schemas in `venue-rx/schemas`, the
+ * local venue in `venue-rx/simulator`.
+ *
  * @packageDocumentation
  */
 
@@ -14,25 +19,9 @@ export type {
   Level as BookLevel,
 } from './book/book-event.js'
 export { type FillEstimate, OrderBook } from './book/order-book.js'
-export { distinctUntilDeepChanged } from './core/distinct-until-deep-changed.js'
-// Operators (the polling core, for streams of your own)
-export { fromRequest } from './core/from-request.js'
 export type { HealthReport, StreamHealth } from './core/health.js'
-export { diffByKey, isEmptyDiff, type KeyedDiff, keyedDiff } from './core/keyed-diff.js'
-export { newInWindow } from './core/new-in-window.js'
-export {
-  type CursorProgress,
-  type PaginateCursorOptions,
-  paginateCursor,
-} from './core/paginate-cursor.js'
-export { type PollOptions, poll } from './core/poll.js'
-export {
-  backoffDelay,
-  type RetryBackoffOptions,
-  type RetryNotice,
-  retryBackoff,
-} from './core/retry-backoff.js'
-// Exact decimals
+export type { CursorProgress } from './core/paginate-cursor.js'
+// Exact decimals and ids
 export {
   addDecimal,
   compareDecimal,
@@ -73,25 +62,43 @@ export type {
   LatestTradesArgs,
   OrderRef,
   OrdersArgs,
+  ParamNames,
+  ParamNamesOverride,
   PoolsArgs,
   RestClient,
+  RestMethodName,
   SortDirection,
   SourceArg,
   TradesArgs,
   TransfersArgs,
 } from './rest/index.js'
-export {
-  DEFAULT_PARAM_NAMES,
-  ENDPOINTS,
-  type Endpoint,
-  type EndpointGroup,
-  type ParamNames,
-  type ParamNamesOverride,
-  type RestMethodName,
-} from './rest/index.js'
-// Resources: schemas and the types inferred from them
-export * from './schemas/index.js'
-// Exactly-once feeds
+export { DEFAULT_PARAM_NAMES } from './rest/index.js'
+// Resources as the venue sends them (types), and the codes they carry
+export type {
+  AccountInfo,
+  Balance,
+  BalanceLock,
+  Depth,
+  Kline,
+  KlineInterval,
+  Level,
+  OpenOrder,
+  Order,
+  OrderWithTrades,
+  Ping,
+  PoolDetail,
+  PoolSummary,
+  PublicTrade,
+  SystemInfo,
+  Token,
+  TokenChain,
+  TokenInfo,
+  TokenLink,
+  TradeDetail,
+  Transfer,
+} from './schemas/index.js'
+export { KLINE_INTERVALS, OrderSide, OrderStatus, OrderType, PoolStatus } from './schemas/index.js'
+// Exactly-once feeds: where they keep their place
 export {
   type Checkpoint,
   type FileCheckpointOptions,
@@ -99,8 +106,7 @@ export {
   memoryCheckpoint,
 } from './streams/checkpoint.js'
 export type { CursorFeedOptions } from './streams/cursor-feed.js'
-export { streamKey } from './streams/stream-key.js'
-// Streams
+// Streams and their events
 export type { BalanceChange, BalancesUpdate } from './streams/watch-balances.js'
 export type { DepthStreamOptions } from './streams/watch-depth.js'
 export type { MyTradesOptions } from './streams/watch-my-trades.js'

@@ -22,13 +22,13 @@ import { isObservable, type Observable } from 'rxjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   createVenue,
-  ENDPOINTS,
   type RestMethodName,
   type Venue,
   VenueAbortError,
   VenueError,
   VenueInputError,
 } from '../src/index.js'
+import { ENDPOINTS } from '../src/rest/endpoints.js'
 import {
   describeError,
   firstOutcome,

@@ -1,14 +1,9 @@
 import { count, firstValueFrom, lastValueFrom, map, of, take, tap, toArray } from 'rxjs'
 import { TestScheduler } from 'rxjs/testing'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { CursorProgress, PaginateCursorOptions } from '../src/index.js'
-import {
-  compareIds,
-  memoryCheckpoint,
-  paginateCursor,
-  VenueAuthError,
-  VenueServerError,
-} from '../src/index.js'
+import type { CursorProgress } from '../src/index.js'
+import { compareIds, memoryCheckpoint, VenueAuthError, VenueServerError } from '../src/index.js'
+import { type PaginateCursorOptions, paginateCursor } from '../src/operators.js'
 import { rejectionOf } from './helpers/rejection.js'
 
 /** A record of the feed: its cursor is `seq`; `tag` tells copies of one seq apart. */

@@ -1,7 +1,8 @@
 import type { Subscription } from 'rxjs'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { HealthReport, PublicTradeEvent, Venue, VenueOptions } from '../src/index.js'
-import { createVenue, newInWindow, VenueInputError } from '../src/index.js'
+import { createVenue, VenueInputError } from '../src/index.js'
+import { newInWindow } from '../src/operators.js'
 import { publicTrade, T } from './helpers/fixtures.js'
 import { ok, type RecordingServer, startRecordingServer } from './helpers/recording-server.js'
 

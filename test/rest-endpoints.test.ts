@@ -7,7 +7,8 @@ import type {
   Venue,
   VenueOptions,
 } from '../src/index.js'
-import { createVenue, DEFAULT_PARAM_NAMES, ENDPOINTS, VenueInputError } from '../src/index.js'
+import { createVenue, DEFAULT_PARAM_NAMES, VenueInputError } from '../src/index.js'
+import { ENDPOINTS } from '../src/rest/endpoints.js'
 import { dataFor, depth, kline, publicTrade, T } from './helpers/fixtures.js'
 import {
   ok,

@@ -3,7 +3,6 @@ import type { AddressInfo, Socket } from 'node:net'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
   createVenue,
-  ENDPOINTS,
   type RestClient,
   type RestMethodName,
   type Venue,
@@ -19,6 +18,7 @@ import {
   VenueServerError,
   VenueTimeoutError,
 } from '../src/index.js'
+import { ENDPOINTS } from '../src/rest/endpoints.js'
 import * as fixtures from './helpers/fixtures.js'
 import {
   fail,

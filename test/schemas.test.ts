@@ -1,9 +1,10 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import type { z } from 'zod'
+import { numberToDecimalString } from '../src/decimal.js'
+import { type Envelope, envelopeSchema } from '../src/schemas/envelope.js'
 import type {
   Balance,
   Depth,
-  Envelope,
   Kline,
   Level,
   OrderWithTrades,
@@ -16,13 +17,11 @@ import {
   balanceSchema,
   decimalString,
   depthSchema,
-  envelopeSchema,
   finiteNumber,
   KLINE_INTERVALS,
   klineSchema,
   levelSchema,
   nonNegativeSafeInteger,
-  numberToDecimalString,
   OrderSide,
   OrderStatus,
   OrderType,
@@ -30,7 +29,6 @@ import {
   orderSchema,
   orderWithTradesSchema,
   PoolStatus,
-  parseIsoTimestamp,
   pingSchema,
   poolDetailSchema,
   poolSummarySchema,
@@ -43,6 +41,7 @@ import {
   tradeDetailSchema,
   transferSchema,
 } from '../src/schemas/index.js'
+import { parseIsoTimestamp } from '../src/schemas/primitives.js'
 
 /** 2023-11-14T22:13:20.000Z */
 const T_SECONDS = 1_700_000_000

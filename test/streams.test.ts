@@ -26,15 +26,8 @@ import type {
   Venue,
   VenueOptions,
 } from '../src/index.js'
-import {
-  balanceSchema,
-  createVenue,
-  openOrderSchema,
-  tokenSchema,
-  VenueAbortError,
-  VenueAuthError,
-  VenueInputError,
-} from '../src/index.js'
+import { createVenue, VenueAbortError, VenueAuthError, VenueInputError } from '../src/index.js'
+import { balanceSchema, openOrderSchema, tokenSchema } from '../src/schemas/index.js'
 import type {
   AccountView,
   PoolDetailRecord,

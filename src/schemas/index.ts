@@ -9,8 +9,6 @@ export type { Balance, BalanceLock } from './balance.js'
 export { balanceLockSchema, balanceSchema } from './balance.js'
 export type { Depth, Level } from './depth.js'
 export { depthSchema, levelSchema } from './depth.js'
-export type { Envelope } from './envelope.js'
-export { envelopeSchema } from './envelope.js'
 export type { Kline, KlineInterval } from './kline.js'
 export { KLINE_INTERVALS, klineSchema } from './kline.js'
 export type { OpenOrder, Order, OrderWithTrades } from './order.js'
@@ -31,10 +29,7 @@ export { poolSummarySchema } from './pool-summary.js'
 export {
   decimalString,
   finiteNumber,
-  MILLISECONDS_THRESHOLD,
   nonNegativeSafeInteger,
-  numberToDecimalString,
-  parseIsoTimestamp,
   safeInteger,
   timestampMillis,
   timestampSeconds,
