@@ -32,7 +32,6 @@ import { type TransfersFeedOptions, watchTransfers } from './streams/watch-trans
 import { closingTransport, laneTransport } from './transport/closing-transport.js'
 import { dedupeTransport } from './transport/dedupe-transport.js'
 import { TokenBucket } from './transport/token-bucket.js'
-import type { Transport } from './transport/transport.js'
 import { createUndiciTransport } from './transport/undici-transport.js'
 
 /** What a venue shows of its options: everything but the key itself. */
