@@ -1,5 +1,6 @@
 import { compareDecimal, isDecimal, numberToDecimalString } from '../decimal.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
+import type { MarketDataSource } from './args.js'
 
 /**
  * Argument checks run before any request. Each failure is a {@link VenueInputError}
@@ -134,4 +135,15 @@ export function argsObject(method: string, value: unknown): Record<string, unkno
     throw new VenueInputError('args', `${method}: arguments must be an object`)
   }
   return value as Record<string, unknown>
+}
+
+/** `source`: `'v2'` or `'v1'`; absent (`undefined`, never `null`) takes `fallback`. */
+export function source(
+  method: string,
+  value: unknown,
+  fallback: MarketDataSource,
+): MarketDataSource {
+  if (value === undefined) return fallback
+  if (value === 'v1' || value === 'v2') return value
+  return fail(method, 'source', "must be 'v2' or 'v1'", value)
 }

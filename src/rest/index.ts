@@ -22,7 +22,12 @@ export type {
 } from './args.js'
 // Argument checks shared with the streams, so a stream names a bad argument exactly as
 // the REST method it calls would.
-export { fail as failArgument, knownKeys, poolId as checkPoolId } from './checks.js'
+export {
+  fail as failArgument,
+  knownKeys,
+  poolId as checkPoolId,
+  source as checkSource,
+} from './checks.js'
 export { ENDPOINTS, type Endpoint, type EndpointGroup, type RestMethodName } from './endpoints.js'
 export {
   DEFAULT_PARAM_NAMES,

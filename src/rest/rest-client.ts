@@ -31,6 +31,7 @@ import type {
   TradesArgs,
   TransfersArgs,
 } from './args.js'
+import { source as checkSource } from './checks.js'
 import { ENDPOINTS, type Endpoint } from './endpoints.js'
 import { interpretResponse, type VenueResult } from './interpret-response.js'
 import type { ParamNames } from './param-names.js'
@@ -176,11 +177,7 @@ export function createRestClient(deps: RestClientDeps): RestClient {
   ): Promise<z.output<S>> => (await request(endpoint, path, query, options)).data
 
   const marketPath = (endpoint: Endpoint, args: SourceArg | undefined): string => {
-    // Only an absent source takes the default: `null` is a wrong value, not "unset".
-    const source = args?.source === undefined ? marketData : args.source
-    if (source !== 'v1' && source !== 'v2') {
-      throw new VenueInputError('source', `${endpoint.method}: source must be 'v2' or 'v1'`)
-    }
+    const source = checkSource(endpoint.method, args?.source, marketData)
     return source === 'v2' && endpoint.v2Path !== undefined ? endpoint.v2Path : endpoint.path
   }
   const withId = (endpoint: Endpoint, segment: string) => endpoint.path.replace('{id}', segment)

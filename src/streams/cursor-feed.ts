@@ -11,6 +11,7 @@ import {
 import { type CursorProgress, paginateCursor } from '../core/paginate-cursor.js'
 import type { RestClient } from '../rest/index.js'
 import type { Checkpoint } from './checkpoint.js'
+import { retrySettings } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
 import { checkpointOption, onProgressOption, streamOptions } from './stream-options.js'
 
@@ -68,7 +69,7 @@ export function cursorFeed<T, C>(
   spec: CursorFeedSpec<T, C>,
   options: CursorFeedOptions<C>,
 ): Observable<T> {
-  const { health, backoff, pollIntervalMs, scheduler } = context
+  const { health, pollIntervalMs, scheduler } = context
   return defer(() => {
     const key = `${spec.key}#${++feeds}`
     const rest = context.rest(key)
@@ -86,11 +87,7 @@ export function cursorFeed<T, C>(
             options.checkpoint === undefined
               ? undefined
               : (cursor) => options.checkpoint?.save(cursor),
-          retry: {
-            ...backoff,
-            onRetry: ({ attempt, delayMs, error }) => health.retrying(key, attempt, delayMs, error),
-            ...(scheduler ? { scheduler } : {}),
-          },
+          retry: retrySettings(context, key),
           onProgress: (progress) => {
             health.ok(key)
             options.onProgress?.(progress)

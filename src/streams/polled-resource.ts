@@ -1,8 +1,7 @@
-import { type Observable, tap } from 'rxjs'
+import { map, type Observable, pipe } from 'rxjs'
 import { distinctUntilDeepChanged } from '../core/distinct-until-deep-changed.js'
-import { poll } from '../core/poll.js'
-import { retryBackoff } from '../core/retry-backoff.js'
 import type { RestClient } from '../rest/index.js'
+import { pollingPipeline } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
 
 /** Settings of {@link polledResource}. */
@@ -12,9 +11,8 @@ export interface PolledResourceOptions {
 }
 
 /**
- * The poller behind every state stream: poll → retry with backoff (reporting to the
- * health board) → emit only on deep change → shared under `key` with replay of the
- * latest value.
+ * A state stream: the {@link pollingPipeline} emitting the resource only when it
+ * deep-changed (the comparison runs once per answer, before sharing).
  */
 export function polledResource<T>(
   context: StreamContext,
@@ -22,25 +20,11 @@ export function polledResource<T>(
   fetch: (rest: RestClient, signal: AbortSignal) => Promise<T>,
   options: PolledResourceOptions = {},
 ): Observable<T> {
-  const { registry, health, pollIntervalMs, backoff, scheduler } = context
-  return registry.shared(
-    key,
-    () => {
-      const rest = context.rest(key)
-      return poll((signal) => fetch(rest, signal), {
-        intervalMs: pollIntervalMs,
-        ...(scheduler ? { scheduler } : {}),
-      }).pipe(
-        tap(() => health.ok(key)),
-        retryBackoff<T>({
-          ...backoff,
-          ...options,
-          onRetry: ({ attempt, delayMs, error }) => health.retrying(key, attempt, delayMs, error),
-          ...(scheduler ? { scheduler } : {}),
-        }),
-        distinctUntilDeepChanged(),
-      )
-    },
-    true,
-  )
+  return pollingPipeline(context, key, fetch, {
+    maxAmbiguousRetries: options.maxAmbiguousRetries,
+    shape: pipe(
+      map((polled) => polled.value),
+      distinctUntilDeepChanged(),
+    ),
+  })
 }

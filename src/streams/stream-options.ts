@@ -1,6 +1,5 @@
 import { VenueInputError } from '../errors/venue-input-error.js'
-import type { MarketDataSource } from '../rest/index.js'
-import { failArgument as fail, knownKeys } from '../rest/index.js'
+import { checkSource, failArgument as fail, knownKeys } from '../rest/index.js'
 
 /**
  * Checks of the options objects of the `watch...` methods, run at the call: each failure
@@ -24,16 +23,8 @@ export function streamOptions(
   return value as Record<string, unknown>
 }
 
-/** `source`: `'v2'` or `'v1'`; absent takes the venue's `marketData`. */
-export function sourceOption(
-  method: string,
-  value: unknown,
-  fallback: MarketDataSource,
-): MarketDataSource {
-  if (value === undefined) return fallback
-  if (value === 'v1' || value === 'v2') return value
-  return fail(method, 'source', "must be 'v2' or 'v1'", value)
-}
+/** `source`: the REST layer's check, so a stream and a REST call name it alike. */
+export const sourceOption = checkSource
 
 /** `checkpoint`: absent, or an object with `load()` and `save(cursor)` functions. */
 export function checkpointOption(method: string, value: unknown): void {

@@ -1,12 +1,11 @@
-import { map, type Observable, scan, tap } from 'rxjs'
+import { map, type Observable, scan } from 'rxjs'
 import { applyBookEvent } from '../book/apply-book-event.js'
 import type { BookEvent } from '../book/book-event.js'
 import type { OrderBook } from '../book/order-book.js'
-import { poll } from '../core/poll.js'
-import { retryBackoff } from '../core/retry-backoff.js'
 import { normalizeDecimal } from '../decimal.js'
 import type { DepthArgs, MarketDataSource } from '../rest/index.js'
 import { checkPoolId, depthQuery } from '../rest/index.js'
+import { pollingPipeline } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 import { sourceOption, streamOptions } from './stream-options.js'
@@ -51,33 +50,11 @@ export function watchDepth(
       ]),
   )
   const key = streamKey('watchDepth', [{ ...query, source }])
-  const { registry, health, pollIntervalMs, backoff, scheduler } = context
-  const polls = registry.shared<DepthPoll>(
+  const polls = pollingPipeline(
+    context,
     key,
-    () => {
-      const rest = context.rest(key)
-      let afterRecovery = false
-      return poll((signal) => rest.depth({ ...args, source }, { signal }), {
-        intervalMs: pollIntervalMs,
-        ...(scheduler ? { scheduler } : {}),
-      }).pipe(
-        tap(() => health.ok(key)),
-        map((depth): DepthPoll => {
-          const poll = { depth, afterRecovery }
-          afterRecovery = false
-          return poll
-        }),
-        retryBackoff<DepthPoll>({
-          ...backoff,
-          onRetry: ({ attempt, delayMs, error }) => {
-            afterRecovery = true
-            health.retrying(key, attempt, delayMs, error)
-          },
-          ...(scheduler ? { scheduler } : {}),
-        }),
-      )
-    },
-    true,
+    (rest, signal) => rest.depth({ ...args, source }, { signal }),
+    { shape: map(({ value, afterRecovery }): DepthPoll => ({ depth: value, afterRecovery })) },
   )
   return polls.pipe(toBookEvents(poolId))
 }
