@@ -1,3 +1,4 @@
+import type { SchedulerLike } from 'rxjs'
 import { ApiKey } from './api-key.js'
 import type { BackoffOptions } from './core/retry-backoff.js'
 import { redactError } from './errors/venue-error.js'
@@ -43,6 +44,12 @@ export interface VenueOptions {
   readonly dispatcher?: VenueDispatcher
   /** Overrides for the unconfirmed filter wire names. */
   readonly paramNames?: ParamNamesOverride
+  /**
+   * The clock of every stream: poll intervals, retry waits, linger and the request
+   * budget. Default rxjs's `asyncScheduler` (real time). Tests pass a `TestScheduler` or
+   * `VirtualTimeScheduler` to run streams in virtual time; request timeouts stay real.
+   */
+  readonly scheduler?: SchedulerLike
 }
 
 /** {@link VenueOptions} after validation and defaults; the key is wrapped so it cannot leak. */
@@ -59,6 +66,7 @@ export interface ResolvedVenueOptions {
   readonly connections: number
   readonly dispatcher: VenueDispatcher | undefined
   readonly paramNames: ParamNames
+  readonly scheduler: SchedulerLike | undefined
 }
 
 const OPTION_NAMES: ReadonlySet<string> = new Set([
@@ -74,6 +82,7 @@ const OPTION_NAMES: ReadonlySet<string> = new Set([
   'connections',
   'dispatcher',
   'paramNames',
+  'scheduler',
 ])
 
 /** Validates `options` and fills in defaults. Throws {@link VenueInputError} naming the option. */
@@ -132,6 +141,7 @@ function resolve(options: VenueOptions): ResolvedVenueOptions {
     connections: positiveInteger('connections', options.connections, 8),
     dispatcher: dispatcher(options.dispatcher),
     paramNames: paramNames(options.paramNames),
+    scheduler: scheduler(options.scheduler),
   })
 }
 
@@ -233,6 +243,23 @@ function positiveInteger(name: string, value: unknown, fallback: number): number
     throw new VenueInputError(name, `createVenue: ${name} must be a positive integer (got ${n})`)
   }
   return n
+}
+
+function scheduler(value: unknown): SchedulerLike | undefined {
+  if (value === undefined) return undefined
+  const candidate = value as { now?: unknown; schedule?: unknown } | null
+  if (
+    typeof value !== 'object' ||
+    candidate === null ||
+    typeof candidate.now !== 'function' ||
+    typeof candidate.schedule !== 'function'
+  ) {
+    throw new VenueInputError(
+      'scheduler',
+      'createVenue: scheduler must be an rxjs scheduler (with now() and schedule())',
+    )
+  }
+  return value as SchedulerLike
 }
 
 function dispatcher(value: unknown): VenueDispatcher | undefined {

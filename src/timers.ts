@@ -38,3 +38,26 @@ export function clampDelay(ms: number): number {
   if (!(ms > 0)) return 0
   return Math.min(ms, MAX_TIMER_MS)
 }
+
+/** What {@link schedulerTimers} needs of an rxjs scheduler. */
+export interface SchedulerClock {
+  now(): number
+  schedule(work: () => void, delay: number): { unsubscribe(): void }
+}
+
+/**
+ * Timers driven by an rxjs scheduler (a `TestScheduler` or `VirtualTimeScheduler` in
+ * tests), so that the request budget waits in the same time as the streams.
+ *
+ * @example
+ * ```ts
+ * const timers = schedulerTimers(new VirtualTimeScheduler())
+ * ```
+ */
+export function schedulerTimers(scheduler: SchedulerClock): TimerProvider {
+  return {
+    now: () => scheduler.now(),
+    setTimeout: (callback, ms) => scheduler.schedule(callback, ms),
+    clearTimeout: (handle) => (handle as { unsubscribe(): void } | undefined)?.unsubscribe(),
+  }
+}

@@ -29,17 +29,21 @@ import {
   watchTrades,
 } from './streams/watch-trades.js'
 import { type TransfersFeedOptions, watchTransfers } from './streams/watch-transfers.js'
+import { schedulerTimers } from './timers.js'
 import { closingTransport, laneTransport } from './transport/closing-transport.js'
 import { dedupeTransport } from './transport/dedupe-transport.js'
 import { TokenBucket } from './transport/token-bucket.js'
 import { createUndiciTransport } from './transport/undici-transport.js'
 
 /** What a venue shows of its options: everything but the key itself. */
-export interface VenueSettings extends Omit<ResolvedVenueOptions, 'apiKey' | 'dispatcher'> {
+export interface VenueSettings
+  extends Omit<ResolvedVenueOptions, 'apiKey' | 'dispatcher' | 'scheduler'> {
   /** Whether an API key was given (the key itself is never exposed). */
   readonly hasApiKey: boolean
   /** Whether a caller-supplied dispatcher is in use. */
   readonly customDispatcher: boolean
+  /** Whether a caller-supplied scheduler drives the streams. */
+  readonly customScheduler: boolean
 }
 
 /**
@@ -114,7 +118,11 @@ export interface Venue {
  */
 export function createVenue(options: VenueOptions): Venue {
   const resolved = resolveOptions(options)
-  const bucket = new TokenBucket(resolved.maxRequestsPerSecond)
+  // One clock for the streams and the budget: the caller's scheduler, or real time.
+  const bucket = new TokenBucket(
+    resolved.maxRequestsPerSecond,
+    resolved.scheduler === undefined ? {} : { timers: schedulerTimers(resolved.scheduler) },
+  )
   const pool = createUndiciTransport({
     baseUrl: resolved.baseUrl,
     dispatcher: resolved.dispatcher,
@@ -131,11 +139,12 @@ export function createVenue(options: VenueOptions): Venue {
     health.close()
   })
 
-  const { apiKey, dispatcher, ...visible } = resolved
+  const { apiKey, dispatcher, scheduler, ...visible } = resolved
   const settings: VenueSettings = Object.freeze({
     ...visible,
     hasApiKey: apiKey !== undefined,
     customDispatcher: dispatcher !== undefined,
+    customScheduler: scheduler !== undefined,
   })
   // The REST layer gets the four settings it uses, not the venue's options.
   const restSettings = {
@@ -149,7 +158,13 @@ export function createVenue(options: VenueOptions): Venue {
   const context: StreamContext = {
     rest: (lane) =>
       createRestClient({ transport: laneTransport(transport, lane), options: restSettings }),
-    registry: new StreamRegistry({ lingerMs: resolved.lingerMs, health, closed }),
+    registry: new StreamRegistry({
+      lingerMs: resolved.lingerMs,
+      health,
+      closed,
+      ...(scheduler ? { scheduler } : {}),
+    }),
+    scheduler,
     closed,
     health,
     pollIntervalMs: resolved.pollIntervalMs,

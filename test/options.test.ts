@@ -227,6 +227,19 @@ describe('createVenue rejects invalid options synchronously', () => {
       expectOptionError({ baseUrl: BASE, dispatcher }, 'dispatcher')
     },
   )
+
+  eachCase(
+    [
+      { title: 'a plain object', scheduler: {} },
+      { title: 'a function', scheduler: () => 0 },
+      { title: 'an object without schedule', scheduler: { now: () => 0 } },
+      { title: 'null', scheduler: null },
+    ],
+    (r) => `rejects ${r.title} as scheduler`,
+    ({ scheduler }) => {
+      expectOptionError({ baseUrl: BASE, scheduler }, 'scheduler')
+    },
+  )
 })
 
 describe('venue.settings', () => {
@@ -245,6 +258,7 @@ describe('venue.settings', () => {
       paramNames: DEFAULT_PARAM_NAMES,
       hasApiKey: false,
       customDispatcher: false,
+      customScheduler: false,
     })
   })
 
@@ -278,6 +292,7 @@ describe('venue.settings', () => {
       },
       hasApiKey: true,
       customDispatcher: false,
+      customScheduler: false,
     })
   })
 

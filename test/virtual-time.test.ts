@@ -1,0 +1,135 @@
+/**
+ * The streams of a venue run on the clock it is given (`createVenue({ scheduler })`):
+ * polling cadence, retry backoff, linger and the request budget are checked here in
+ * virtual time, hours of it in milliseconds of real time. The HTTP answers come from
+ * undici's MockAgent (`dispatcher`), so only the clock is virtual; the HTTP path itself is
+ * tested against real local servers elsewhere.
+ */
+import { setImmediate as nextTurn } from 'node:timers/promises'
+import { VirtualTimeScheduler } from 'rxjs'
+import { MockAgent } from 'undici'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createVenue, type HealthReport, type Venue } from '../src/index.js'
+import { dataFor } from './helpers/fixtures.js'
+
+const ORIGIN = 'http://venue.test'
+
+interface Rig {
+  readonly venue: Venue
+  readonly scheduler: VirtualTimeScheduler
+  /** Virtual time of every request, by path. */
+  readonly requests: { path: string; at: number }[]
+  /** Moves virtual time to `to` ms, letting every answer arrive on the way. */
+  advance(to: number): Promise<void>
+}
+
+const rigs: Rig[] = []
+afterEach(async () => {
+  for (const rig of rigs.splice(0)) await rig.venue.close()
+})
+
+/** A venue on a virtual clock whose answers are `status(n)` for the n-th request. */
+function rig(
+  options: Partial<Parameters<typeof createVenue>[0]> = {},
+  status: (n: number) => number = () => 200,
+): Rig {
+  const scheduler = new VirtualTimeScheduler(undefined, Number.POSITIVE_INFINITY)
+  const agent = new MockAgent()
+  agent.disableNetConnect()
+  const requests: { path: string; at: number }[] = []
+  agent
+    .get(ORIGIN)
+    .intercept({ path: () => true, method: 'GET' })
+    .reply((request) => {
+      requests.push({ path: request.path, at: scheduler.now() })
+      const code = status(requests.length)
+      const pathname = request.path.split('?')[0] ?? ''
+      return code === 200
+        ? { statusCode: 200, data: { code: 0, message: '', data: dataFor(pathname), meta: {} } }
+        : { statusCode: code, data: { code, message: 'unavailable', data: null, meta: {} } }
+    })
+    .persist()
+  const venue = createVenue({
+    baseUrl: ORIGIN,
+    apiKey: 'k-virtual-time',
+    dispatcher: agent,
+    scheduler,
+    ...options,
+  })
+  const settle = async () => {
+    for (let i = 0; i < 5; i += 1) await nextTurn()
+  }
+  const advance = async (to: number) => {
+    // From one due action to the next, letting every answer arrive in between.
+    for (;;) {
+      await settle()
+      const due = scheduler.actions[0]?.delay
+      if (due === undefined || due > to) break
+      scheduler.maxFrames = due
+      scheduler.flush()
+    }
+    // Nothing is due before `to` any more: the clock reads `to`.
+    scheduler.frame = to
+  }
+  const made = { venue, scheduler, requests, advance }
+  rigs.push(made)
+  return made
+}
+
+describe('a venue on a virtual clock', () => {
+  it('polls every pollIntervalMs after the previous answer: one hour of polling, to the millisecond', async () => {
+    const { venue, requests, advance } = rig({ pollIntervalMs: 60_000 })
+    const subscription = venue.watchPools().subscribe()
+    await advance(3_600_000)
+    subscription.unsubscribe()
+    expect(requests.map((r) => r.at)).toEqual(Array.from({ length: 61 }, (_, i) => i * 60_000))
+  })
+
+  it('backs off 1 s, 2 s, 4 s after failures, reports each wait, and resets after a success', async () => {
+    const reports: HealthReport[] = []
+    const { venue, requests, advance } = rig(
+      {
+        pollIntervalMs: 10_000,
+        backoff: { initialMs: 1000, maxMs: 60_000, factor: 2, jitter: false },
+      },
+      (n) => (n <= 3 || n === 5 ? 503 : 200),
+    )
+    venue.health.subscribe((report) => reports.push(report))
+    const subscription = venue.watchPools().subscribe()
+    await advance(30_000)
+    subscription.unsubscribe()
+    // 0 fails, +1 s fails, +2 s fails, +4 s answers; +10 s fails, +1 s (reset) answers.
+    expect(requests.map((r) => r.at)).toEqual([0, 1000, 3000, 7000, 17_000, 18_000, 28_000])
+    const waits = reports
+      .map((r) => r['watchPools()'])
+      .filter((h) => h?.state === 'retrying')
+      .map((h) => (h?.state === 'retrying' ? h.nextDelayMs : 0))
+    expect(waits).toEqual([1000, 2000, 4000, 1000])
+  })
+
+  it('keeps polling lingerMs after the last subscriber left, then stops', async () => {
+    const { venue, requests, advance } = rig({ pollIntervalMs: 1000, lingerMs: 5000 })
+    const subscription = venue.watchPools().subscribe()
+    await advance(2500)
+    subscription.unsubscribe()
+    await advance(60_000)
+    // Polls at 0, 1 s, 2 s while subscribed, then 3 s to 7 s while lingering.
+    expect(requests.map((r) => r.at)).toEqual([0, 1000, 2000, 3000, 4000, 5000, 6000, 7000])
+  })
+
+  it('spends the request budget in virtual time: two streams at 1 request a second', async () => {
+    const { venue, requests, advance } = rig({ pollIntervalMs: 100, maxRequestsPerSecond: 1 })
+    const a = venue.watchPools().subscribe()
+    const b = venue.watchTokens().subscribe()
+    await advance(10_000)
+    a.unsubscribe()
+    b.unsubscribe()
+    const times = requests.map((r) => r.at).filter((t) => t <= 10_000)
+    // A burst of one second's worth (1 token), then one token per second, shared fairly.
+    expect(times.length).toBeGreaterThanOrEqual(10)
+    expect(times.length).toBeLessThanOrEqual(12)
+    const pools = requests.filter((r) => r.path.startsWith('/api/v1/pools')).length
+    const tokens = requests.filter((r) => r.path.startsWith('/api/v1/tokens')).length
+    expect(Math.abs(pools - tokens)).toBeLessThanOrEqual(1)
+  })
+})
