@@ -528,28 +528,6 @@ describe('exactly-once feeds against the faulty simulator', () => {
     expectExactly(run.items, want, tradeKey)
   })
 
-  it("waits out a 429's Retry-After (1 s) however small the backoff, then goes on", async () => {
-    sim.faults.set({ rateLimitRate: 1, retryAfterSeconds: 1 }, '/api/v1/trades')
-    const venue = openVenue()
-    const reports: HealthReport[] = []
-    const watching = venue.health.subscribe((report) => reports.push(report))
-    cleanups.push(() => watching.unsubscribe())
-    const want = truthTrades().slice(-30)
-    const run = runFeed<TradeDetail, string>((onProgress) =>
-      venue.watchMyTrades({ cursor: truthTrades().at(-31)?.global_seq, onProgress }),
-    )
-    while (reports.every((report) => Object.keys(report).length === 0)) await pause(5)
-    const limitedAt = performance.now()
-    const [state] = Object.values(reports.at(-1) ?? {})
-    expect(state).toMatchObject({ state: 'retrying', lastErrorCode: 'VENUE_RATE_LIMITED' })
-    expect(state?.state === 'retrying' && state.nextDelayMs).toBeGreaterThanOrEqual(1_000)
-    sim.faults.clear()
-    await run.caughtUp((items) => items.length >= want.length, 'after the 429')
-    // The retry came no sooner than Retry-After (a little slack for timer granularity).
-    expect(performance.now() - limitedAt).toBeGreaterThanOrEqual(950)
-    expectExactly(run.items, want, tradeKey)
-  })
-
   // Regression test, fixed bug (src/streams/cursor-feed.ts, the pipe after `concatMap(... paginateCursor
   // ...)`): the cursor feeds do not listen to the venue's `closed` signal (unlike the registry
   // streams, which `takeUntil(closed)`), so `venue.close()` does not complete them as the

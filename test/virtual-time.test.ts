@@ -10,7 +10,7 @@ import { VirtualTimeScheduler } from 'rxjs'
 import { MockAgent } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createVenue, type HealthReport, type Venue } from '../src/index.js'
-import { dataFor } from './helpers/fixtures.js'
+import { dataFor, tradeDetail } from './helpers/fixtures.js'
 
 const ORIGIN = 'http://venue.test'
 
@@ -31,7 +31,7 @@ afterEach(async () => {
 /** A venue on a virtual clock whose answers are `status(n)` for the n-th request. */
 function rig(
   options: Partial<Parameters<typeof createVenue>[0]> = {},
-  status: (n: number) => number = () => 200,
+  status: (n: number, path: string) => number | { status: number; retryAfter: string } = () => 200,
 ): Rig {
   const scheduler = new VirtualTimeScheduler(undefined, Number.POSITIVE_INFINITY)
   const agent = new MockAgent()
@@ -42,11 +42,17 @@ function rig(
     .intercept({ path: () => true, method: 'GET' })
     .reply((request) => {
       requests.push({ path: request.path, at: scheduler.now() })
-      const code = status(requests.length)
       const pathname = request.path.split('?')[0] ?? ''
+      const answer = status(requests.length, pathname)
+      const code = typeof answer === 'number' ? answer : answer.status
+      const headers = typeof answer === 'number' ? {} : { 'retry-after': answer.retryAfter }
       return code === 200
         ? { statusCode: 200, data: { code: 0, message: '', data: dataFor(pathname), meta: {} } }
-        : { statusCode: code, data: { code, message: 'unavailable', data: null, meta: {} } }
+        : {
+            statusCode: code,
+            data: { code, message: 'unavailable', data: null, meta: {} },
+            responseOptions: { headers },
+          }
     })
     .persist()
   const venue = createVenue({
@@ -131,5 +137,44 @@ describe('a venue on a virtual clock', () => {
     const pools = requests.filter((r) => r.path.startsWith('/api/v1/pools')).length
     const tokens = requests.filter((r) => r.path.startsWith('/api/v1/tokens')).length
     expect(Math.abs(pools - tokens)).toBeLessThanOrEqual(1)
+  })
+
+  it('a 429 with Retry-After 1 is never retried sooner than 1 s, however small the backoff', async () => {
+    const reports: HealthReport[] = []
+    const { venue, requests, advance } = rig(
+      { pollIntervalMs: 60_000, backoff: { initialMs: 10, maxMs: 10, factor: 1, jitter: false } },
+      (n) => (n <= 2 ? { status: 429, retryAfter: '1' } : 200),
+    )
+    venue.health.subscribe((report) => reports.push(report))
+    const values: unknown[] = []
+    const subscription = venue.watchSystemInfo().subscribe((value) => values.push(value))
+    await advance(5000)
+    subscription.unsubscribe()
+    expect(requests.map((r) => r.at)).toEqual([0, 1000, 2000])
+    expect(values).toHaveLength(1)
+    const retrying = reports
+      .map((r) => r['watchSystemInfo()'])
+      .filter((h) => h?.state === 'retrying')
+    expect(retrying).toHaveLength(2)
+    for (const h of retrying) {
+      expect(h).toMatchObject({ lastErrorCode: 'VENUE_RATE_LIMITED', nextDelayMs: 1000 })
+    }
+  })
+
+  it("an exactly-once feed waits out a 429's Retry-After (1 s) however small the backoff, then goes on", async () => {
+    const { venue, requests, advance } = rig(
+      { pollIntervalMs: 60_000, backoff: { initialMs: 10, maxMs: 10, factor: 1, jitter: false } },
+      (n, path) => (path === '/api/v1/trades' && n <= 2 ? { status: 429, retryAfter: '1' } : 200),
+    )
+    const delivered: { seq: string; at: number }[] = []
+    const subscription = venue
+      .watchMyTrades()
+      .subscribe((trade) =>
+        delivered.push({ seq: trade.global_seq, at: requests.at(-1)?.at ?? -1 }),
+      )
+    await advance(5000)
+    subscription.unsubscribe()
+    expect(requests.slice(0, 3).map((r) => r.at)).toEqual([0, 1000, 2000])
+    expect(delivered).toEqual([{ seq: String(tradeDetail.global_seq), at: 2000 }])
   })
 })
