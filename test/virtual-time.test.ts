@@ -177,4 +177,15 @@ describe('a venue on a virtual clock', () => {
     expect(requests.slice(0, 3).map((r) => r.at)).toEqual([0, 1000, 2000])
     expect(delivered).toEqual([{ seq: String(tradeDetail.global_seq), at: 2000 }])
   })
+
+  it('60 REST calls at 20 a second: a burst of 20 at once, then one every 50 ms, all answered', async () => {
+    const { venue, requests, advance } = rig({ maxRequestsPerSecond: 20 })
+    // Distinct queries, so that no two calls share a flight.
+    const calls = Array.from({ length: 60 }, (_, i) => venue.rest.pools({ offset: i }))
+    await advance(5000)
+    expect(await Promise.all(calls)).toHaveLength(60)
+    expect(requests.map((r) => r.at)).toEqual(
+      Array.from({ length: 60 }, (_, i) => (i < 20 ? 0 : (i - 19) * 50)),
+    )
+  })
 })
