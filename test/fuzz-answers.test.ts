@@ -185,6 +185,19 @@ function expectBoundedWaits(reports: readonly HealthReport[]): void {
   }
 }
 
+/** A venue whose streams poll as fast as they can, on the server under `prefix`. */
+function streamVenue(prefix: string, apiKey?: string): Venue {
+  return createVenue({
+    baseUrl: server.url + prefix,
+    ...(apiKey === undefined ? {} : { apiKey }),
+    pollIntervalMs: 1,
+    lingerMs: 1,
+    requestTimeoutMs: TIMEOUT_MS,
+    maxRequestsPerSecond: 1_000_000,
+    backoff: { initialMs: 1, maxMs: 2 },
+  })
+}
+
 describe('mutated answers: a value or a VenueError, within requestTimeoutMs', () => {
   for (const method of REST_METHODS) {
     it(
@@ -413,14 +426,7 @@ describe('book streams fed odd books and mutated answers', () => {
             async (replies) => {
               const prefix = `/r${++streamRun}`
               sequences.set(prefix, { replies, next: 0 })
-              const own = createVenue({
-                baseUrl: server.url + prefix,
-                pollIntervalMs: 1,
-                lingerMs: 1,
-                requestTimeoutMs: TIMEOUT_MS,
-                maxRequestsPerSecond: 1_000_000,
-                backoff: { initialMs: 1, maxMs: 2 },
-              })
+              const own = streamVenue(prefix)
               const reports: HealthReport[] = []
               const health = own.health.subscribe((report) => reports.push(report))
               try {
@@ -476,15 +482,7 @@ describe('every other stream fed valid and mutated answers', () => {
           fc.asyncProperty(fc.array(reply, { minLength: 1, maxLength: 5 }), async (replies) => {
             const prefix = `/r${++streamRun}`
             sequences.set(prefix, { replies, next: 0 })
-            const own = createVenue({
-              baseUrl: server.url + prefix,
-              apiKey: KEY,
-              pollIntervalMs: 1,
-              lingerMs: 1,
-              requestTimeoutMs: TIMEOUT_MS,
-              maxRequestsPerSecond: 1_000_000,
-              backoff: { initialMs: 1, maxMs: 2 },
-            })
+            const own = streamVenue(prefix, KEY)
             const reports: HealthReport[] = []
             const health = own.health.subscribe((report) => reports.push(report))
             try {

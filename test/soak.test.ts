@@ -5,22 +5,8 @@
  * `venue.close()` and the simulator's close no timer, socket or other handle is left.
  */
 import { describe, expect, it } from 'vitest'
+import { WATCH_METHODS as STREAMS } from './fuzz/calls.js'
 import { runSoak } from './long/soak.js'
-
-const STREAMS = [
-  'watchPools',
-  'watchPool',
-  'watchTokens',
-  'watchSystemInfo',
-  'watchAccount',
-  'watchBalances',
-  'watchOpenOrders',
-  'watchDepth',
-  'watchOrderBook',
-  'watchTrades',
-  'watchMyTrades',
-  'watchTransfers',
-]
 
 describe('soak, short', () => {
   it('churns every stream for 2 s and leaves no open handle after close', async () => {
