@@ -5,18 +5,7 @@ import type { BookEvent, BookSide, Level } from '../src/book/book-event.js'
 import type { OrderBook } from '../src/book/order-book.js'
 import { type DepthPoll, toBookEvents } from '../src/streams/to-book-events.js'
 import { units } from './helpers/exact-decimal.js'
-
-/** mulberry32: a tiny seeded PRNG, so that every random case can be replayed from its seed. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
+import { mulberry32 } from './helpers/random.js'
 
 const POOL = 3
 

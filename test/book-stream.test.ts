@@ -1,118 +1,25 @@
-import {
-  filter,
-  firstValueFrom,
-  map,
-  type Observable,
-  Subject,
-  type Subscription,
-  startWith,
-  take,
-  throwError,
-  timeout,
-  timer,
-} from 'rxjs'
+import { firstValueFrom } from 'rxjs'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { BookEvent, BookLevel, OrderBook, Venue, VenueOptions } from '../src/index.js'
+import type { BookEvent, BookLevel, OrderBook, VenueOptions } from '../src/index.js'
 import { applyBookEvent, createVenue, VenueInputError } from '../src/index.js'
 import type { Simulator } from '../src/simulator/index.js'
-import { startSimulator } from '../src/simulator/index.js'
+import { onCleanup, runCleanups } from './helpers/cleanups.js'
+import { collect } from './helpers/observe.js'
+import { count, FAST, startSimulatorVenue } from './helpers/simulator-venue.js'
+import { waitFor } from './helpers/wait-for.js'
 
 const POOL = 0
 const V2_PATH = '/api/v1/depth/v2'
 const V1_PATH = '/api/v1/depth'
 
-const FAST: Partial<VenueOptions> = {
-  pollIntervalMs: 20,
-  lingerMs: 50,
-  requestTimeoutMs: 2_000,
-  maxRequestsPerSecond: 1_000,
-  backoff: { initialMs: 5, maxMs: 20 },
-}
+afterEach(() => runCleanups())
 
-interface Setup {
-  readonly sim: Simulator
-  readonly venue: Venue
-  /** Paths of every request the simulator received, in arrival order. */
-  readonly hits: { readonly path: string; readonly at: number }[]
-}
-
-const cleanups: (() => Promise<void>)[] = []
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function setup(options: Partial<VenueOptions> = {}, ticks = 5): Promise<Setup> {
-  const sim = await startSimulator({ seed: 11, clock: 'manual' })
-  cleanups.push(() => sim.close())
-  sim.advance(ticks)
-  // The fault controller decides once per request: wrapping it records every request.
-  const hits: Setup['hits'] = []
-  const decide = sim.faults.decide.bind(sim.faults)
-  sim.faults.decide = (pathname: string) => {
-    hits.push({ path: pathname, at: performance.now() })
-    return decide(pathname)
-  }
-  const venue = createVenue({ baseUrl: sim.url, ...FAST, ...options })
-  cleanups.push(() => venue.close())
-  return { sim, venue, hits }
-}
-
-const count = (hits: Setup['hits'], path: string) => hits.filter((h) => h.path === path).length
-
-/** Resolves when `condition` holds, checked every 2 ms; rejects after `ms`. */
-function waitFor(condition: () => boolean, what: string, ms = 5_000): Promise<void> {
-  return firstValueFrom(
-    timer(0, 2).pipe(
-      filter(() => condition()),
-      take(1),
-      map(() => undefined),
-      timeout({
-        first: ms,
-        with: () => throwError(() => new Error(`timed out after ${ms} ms waiting for ${what}`)),
-      }),
-    ),
+/** The simulator at `ticks` and a venue without an API key: the book is public. */
+function setup(options: Partial<VenueOptions> = {}, ticks = 5) {
+  return startSimulatorVenue(
+    { ...FAST, backoff: { initialMs: 5, maxMs: 20 }, ...options },
+    { seed: 11, ticks, withKey: false },
   )
-}
-
-/** A subscription that keeps every value, and lets a test wait for the n-th one. */
-class Collected<T> {
-  readonly values: T[] = []
-  error: unknown
-  readonly #changed = new Subject<void>()
-  readonly subscription: Subscription
-
-  constructor(source: Observable<T>) {
-    this.subscription = source.subscribe({
-      next: (value) => {
-        this.values.push(value)
-        this.#changed.next()
-      },
-      error: (error: unknown) => {
-        this.error = error
-        this.#changed.next()
-      },
-    })
-  }
-
-  /** Resolves with the n-th value (1-based) once it has arrived. */
-  async nth(n: number, ms = 5_000): Promise<T> {
-    await firstValueFrom(
-      this.#changed.pipe(
-        startWith(undefined),
-        filter(() => this.values.length >= n || this.error !== undefined),
-        timeout({ first: ms }),
-      ),
-    )
-    if (this.values.length < n) throw this.error
-    return this.values[n - 1] as T
-  }
-}
-
-function collect<T>(source: Observable<T>): Collected<T> {
-  const collected = new Collected(source)
-  cleanups.push(async () => collected.subscription.unsubscribe())
-  return collected
 }
 
 /** The book as the simulator serves it now, for the default precision (the pool's tick). */
@@ -335,7 +242,7 @@ describe('watchDepth arguments', () => {
 
   it('names the bad argument', () => {
     const venue = createVenue({ baseUrl: 'http://127.0.0.1:9' })
-    cleanups.push(() => venue.close())
+    onCleanup(() => venue.close())
     try {
       venue.watchDepth(0, { precision: '0.000000001' })
       expect.fail('no error')

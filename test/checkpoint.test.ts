@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Checkpoint, TradeDetail, Venue } from '../src/index.js'
 import { createVenue, fileCheckpoint, memoryCheckpoint, VenueInputError } from '../src/index.js'
 import { tradeDetail } from './helpers/fixtures.js'
+import { mulberry32 } from './helpers/random.js'
 import { ok, type RecordingServer, startRecordingServer } from './helpers/recording-server.js'
 import { rejectionOf } from './helpers/rejection.js'
 
@@ -204,18 +205,6 @@ function tracked<C>(inner: Checkpoint<C>): Checkpoint<C> & { settled(): Promise<
   }
 }
 
-/** A reproducible stream of numbers in [0, 1) (mulberry32). */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
-
 describe('fileCheckpoint: a restart of a feed', () => {
   const venues: Venue[] = []
   let server: RecordingServer | undefined
@@ -259,7 +248,7 @@ describe('fileCheckpoint: a restart of a feed', () => {
     return { first, second }
   }
 
-  const random = seeded(20_240_611)
+  const random = mulberry32(20_240_611)
   // The last item of a page, the first of the next, and two seeded random stops.
   const stops = [100, 101, ...Array.from({ length: 2 }, () => 1 + Math.floor(random() * 1_232))]
 

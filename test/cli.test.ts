@@ -3,6 +3,7 @@ import { once } from 'node:events'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createVenue } from '../src/index.js'
+import { waitFor } from './helpers/wait-for.js'
 
 const MAIN = join(import.meta.dirname, '..', 'src', 'cli', 'main.ts')
 const children: ChildProcessWithoutNullStreams[] = []
@@ -15,23 +16,25 @@ function cli(...args: string[]): ChildProcessWithoutNullStreams {
 }
 
 /** Collects stdout until `pattern` matches; rejects if the process exits first. */
-function waitFor(
+async function waitForOutput(
   child: ChildProcessWithoutNullStreams,
   pattern: RegExp,
 ): Promise<RegExpMatchArray> {
-  return new Promise((resolve, reject) => {
-    let out = ''
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString()
-      const match = out.match(pattern)
-      if (match) {
-        child.stdout.off('data', onData)
-        resolve(match)
-      }
-    }
-    child.stdout.on('data', onData)
-    child.once('exit', (code) => reject(new Error(`exited with ${code} before ${pattern}: ${out}`)))
-  })
+  let out = ''
+  const onData = (chunk: Buffer) => {
+    out += chunk.toString()
+  }
+  child.stdout.on('data', onData)
+  const exited = () => child.exitCode !== null || child.signalCode !== null
+  try {
+    // Starting through tsx takes a few seconds on a slow machine.
+    await waitFor(() => pattern.test(out) || exited(), `${pattern} on stdout`, 15_000)
+  } finally {
+    child.stdout.off('data', onData)
+  }
+  const match = out.match(pattern)
+  if (match === null) throw new Error(`exited with ${child.exitCode} before ${pattern}: ${out}`)
+  return match
 }
 
 /** Everything the process prints, and its exit code. */
@@ -57,7 +60,7 @@ afterEach(() => {
 describe('venue-rx CLI', () => {
   it('simulate prints a URL and an API key that a venue client can use, and stops on SIGTERM', async () => {
     const child = cli('simulate', '--port', '0', '--seed', '7')
-    const [, url, key] = await waitFor(child, /url\s+(http:\/\/\S+)\n\s+api key\s+(k-\w+)/)
+    const [, url, key] = await waitForOutput(child, /url\s+(http:\/\/\S+)\n\s+api key\s+(k-\w+)/)
     expect(key).toMatch(/^k-[A-Za-z0-9]{36}$/)
     const venue = createVenue({ baseUrl: url ?? '', apiKey: key ?? '' })
     try {

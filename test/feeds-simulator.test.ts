@@ -27,6 +27,8 @@ import type {
   TransferRecord,
 } from '../src/simulator/index.js'
 import { startSimulator } from '../src/simulator/index.js'
+import { mulberry32 } from './helpers/random.js'
+import { TRANSPORT_CODES } from './helpers/simulator-venue.js'
 
 const SEED = 1
 const HISTORY_TICKS = 40_000
@@ -44,14 +46,6 @@ const FAULTS: FaultSpec = {
   hangRate: 0.01,
   extraFields: true,
 }
-
-const TRANSPORT_CODES = [
-  'VENUE_SERVER',
-  'VENUE_NETWORK',
-  'VENUE_TIMEOUT',
-  'VENUE_RESPONSE',
-  'VENUE_RATE_LIMITED',
-]
 
 let sim: Simulator
 let directory: string
@@ -84,18 +78,6 @@ function openVenue(): Venue {
   })
   cleanups.push(() => venue.close())
   return venue
-}
-
-/** A small seeded generator (mulberry32), for the stop points. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
 }
 
 // --- ground truth, in the client's normal form ----------------------------------------------
@@ -487,7 +469,7 @@ describe('exactly-once feeds against the faulty simulator', () => {
 
     it('a clean stop and a new venue with the same file: the two runs joined equal the ground truth', async () => {
       sim.faults.set(FAULTS)
-      const random = seeded(20_240_601)
+      const random = mulberry32(20_240_601)
       const [trades, transfers] = await Promise.all([
         restart(tradesFeed, 'clean', random),
         restart(transfersFeed, 'clean', random),
@@ -498,7 +480,7 @@ describe('exactly-once feeds against the faulty simulator', () => {
 
     it('a crash-like stop costs at most the one item being delivered, never a loss', async () => {
       sim.faults.set(FAULTS)
-      const random = seeded(7)
+      const random = mulberry32(7)
       const outcomes = await Promise.all([
         restart(tradesFeed, 'crash-before-save', random),
         restart(transfersFeed, 'crash-before-save', random),

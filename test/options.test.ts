@@ -3,17 +3,9 @@ import { Agent } from 'undici'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Venue, VenueOptions } from '../src/index.js'
 import { createVenue, DEFAULT_PARAM_NAMES, VenueAbortError, VenueInputError } from '../src/index.js'
+import { eachCase } from './helpers/each-case.js'
 import { dataFor, T } from './helpers/fixtures.js'
 import { ok, type RecordingServer, startRecordingServer } from './helpers/recording-server.js'
-
-/** Like `it.each`, but names each test in full (`$field` names are quoted and cut short). */
-function eachCase<T>(
-  rows: readonly T[],
-  name: (row: T) => string,
-  test: (row: T) => Promise<void> | void,
-): void {
-  for (const row of rows) it(name(row), () => test(row))
-}
 
 const KEY = 'k-DLTahpw5CKSZgov4BJRYfnu3AHQXemt29GPW'
 /** Never contacted: creating a venue opens no connection. */

@@ -9,6 +9,7 @@ import type {
 } from '../src/index.js'
 import { createVenue, DEFAULT_PARAM_NAMES, VenueInputError } from '../src/index.js'
 import { ENDPOINTS } from '../src/rest/endpoints.js'
+import { eachCase } from './helpers/each-case.js'
 import { dataFor, depth, kline, publicTrade, T } from './helpers/fixtures.js'
 import {
   ok,
@@ -16,15 +17,6 @@ import {
   type RecordingServer,
   startRecordingServer,
 } from './helpers/recording-server.js'
-
-/** Like `it.each`, but names each test in full (`$field` names are quoted and cut short). */
-function eachCase<T>(
-  rows: readonly T[],
-  name: (row: T) => string,
-  test: (row: T) => Promise<void> | void,
-): void {
-  for (const row of rows) it(name(row), () => test(row))
-}
 
 const KEY = 'k-DLTahpw5CKSZgov4BJRYfnu3AHQXemt29GPW'
 

@@ -1,17 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { RestClient, Venue } from '../src/index.js'
 import { createVenue, VenueAuthError, VenueInputError } from '../src/index.js'
+import { eachCase } from './helpers/each-case.js'
 import { dataFor, T } from './helpers/fixtures.js'
 import { ok, type RecordingServer, startRecordingServer } from './helpers/recording-server.js'
-
-/** Like `it.each`, but names each test in full (`$field` names are quoted and cut short). */
-function eachCase<T>(
-  rows: readonly T[],
-  name: (row: T) => string,
-  test: (row: T) => Promise<void> | void,
-): void {
-  for (const row of rows) it(name(row), () => test(row))
-}
 
 const KEY = 'k-DLTahpw5CKSZgov4BJRYfnu3AHQXemt29GPW'
 const INTERVALS = '"1m", "5m", "15m", "30m", "1h", "4h", "1d", "1w", "1M"'

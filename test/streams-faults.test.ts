@@ -1,27 +1,18 @@
-import {
-  filter,
-  firstValueFrom,
-  map,
-  type Observable,
-  type Subscription,
-  take,
-  throwError,
-  timeout,
-  timer,
-} from 'rxjs'
+import { firstValueFrom, type Observable, type Subscription, timer } from 'rxjs'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { HealthReport, StreamHealth, Venue, VenueOptions } from '../src/index.js'
-import { createVenue, VenueServerError } from '../src/index.js'
+import { VenueServerError } from '../src/index.js'
 import type { FaultSpec, Simulator } from '../src/simulator/index.js'
-import { startSimulator } from '../src/simulator/index.js'
-
-/** One request as the simulator received it, and what the fault controller did with it. */
-interface Hit {
-  readonly path: string
-  readonly at: number
-  readonly action: string
-  readonly body: string
-}
+import { onCleanup, runCleanups } from './helpers/cleanups.js'
+import { healthWhere } from './helpers/observe.js'
+import {
+  count,
+  FAST,
+  type Hit,
+  startSimulatorVenue,
+  TRANSPORT_CODES,
+} from './helpers/simulator-venue.js'
+import { waitFor } from './helpers/wait-for.js'
 
 interface Setup {
   readonly sim: Simulator
@@ -31,15 +22,9 @@ interface Setup {
   readonly reports: HealthReport[]
 }
 
-const TRANSPORT_CODES = [
-  'VENUE_SERVER',
-  'VENUE_NETWORK',
-  'VENUE_TIMEOUT',
-  'VENUE_RESPONSE',
-  'VENUE_RATE_LIMITED',
-]
+/** How long the waits here allow: faults slow every stream down. */
+const PATIENCE_MS = 8_000
 
-const cleanups: (() => Promise<void> | void)[] = []
 const unhandled: unknown[] = []
 const onUnhandled = (reason: unknown) => {
   unhandled.push(reason)
@@ -54,67 +39,21 @@ afterAll(() => {
 })
 
 afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  await runCleanups()
   // Let any promise the teardown orphaned settle before checking.
   await firstValueFrom(timer(20))
   expect(unhandled).toEqual([])
 })
 
-/** Wraps the simulator's per-request fault decision to log every request it receives. */
-function recordRequests(sim: Simulator): Hit[] {
-  const hits: Hit[] = []
-  const decide = sim.faults.decide.bind(sim.faults)
-  sim.faults.decide = (pathname: string) => {
-    const plan = decide(pathname)
-    hits.push({ path: pathname, at: performance.now(), action: plan.action, body: plan.body })
-    return plan
-  }
-  return hits
-}
-
 async function setup(options: Partial<VenueOptions> = {}): Promise<Setup> {
-  const sim = await startSimulator({ seed: 3, clock: 'manual' })
-  cleanups.push(() => sim.close())
-  const hits = recordRequests(sim)
-  const venue = createVenue({
-    baseUrl: sim.url,
-    apiKey: sim.apiKey,
-    pollIntervalMs: 20,
-    lingerMs: 50,
-    requestTimeoutMs: 200,
-    maxRequestsPerSecond: 1_000,
-    backoff: { initialMs: 5, maxMs: 50 },
-    ...options,
-  })
-  cleanups.push(() => venue.close())
+  const { sim, venue, hits } = await startSimulatorVenue(
+    { ...FAST, requestTimeoutMs: 200, ...options },
+    { seed: 3 },
+  )
   const reports: HealthReport[] = []
   const subscription = venue.health.subscribe((report) => reports.push(report))
-  cleanups.push(() => subscription.unsubscribe())
+  onCleanup(() => subscription.unsubscribe())
   return { sim, venue, hits, reports }
-}
-
-/** Resolves when `condition` holds, checked every 2 ms; rejects after `ms`. */
-function waitFor(condition: () => boolean, what: string, ms = 8_000): Promise<void> {
-  return firstValueFrom(
-    timer(0, 2).pipe(
-      filter(() => condition()),
-      take(1),
-      map(() => undefined),
-      timeout({
-        first: ms,
-        with: () => throwError(() => new Error(`timed out after ${ms} ms waiting for ${what}`)),
-      }),
-    ),
-  )
-}
-
-/** The first health report that passes `predicate`, within `ms`. */
-function healthWhere(
-  venue: Venue,
-  predicate: (report: HealthReport) => boolean,
-  ms = 8_000,
-): Promise<HealthReport> {
-  return firstValueFrom(venue.health.pipe(filter(predicate), timeout({ first: ms })))
 }
 
 function keep<T>(source: Observable<T>): { values: T[]; errors: unknown[] } {
@@ -123,7 +62,7 @@ function keep<T>(source: Observable<T>): { values: T[]; errors: unknown[] } {
     next: (value) => kept.values.push(value),
     error: (error: unknown) => kept.errors.push(error),
   })
-  cleanups.push(() => subscription.unsubscribe())
+  onCleanup(() => subscription.unsubscribe())
   return kept
 }
 
@@ -148,22 +87,26 @@ describe('streams under faults', () => {
       retryAfterSeconds: 1,
     })
     const ticking = setInterval(() => sim.advance(1), 40)
-    cleanups.push(() => clearInterval(ticking))
+    onCleanup(() => clearInterval(ticking))
     const balances = keep(venue.watchBalances())
     const pools = keep(venue.watchPools())
 
-    await waitFor(() => {
-      const stats = sim.faults.stats()
-      return (
-        stats.error > 0 &&
-        stats.reset > 0 &&
-        stats.hang > 0 &&
-        stats.truncate > 0 &&
-        stats.malformed > 0 &&
-        balances.values.length >= 10 &&
-        pools.values.length >= 10
-      )
-    }, 'every kind of fault, and 10 values of each stream')
+    await waitFor(
+      () => {
+        const stats = sim.faults.stats()
+        return (
+          stats.error > 0 &&
+          stats.reset > 0 &&
+          stats.hang > 0 &&
+          stats.truncate > 0 &&
+          stats.malformed > 0 &&
+          balances.values.length >= 10 &&
+          pools.values.length >= 10
+        )
+      },
+      'every kind of fault, and 10 values of each stream',
+      PATIENCE_MS,
+    )
     expect(balances.errors).toEqual([])
     expect(pools.errors).toEqual([])
     // Deep-distinct even across retries: no two consecutive emissions are equal.
@@ -197,17 +140,19 @@ describe('streams under faults', () => {
     await waitFor(
       () => hits.filter((h) => h.at > clearedAt + 1_100).length >= 4,
       'polls after the clear',
+      PATIENCE_MS,
     )
     await healthWhere(
       venue,
       (r) => r['watchBalances()']?.state === 'ok' && r['watchPools()']?.state === 'ok',
+      PATIENCE_MS,
     )
     const settledAt = reports.length
     const polled = hits.length
-    await waitFor(() => hits.length >= polled + 10, '10 more polls')
+    await waitFor(() => hits.length >= polled + 10, '10 more polls', PATIENCE_MS)
     expect(reports.slice(settledAt)).toEqual([])
     const valuesBefore = balances.values.length
-    await waitFor(() => balances.values.length > valuesBefore, 'balances keep coming')
+    await waitFor(() => balances.values.length > valuesBefore, 'balances keep coming', PATIENCE_MS)
   })
 
   const kinds: { name: string; spec: FaultSpec; code: string }[] = [
@@ -227,10 +172,14 @@ describe('streams under faults', () => {
       const { sim, venue, hits } = await setup()
       sim.faults.set(spec, '/api/v1/system-info')
       const info = keep(venue.watchSystemInfo())
-      const report = await healthWhere(venue, (r) => {
-        const health = r['watchSystemInfo()']
-        return health?.state === 'retrying' && health.attempt >= 3
-      })
+      const report = await healthWhere(
+        venue,
+        (r) => {
+          const health = r['watchSystemInfo()']
+          return health?.state === 'retrying' && health.attempt >= 3
+        },
+        PATIENCE_MS,
+      )
       expect(report['watchSystemInfo()']).toMatchObject({
         state: 'retrying',
         attempt: 3,
@@ -245,8 +194,8 @@ describe('streams under faults', () => {
         }
       }
       sim.faults.clear('/api/v1/system-info')
-      await healthWhere(venue, (r) => r['watchSystemInfo()']?.state === 'ok')
-      await waitFor(() => info.values.length === 1, 'the system info')
+      await healthWhere(venue, (r) => r['watchSystemInfo()']?.state === 'ok', PATIENCE_MS)
+      await waitFor(() => info.values.length === 1, 'the system info', PATIENCE_MS)
       expect(info.errors).toEqual([])
     })
   }
@@ -255,18 +204,26 @@ describe('streams under faults', () => {
     const { sim, venue, reports } = await setup()
     sim.faults.set({ errorRate: 1 }, '/api/v1/pools')
     keep(venue.watchPools())
-    await healthWhere(venue, (r) => {
-      const h = r['watchPools()']
-      return h?.state === 'retrying' && h.attempt >= 5
-    })
+    await healthWhere(
+      venue,
+      (r) => {
+        const h = r['watchPools()']
+        return h?.state === 'retrying' && h.attempt >= 5
+      },
+      PATIENCE_MS,
+    )
     sim.faults.clear('/api/v1/pools')
-    await healthWhere(venue, (r) => r['watchPools()']?.state === 'ok')
+    await healthWhere(venue, (r) => r['watchPools()']?.state === 'ok', PATIENCE_MS)
     const recovered = reports.length
     sim.faults.set({ errorRate: 1 }, '/api/v1/pools')
-    await healthWhere(venue, (r) => {
-      const h = r['watchPools()']
-      return h?.state === 'retrying' && h.attempt >= 2
-    })
+    await healthWhere(
+      venue,
+      (r) => {
+        const h = r['watchPools()']
+        return h?.state === 'retrying' && h.attempt >= 2
+      },
+      PATIENCE_MS,
+    )
     const before = retryingStates(reports.slice(0, recovered), 'watchPools()').map((s) => s.attempt)
     const after = retryingStates(reports.slice(recovered), 'watchPools()').map((s) => s.attempt)
     expect(before.slice(0, 5)).toEqual([1, 2, 3, 4, 5])
@@ -295,10 +252,10 @@ describe('the ambiguous 500 of single-resource streams', () => {
     const route = '/api/v1/pools/1'
     sim.faults.set({ errorRate: 1, errorStatus: 503 }, route)
     const pool = keep(venue.watchPool(1))
-    await waitFor(() => hits.filter((h) => h.path === route).length >= 8, '8 tries')
+    await waitFor(() => count(hits, route) >= 8, '8 tries', PATIENCE_MS)
     expect(pool.errors).toEqual([])
     sim.faults.clear(route)
-    await waitFor(() => pool.values.length === 1, 'the pool')
+    await waitFor(() => pool.values.length === 1, 'the pool', PATIENCE_MS)
     expect(pool.values[0]?.pool_id).toBe(1)
   })
 })

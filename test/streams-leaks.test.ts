@@ -9,6 +9,9 @@ import type { Venue } from '../src/index.js'
 import { createVenue } from '../src/index.js'
 import type { Simulator } from '../src/simulator/index.js'
 import { startSimulator } from '../src/simulator/index.js'
+import { onCleanup, runCleanups } from './helpers/cleanups.js'
+import { startSimulatorVenue } from './helpers/simulator-venue.js'
+import { waitFor } from './helpers/wait-for.js'
 
 const CONNECTIONS = 4
 const CYCLES = 10_000
@@ -16,11 +19,7 @@ const CYCLES = 10_000
 setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc') as () => void
 
-const cleanups: (() => Promise<void> | void)[] = []
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
+afterEach(() => runCleanups())
 
 interface Setup {
   readonly sim: Simulator
@@ -29,21 +28,27 @@ interface Setup {
 }
 
 async function setup(): Promise<Setup> {
-  const sim = await startSimulator({ seed: 1, clock: 'manual' })
-  cleanups.push(() => sim.close())
-  // Our own pool, so that its connection count can be read.
-  const pool = new Pool(sim.url, { connections: CONNECTIONS })
-  cleanups.push(() => pool.close())
-  const venue = createVenue({
-    baseUrl: sim.url,
-    apiKey: sim.apiKey,
-    dispatcher: pool,
-    pollIntervalMs: 5,
-    lingerMs: 2,
-    maxRequestsPerSecond: 10_000,
-    backoff: { initialMs: 5, maxMs: 50 },
-  })
-  cleanups.push(() => venue.close())
+  let pool: Pool | undefined
+  const { sim, venue } = await startSimulatorVenue(
+    {
+      pollIntervalMs: 5,
+      lingerMs: 2,
+      maxRequestsPerSecond: 10_000,
+      backoff: { initialMs: 5, maxMs: 50 },
+    },
+    {
+      // No request log: it would grow with every request and count as heap growth.
+      record: false,
+      onSimulator: (started) => {
+        // Our own pool, so that its connection count can be read.
+        const own = new Pool(started.url, { connections: CONNECTIONS })
+        onCleanup(() => own.close())
+        pool = own
+        return { dispatcher: own }
+      },
+    },
+  )
+  if (pool === undefined) throw new Error('the venue got no pool')
   return { sim, pool, venue }
 }
 
@@ -73,7 +78,7 @@ function trackTimers(): { alive(): number[]; stop(): void } {
       if (type === 'Timeout') created.push(new WeakRef(resource as NodeTimer))
     },
   }).enable()
-  cleanups.push(() => {
+  onCleanup(() => {
     hook.disable()
   })
   return {
@@ -86,16 +91,6 @@ function trackTimers(): { alive(): number[]; stop(): void } {
       hook.disable()
     },
   }
-}
-
-/** Resolves when `condition` holds, checked every 5 ms; rejects after `ms`. */
-function waitFor(condition: () => boolean, ms = 3_000): Promise<unknown> {
-  return firstValueFrom(
-    timer(0, 5).pipe(
-      filter(() => condition()),
-      timeout({ first: ms }),
-    ),
-  )
 }
 
 /** Resolves once no stream of the venue is alive (none subscribed, none lingering). */
@@ -268,9 +263,9 @@ describe('nothing left behind by 10,000 subscribe/unsubscribe cycles, or by REST
 describe('closing the venue, or a failed stream, leaves nothing behind', () => {
   it('venue.close() with streams running, lingering and REST calls waiting leaves no timer or socket', async () => {
     const sim = await startSimulator({ seed: 1, clock: 'manual' })
-    cleanups.push(() => sim.close())
+    onCleanup(() => sim.close())
     const sockets = () => resources()['TCPSocketWrap'] ?? 0
-    await waitFor(() => sockets() === 0)
+    await waitFor(() => sockets() === 0, 'no socket open', 3_000)
     const timers = trackTimers()
     const venue = createVenue({
       baseUrl: sim.url,
@@ -296,8 +291,8 @@ describe('closing the venue, or a failed stream, leaves nothing behind', () => {
     expect(outcomes.filter((o) => o instanceof Error).length).toBeGreaterThan(0)
     // Both ends of every socket close, and every timer of the venue ends (a stream that had
     // subscribers at the close keeps one for lingerMs: see the known bug below).
-    await waitFor(() => sockets() === 0)
-    await waitFor(() => timers.alive().length === 0)
+    await waitFor(() => sockets() === 0, 'every socket closed', 3_000)
+    await waitFor(() => timers.alive().length === 0, 'every timer of the venue ended', 3_000)
   })
 
   // Regression: when the shared source completed (venue.close) or failed with subscribers,
@@ -305,11 +300,11 @@ describe('closing the venue, or a failed stream, leaves nothing behind', () => {
   // linger timer that outlived the stream and kept Node alive.
   it('venue.close() leaves no linger timer of a subscribed stream behind', async () => {
     const sim = await startSimulator({ seed: 1, clock: 'manual' })
-    cleanups.push(() => sim.close())
+    onCleanup(() => sim.close())
     const timers = trackTimers()
     const venue = createVenue({ baseUrl: sim.url, pollIntervalMs: 5, lingerMs: 60_000 })
     const subscription = venue.watchPools().subscribe()
-    cleanups.push(() => subscription.unsubscribe())
+    onCleanup(() => subscription.unsubscribe())
     await firstValueFrom(venue.health.pipe(filter((r) => r['watchPools()']?.state === 'ok')))
     await venue.close()
     await firstValueFrom(timer(50))
@@ -318,11 +313,11 @@ describe('closing the venue, or a failed stream, leaves nothing behind', () => {
 
   it('a stream that failed leaves no linger timer behind', async () => {
     const sim = await startSimulator({ seed: 1, clock: 'manual' })
-    cleanups.push(() => sim.close())
+    onCleanup(() => sim.close())
     const timers = trackTimers()
     // No apiKey: watchAccount fails with VenueAuthError before any request.
     const venue = createVenue({ baseUrl: sim.url, lingerMs: 60_000 })
-    cleanups.push(() => venue.close())
+    onCleanup(() => venue.close())
     await firstValueFrom(venue.watchAccount()).catch(() => undefined)
     await firstValueFrom(timer(50))
     expect(timers.alive()).toEqual([])

@@ -3,19 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import {
-  filter,
-  firstValueFrom,
-  map,
-  type Observable,
-  Subject,
-  type Subscription,
-  startWith,
-  take,
-  throwError,
-  timeout,
-  timer,
-} from 'rxjs'
+import { firstValueFrom, type Observable, timer } from 'rxjs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type {
@@ -26,7 +14,7 @@ import type {
   Venue,
   VenueOptions,
 } from '../src/index.js'
-import { createVenue, VenueAbortError, VenueAuthError, VenueInputError } from '../src/index.js'
+import { VenueAbortError, VenueAuthError, VenueInputError } from '../src/index.js'
 import { balanceSchema, openOrderSchema, tokenSchema } from '../src/schemas/index.js'
 import type {
   AccountView,
@@ -34,14 +22,11 @@ import type {
   PoolSummaryRecord,
   Simulator,
 } from '../src/simulator/index.js'
-import { startSimulator } from '../src/simulator/index.js'
 import { SIMULATOR_SYSTEM_INFO } from '../src/simulator/server/general-handlers.js'
-
-/** One request as the simulator received it. */
-interface Hit {
-  readonly path: string
-  readonly at: number
-}
+import { onCleanup, runCleanups } from './helpers/cleanups.js'
+import { collect, firstMatch } from './helpers/observe.js'
+import { count, FAST, type Hit, startSimulatorVenue } from './helpers/simulator-venue.js'
+import { waitFor } from './helpers/wait-for.js'
 
 interface Setup {
   readonly sim: Simulator
@@ -51,135 +36,20 @@ interface Setup {
   readonly account: AccountView
 }
 
-const cleanups: (() => Promise<void>)[] = []
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-/**
- * Records every request at the simulator: its fault controller decides once per request
- * it receives, so wrapping `decide` counts requests per route, with arrival times.
- */
-function recordRequests(sim: Simulator): Hit[] {
-  const hits: Hit[] = []
-  const decide = sim.faults.decide.bind(sim.faults)
-  sim.faults.decide = (pathname: string) => {
-    hits.push({ path: pathname, at: performance.now() })
-    return decide(pathname)
-  }
-  return hits
-}
-
-const FAST: Partial<VenueOptions> = {
-  pollIntervalMs: 20,
-  lingerMs: 50,
-  requestTimeoutMs: 2_000,
-  maxRequestsPerSecond: 1_000,
-  backoff: { initialMs: 5, maxMs: 50 },
-}
+afterEach(() => runCleanups())
 
 async function setup(
   options: Partial<VenueOptions> = {},
   { withKey = true, ticks = 0 }: { withKey?: boolean; ticks?: number } = {},
 ): Promise<Setup> {
-  const sim = await startSimulator({ seed: 1, clock: 'manual' })
-  cleanups.push(() => sim.close())
-  sim.advance(ticks)
-  const hits = recordRequests(sim)
-  const venue = createVenue({
-    baseUrl: sim.url,
-    ...(withKey ? { apiKey: sim.apiKey } : {}),
-    ...FAST,
-    ...options,
-  })
-  cleanups.push(() => venue.close())
+  const { sim, venue, hits } = await startSimulatorVenue(
+    { ...FAST, ...options },
+    { withKey, ticks },
+  )
   const account = sim.market.account(sim.apiKey)
   if (account === undefined) throw new Error('the simulator has no demo account')
   return { sim, venue, hits, account }
 }
-
-/** Resolves when `condition` holds, checked every 2 ms; rejects after `ms`. */
-function waitFor(condition: () => boolean, what: string, ms = 5_000): Promise<void> {
-  return firstValueFrom(
-    timer(0, 2).pipe(
-      filter(() => condition()),
-      take(1),
-      map(() => undefined),
-      timeout({
-        first: ms,
-        with: () => throwError(() => new Error(`timed out after ${ms} ms waiting for ${what}`)),
-      }),
-    ),
-  )
-}
-
-/** The first value of `source` that passes `predicate`, within `ms`. */
-function firstMatch<T>(source: Observable<T>, predicate: (value: T) => boolean, ms = 5_000) {
-  return firstValueFrom(source.pipe(filter(predicate), timeout({ first: ms })))
-}
-
-/** A subscription that keeps every value, and lets a test wait for the n-th one. */
-class Collected<T> {
-  readonly values: T[] = []
-  error: unknown
-  completed = false
-  readonly #changed = new Subject<void>()
-  readonly subscription: Subscription
-
-  constructor(source: Observable<T>) {
-    this.subscription = source.subscribe({
-      next: (value) => {
-        this.values.push(value)
-        this.#changed.next()
-      },
-      error: (error: unknown) => {
-        this.error = error
-        this.#changed.next()
-      },
-      complete: () => {
-        this.completed = true
-        this.#changed.next()
-      },
-    })
-  }
-
-  /** Resolves with the n-th value (1-based) once it has arrived. */
-  async nth(n: number, ms = 5_000): Promise<T> {
-    await firstValueFrom(
-      this.#changed.pipe(
-        startWith(undefined),
-        filter(() => this.values.length >= n || this.error !== undefined),
-        timeout({ first: ms }),
-      ),
-    )
-    if (this.values.length < n) throw this.error
-    return this.values[n - 1] as T
-  }
-
-  /** Resolves once the source completed (or errored). */
-  async done(ms = 5_000): Promise<void> {
-    await firstValueFrom(
-      this.#changed.pipe(
-        startWith(undefined),
-        filter(() => this.completed || this.error !== undefined),
-        timeout({ first: ms }),
-      ),
-    )
-  }
-
-  unsubscribe(): void {
-    this.subscription.unsubscribe()
-  }
-}
-
-function collect<T>(source: Observable<T>): Collected<T> {
-  const collected = new Collected(source)
-  cleanups.push(async () => collected.unsubscribe())
-  return collected
-}
-
-const count = (hits: readonly Hit[], path: string) => hits.filter((h) => h.path === path).length
 
 // What the client makes of the simulator's wire records: seconds become milliseconds.
 const summaryView = (p: PoolSummaryRecord) => ({ ...p, updated_at: p.updated_at * 1000 })
@@ -433,7 +303,7 @@ describe('sharing', () => {
     const subscription = venue.watchPools().subscribe((value) => {
       late ??= value
     })
-    cleanups.push(async () => subscription.unsubscribe())
+    onCleanup(async () => subscription.unsubscribe())
     expect(late).toEqual(first)
     expect(count(hits, '/api/v1/pools')).toBe(requests)
   })
@@ -610,7 +480,7 @@ describe('request budget', () => {
   it('a script whose calls wait for the budget runs until they all resolve', async () => {
     const { sim } = await setup()
     const dir = await mkdtemp(join(tmpdir(), 'venue-rx-budget-'))
-    cleanups.push(() => rm(dir, { recursive: true, force: true }))
+    onCleanup(() => rm(dir, { recursive: true, force: true }))
     const script = join(dir, 'budget.mts')
     const index = new URL('../src/index.js', import.meta.url).pathname
     await writeFile(

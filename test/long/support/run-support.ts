@@ -6,17 +6,10 @@
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { isMainThread } from 'node:worker_threads'
+import { mulberry32 } from '../../helpers/random.js'
 
 /** A seeded generator of numbers in [0, 1) (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let mixed = Math.imul(state ^ (state >>> 15), state | 1)
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61)
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
+export const seededRandom = mulberry32
 
 /** Counts unhandled rejections and uncaught exceptions until `stop()`. */
 export function trackUnhandled(): {
