@@ -135,4 +135,17 @@ describe('filter names', () => {
       JSON.parse(JSON.stringify(DEFAULT_PARAM_NAMES)),
     )
   })
+
+  it('kline intervals and their lengths are the same in the client and in the simulator', async () => {
+    const client = await import('../src/rest/requests.js')
+    const { KLINE_INTERVALS } = await import('../src/schemas/kline.js')
+    const simulator = await import('../src/simulator/market/kline-intervals.js')
+    expect([...KLINE_INTERVALS]).toEqual([...simulator.KLINE_INTERVALS])
+    for (const [interval, seconds] of Object.entries(simulator.FIXED_SECONDS)) {
+      expect(client.INTERVAL_SECONDS[interval as keyof typeof client.INTERVAL_SECONDS]).toBe(
+        seconds,
+      )
+    }
+    expect(Object.keys(simulator.FIXED_SECONDS)).toHaveLength(7)
+  })
 })

@@ -12,7 +12,8 @@ export const KLINE_INTERVALS = ['1m', '5m', '15m', '30m', '1h', '4h', '1d', '1w'
 /** A kline interval. */
 export type KlineInterval = (typeof KLINE_INTERVALS)[number]
 
-const FIXED_SECONDS: Readonly<Record<string, number>> = {
+/** Length of each fixed interval in seconds (weeks and months are aligned separately). */
+export const FIXED_SECONDS: Readonly<Record<string, number>> = {
   '1m': 60,
   '5m': 300,
   '15m': 900,
