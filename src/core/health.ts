@@ -1,4 +1,12 @@
-import { BehaviorSubject, distinctUntilChanged, type Observable } from 'rxjs'
+import {
+  BehaviorSubject,
+  defer,
+  distinctUntilChanged,
+  finalize,
+  type MonoTypeOperatorFunction,
+  type Observable,
+  tap,
+} from 'rxjs'
 import { VenueError } from '../errors/venue-error.js'
 
 /** How one stream is doing. */
@@ -101,4 +109,32 @@ export class HealthBoard {
   #set(key: string, health: StreamHealth): void {
     this.#report.next(Object.freeze({ ...this.#report.value, [key]: Object.freeze(health) }))
   }
+}
+
+/**
+ * Reports how a stream ended to the board: `failed` with its error (the entry stays), or
+ * forgotten when it completes or its last subscriber leaves. Every stream of a venue,
+ * shared poller or cursor feed, ends through this one operator.
+ *
+ * @example
+ * ```ts
+ * feed.pipe(takeUntil(closed), reportEnd(health, 'watchMyTrades()#1'))
+ * ```
+ */
+export function reportEnd<T>(health: HealthBoard, key: string): MonoTypeOperatorFunction<T> {
+  return (source) =>
+    defer(() => {
+      let failed = false
+      return source.pipe(
+        tap({
+          error: (error: unknown) => {
+            failed = true
+            health.failed(key, error)
+          },
+        }),
+        finalize(() => {
+          if (!failed) health.stopped(key)
+        }),
+      )
+    })
 }

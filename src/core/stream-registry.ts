@@ -11,7 +11,7 @@ import {
   tap,
   timer,
 } from 'rxjs'
-import type { HealthBoard } from './health.js'
+import { type HealthBoard, reportEnd } from './health.js'
 
 /** Settings of a {@link StreamRegistry}. */
 export interface StreamRegistryOptions {
@@ -65,7 +65,6 @@ export class StreamRegistry {
 
   #create<T>(key: string, build: () => Observable<T>, replay: boolean): Observable<T> {
     const { lingerMs, health, closed, scheduler } = this.#options
-    let failed = false
     // Set when the source ended: share has already reset, so the subscribers' teardown
     // must not start a linger timer (it would hold Node open after close or a failure).
     let ended = false
@@ -75,25 +74,19 @@ export class StreamRegistry {
       if (this.#streams.get(key) === stream) this.#streams.delete(key)
     }
     const stream: Observable<T> = defer(build).pipe(
-      tap({
-        error: (error: unknown) => {
-          forget()
-          ended = true
-          failed = true
-          health.failed(key, error)
-        },
-      }),
       takeUntil(closed),
       tap({
+        error: () => {
+          forget()
+          ended = true
+        },
         complete: () => {
           forget()
           ended = true
         },
       }),
-      finalize(() => {
-        forget()
-        if (!failed) health.stopped(key)
-      }),
+      reportEnd(health, key),
+      finalize(forget),
       share<T>({
         connector: () => (replay ? new ReplaySubject<T>(1) : new Subject<T>()),
         resetOnError: true,

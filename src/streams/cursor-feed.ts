@@ -1,13 +1,5 @@
-import {
-  concatMap,
-  defer,
-  finalize,
-  from,
-  type Observable,
-  type ObservableInput,
-  takeUntil,
-  tap,
-} from 'rxjs'
+import { concatMap, defer, from, type Observable, type ObservableInput, takeUntil } from 'rxjs'
+import { reportEnd } from '../core/health.js'
 import { type CursorProgress, paginateCursor } from '../core/paginate-cursor.js'
 import type { RestClient } from '../rest/index.js'
 import type { Checkpoint } from './checkpoint.js'
@@ -73,7 +65,6 @@ export function cursorFeed<T, C>(
   return defer(() => {
     const key = `${spec.key}#${++feeds}`
     const rest = context.rest(key)
-    let failed = false
     return from(Promise.resolve(options.checkpoint?.load())).pipe(
       concatMap((saved) =>
         paginateCursor<T, C>({
@@ -97,15 +88,7 @@ export function cursorFeed<T, C>(
       ),
       // The venue closing ends the feed (it completes; it is not an error).
       takeUntil(context.closed),
-      tap({
-        error: (error: unknown) => {
-          failed = true
-          health.failed(key, error)
-        },
-      }),
-      finalize(() => {
-        if (!failed) health.stopped(key)
-      }),
+      reportEnd(health, key),
     )
   })
 }
