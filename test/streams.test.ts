@@ -3,12 +3,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { firstValueFrom, type Observable, timer } from 'rxjs'
+import { firstValueFrom, type Observable } from 'rxjs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type {
   BalancesUpdate,
-  HealthReport,
   OpenOrder,
   OpenOrderEvent,
   Venue,
@@ -24,7 +23,7 @@ import type {
 } from '../src/simulator/index.js'
 import { SIMULATOR_SYSTEM_INFO } from '../src/simulator/server/general-handlers.js'
 import { onCleanup, runCleanups } from './helpers/cleanups.js'
-import { collect, firstMatch } from './helpers/observe.js'
+import { collect } from './helpers/observe.js'
 import { count, FAST, type Hit, startSimulatorVenue } from './helpers/simulator-venue.js'
 import { waitFor } from './helpers/wait-for.js'
 
@@ -255,27 +254,6 @@ describe('deep-distinct emission with a manual clock', () => {
 })
 
 describe('sharing', () => {
-  it('four subscribers (two of one Observable, two of separate calls) cost one request per interval', async () => {
-    const { venue, hits } = await setup({ pollIntervalMs: 50 })
-    const shared = venue.watchPools()
-    const subscribers = [
-      collect(shared),
-      collect(shared),
-      collect(venue.watchPools()),
-      collect(venue.watchPools()),
-    ]
-    await Promise.all(subscribers.map((s) => s.nth(1)))
-    const start = count(hits, '/api/v1/pools')
-    await waitFor(() => count(hits, '/api/v1/pools') >= start + 10, '10 more polls')
-    const polls = hits.filter((h) => h.path === '/api/v1/pools')
-    // One poller: each request starts at least one interval after the previous one.
-    for (let i = 1; i < polls.length; i += 1) {
-      const gap = (polls[i]?.at ?? 0) - (polls[i - 1]?.at ?? 0)
-      expect(gap).toBeGreaterThanOrEqual(45)
-    }
-    for (const s of subscribers) expect(s.values).toHaveLength(1)
-  })
-
   it('watchPool(1) and watchPool("1") share one poller and one health entry', async () => {
     const { venue, hits } = await setup({ pollIntervalMs: 50 })
     const subscribers = [collect(venue.watchPool(1)), collect(venue.watchPool('1'))]
@@ -345,51 +323,6 @@ describe('sharing', () => {
 })
 
 describe('linger and lifecycle', () => {
-  it('polling stops lingerMs after the last subscriber left, and restarts cleanly', async () => {
-    const lingerMs = 100
-    const { sim, venue, hits } = await setup({ lingerMs, pollIntervalMs: 20 })
-    const health = collect(venue.health)
-    const first = collect(venue.watchPools())
-    await first.nth(1)
-    const leftAt = performance.now()
-    first.unsubscribe()
-    // The poller goes on during the linger ...
-    await waitFor(() => hits.some((h) => h.at > leftAt), 'a poll during the linger')
-    // ... then stops: the stream leaves the health board.
-    await firstMatch(venue.health, (report) => Object.keys(report).length === 0)
-    const stoppedAt = performance.now()
-    expect(stoppedAt - leftAt).toBeGreaterThanOrEqual(lingerMs - 5)
-    const requests = hits.length
-    // A window of several intervals: not one more request.
-    await firstValueFrom(timer(200))
-    expect(hits.length).toBe(requests)
-    expect(hits.filter((h) => h.at > stoppedAt)).toEqual([])
-
-    // Resubscribing starts a fresh poller that sees the current market.
-    sim.advance(3)
-    const again = collect(venue.watchPools())
-    const value = await again.nth(1)
-    expect(value).toEqual(sim.market.poolSummaries().map(summaryView))
-    await waitFor(() => hits.length >= requests + 3, 'polling again')
-    const states = health.values.map((report: HealthReport) => report['watchPools()']?.state)
-    expect(states).toEqual([undefined, 'ok', undefined, 'ok'])
-  })
-
-  it('a resubscribe within the linger joins the running poller', async () => {
-    const { venue, hits } = await setup({ lingerMs: 500, pollIntervalMs: 50 })
-    const first = collect(venue.watchPools())
-    await first.nth(1)
-    first.unsubscribe()
-    const second = collect(venue.watchPools())
-    await second.nth(1)
-    const start = count(hits, '/api/v1/pools')
-    await waitFor(() => count(hits, '/api/v1/pools') >= start + 5, '5 more polls')
-    const polls = hits.filter((h) => h.path === '/api/v1/pools')
-    for (let i = 1; i < polls.length; i += 1) {
-      expect((polls[i]?.at ?? 0) - (polls[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(45)
-    }
-  })
-
   it('venue.close() completes every stream and health', async () => {
     const { venue } = await setup({}, { ticks: 4 })
     const streams = [

@@ -32,6 +32,7 @@ afterEach(async () => {
 function rig(
   options: Partial<Parameters<typeof createVenue>[0]> = {},
   status: (n: number, path: string) => number | { status: number; retryAfter: string } = () => 200,
+  payload: (pathname: string) => unknown = dataFor,
 ): Rig {
   const scheduler = new VirtualTimeScheduler(undefined, Number.POSITIVE_INFINITY)
   const agent = new MockAgent()
@@ -47,7 +48,7 @@ function rig(
       const code = typeof answer === 'number' ? answer : answer.status
       const headers = typeof answer === 'number' ? {} : { 'retry-after': answer.retryAfter }
       return code === 200
-        ? { statusCode: 200, data: { code: 0, message: '', data: dataFor(pathname), meta: {} } }
+        ? { statusCode: 200, data: { code: 0, message: '', data: payload(pathname), meta: {} } }
         : {
             statusCode: code,
             data: { code, message: 'unavailable', data: null, meta: {} },
@@ -187,5 +188,67 @@ describe('a venue on a virtual clock', () => {
     expect(requests.map((r) => r.at)).toEqual(
       Array.from({ length: 60 }, (_, i) => (i < 20 ? 0 : (i - 19) * 50)),
     )
+  })
+
+  it('four subscribers (two of one Observable, two of separate calls) cost one request per interval', async () => {
+    const { venue, requests, advance } = rig({ pollIntervalMs: 50 })
+    const shared = venue.watchPools()
+    const values = [0, 0, 0, 0]
+    const subscriptions = [shared, shared, venue.watchPools(), venue.watchPools()].map(
+      (stream, i) =>
+        stream.subscribe(() => {
+          values[i] = (values[i] ?? 0) + 1
+        }),
+    )
+    await advance(500)
+    for (const subscription of subscriptions) subscription.unsubscribe()
+    // One poller: a request every 50 ms, and the unchanged answer emitted once to each.
+    expect(requests.map((r) => r.at)).toEqual(Array.from({ length: 11 }, (_, i) => i * 50))
+    expect(values).toEqual([1, 1, 1, 1])
+  })
+
+  it('polling stops lingerMs after the last subscriber left, and a new subscriber starts afresh', async () => {
+    let version = 0
+    const payload = (pathname: string) =>
+      pathname === '/api/v1/pools'
+        ? [{ ...(dataFor(pathname) as object[])[0], trades: version }]
+        : dataFor(pathname)
+    const { venue, requests, advance } = rig(
+      { lingerMs: 100, pollIntervalMs: 20 },
+      () => 200,
+      payload,
+    )
+    const states: (string | undefined)[] = []
+    venue.health.subscribe((report) => states.push(report['watchPools()']?.state))
+    const first = venue.watchPools().subscribe()
+    await advance(30)
+    first.unsubscribe()
+    // The poller goes on during the linger (to 130 ms), then stops for good.
+    await advance(1000)
+    expect(requests.map((r) => r.at)).toEqual([0, 20, 40, 60, 80, 100, 120])
+    // Resubscribing starts a fresh poller that sees what the venue serves now.
+    version = 7
+    const seen: unknown[] = []
+    const again = venue.watchPools().subscribe((pools) => seen.push(pools[0]?.trades))
+    await advance(1045)
+    again.unsubscribe()
+    expect(requests.map((r) => r.at).slice(7)).toEqual([1000, 1020, 1040])
+    expect(seen).toEqual([7])
+    expect(states).toEqual([undefined, 'ok', undefined, 'ok'])
+  })
+
+  it('a resubscribe within the linger joins the running poller', async () => {
+    const { venue, requests, advance } = rig({ lingerMs: 500, pollIntervalMs: 50 })
+    const first = venue.watchPools().subscribe()
+    await advance(10)
+    first.unsubscribe()
+    const values: unknown[] = []
+    const second = venue.watchPools().subscribe((pools) => values.push(pools))
+    await advance(260)
+    second.unsubscribe()
+    // No new poller at 10 ms: the running one goes on, and the late subscriber gets its
+    // latest value at once.
+    expect(requests.map((r) => r.at)).toEqual([0, 50, 100, 150, 200, 250])
+    expect(values).toHaveLength(1)
   })
 })
