@@ -23,18 +23,8 @@ import { diffSide } from '../src/book/book-side.js'
 import type { OrderBook } from '../src/book/order-book.js'
 import type { Depth } from '../src/schemas/depth.js'
 import { type DepthPoll, toBookEvents } from '../src/streams/to-book-events.js'
-
-/** mulberry32: a tiny seeded PRNG, so that every run uses the same books. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
+// The same seeded generator as the tests: every run uses the same books.
+import { mulberry32 } from '../test/helpers/random.js'
 
 const SIZES = [100, 1_000, 5_000] as const
 /** Results are added up here, so that no measured call is dead code. */

@@ -13,6 +13,7 @@ import type { Checkpoint } from '../src/index.js'
 import { createVenue, fileCheckpoint, memoryCheckpoint } from '../src/index.js'
 import { bareTradePages } from './support/bare-trades.js'
 import { type ChildServer, startChildServer, stopChildServer } from './support/child-server.js'
+import { runToTail } from './support/run-to-tail.js'
 
 const ROUNDS = Number(process.argv[2] ?? 3)
 const TICKS = Number(process.argv[3] ?? 40_000)
@@ -82,26 +83,8 @@ async function feed(server: Server, checkpoint?: Checkpoint<string>): Promise<Ru
   })
   try {
     await venue.rest.ping() // a warm socket, as the bare loop's dispatcher has
-    let items = 0
     const start = performance.now()
-    await new Promise<void>((resolve, reject) => {
-      const subscription = venue
-        .watchMyTrades({
-          ...(checkpoint === undefined ? {} : { checkpoint }),
-          onProgress: (progress) => {
-            if (progress.phase !== 'tail') return
-            // Unsubscribing from inside the feed's own callback: leave that call first.
-            queueMicrotask(() => subscription.unsubscribe())
-            resolve()
-          },
-        })
-        .subscribe({
-          next: () => {
-            items += 1
-          },
-          error: reject,
-        })
-    })
+    const items = await runToTail(venue, checkpoint === undefined ? {} : { checkpoint })
     return { items, seconds: (performance.now() - start) / 1000 }
   } finally {
     await venue.close()

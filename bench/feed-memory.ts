@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { createVenue, memoryCheckpoint } from '../src/index.js'
 import { bareTradePages } from './support/bare-trades.js'
 import { type ChildServer, startChildServer, stopChildServer } from './support/child-server.js'
+import { runToTail } from './support/run-to-tail.js'
 
 const TOTAL = Number(process.argv[2] ?? 1_000_000)
 const PAGE = 100
@@ -87,26 +88,8 @@ async function feed(server: Server): Promise<Outcome> {
     const checkpoint = memoryCheckpoint<string>()
     const heap = sampler()
     heap.at(0)
-    let items = 0
     const start = performance.now()
-    await new Promise<void>((resolve, reject) => {
-      const subscription = venue
-        .watchMyTrades({
-          checkpoint,
-          onProgress: (progress) => {
-            if (progress.phase !== 'tail') return
-            queueMicrotask(() => subscription.unsubscribe())
-            resolve()
-          },
-        })
-        .subscribe({
-          next: () => {
-            items += 1
-            heap.at(items)
-          },
-          error: reject,
-        })
-    })
+    const items = await runToTail(venue, { checkpoint }, (count) => heap.at(count))
     const seconds = (performance.now() - start) / 1000
     if (checkpoint.current !== String(TOTAL)) {
       throw new Error(`feed: checkpoint at ${checkpoint.current}, expected ${TOTAL}`)

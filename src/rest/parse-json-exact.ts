@@ -3,16 +3,20 @@ import { normalizeDecimal, numberToDecimalString } from '../decimal.js'
 /**
  * Whether `text` may hold a JSON number a JavaScript number cannot hold exactly: such a
  * number has more than 15 significant digits or an exponent (overflow, underflow), so it
- * shows a run of 16 digits and dots, or a digit followed by `e`. Bodies with neither
- * (almost every answer) go straight to `JSON.parse`. One pass over the char codes: a
- * regular expression for the same test costs two to four times as much on digit-heavy
- * bodies such as a book.
+ * shows a run of 16 digits and dots, or a digit followed by `e`, outside a string. Text
+ * inside strings (prices, hex transaction ids) is skipped, so almost every answer goes
+ * straight to `JSON.parse`. One pass over the char codes: a regular expression for the
+ * same test costs two to four times as much on digit-heavy bodies such as a book.
  */
 function mayHoldInexactNumber(text: string): boolean {
   let run = 0
   for (let i = 0; i < text.length; i += 1) {
     const c = text.charCodeAt(i)
-    if ((c >= 48 && c <= 57) || c === 46) {
+    if (c === 34 /* " */) {
+      // Skip the string, escapes included; an unterminated one is JSON.parse's to refuse.
+      i = closingQuote(text, i)
+      run = 0
+    } else if ((c >= 48 && c <= 57) || c === 46) {
       run += 1
       if (run >= 16) return true
     } else {
@@ -21,6 +25,20 @@ function mayHoldInexactNumber(text: string): boolean {
     }
   }
   return false
+}
+
+/**
+ * Index of the quote that closes the string opened at `open` (a quote preceded by an even
+ * number of backslashes), or the end of the text. `indexOf` jumps over the string's
+ * content natively, which is most of an answer's bytes.
+ */
+function closingQuote(text: string, open: number): number {
+  for (let at = text.indexOf('"', open + 1); at !== -1; at = text.indexOf('"', at + 1)) {
+    let backslashes = 0
+    while (text.charCodeAt(at - 1 - backslashes) === 92) backslashes += 1
+    if (backslashes % 2 === 0) return at
+  }
+  return text.length
 }
 
 /** A string (skipped whole, so digits inside it are never taken for a number) or a number. */
