@@ -49,10 +49,11 @@ async function setup(): Promise<Setup> {
     },
   )
   if (pool === undefined) throw new Error('the venue got no pool')
-  // Every answer takes 3 ms: with polls 5 ms apart, a poller that stops after its linger
-  // has a request in flight 3 times in 8, so the aborts the churn counts do not hang on
-  // how fast loopback happens to be (with instant answers, a loaded run saw none).
-  sim.faults.set({ latencyMs: 3 })
+  // Answers take 0 to 3 ms (seeded): some come back while the churn's subscribers are
+  // there (values), and some are still in flight when a poller stops after its 2 ms
+  // linger (aborts), whatever the loopback speed of the run. Instant answers left a loaded
+  // run without aborts; a fixed 3 ms, longer than the linger, left one without values.
+  sim.faults.set({ latencyMs: [0, 3] })
   return { sim, pool, venue }
 }
 
