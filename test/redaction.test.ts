@@ -26,24 +26,21 @@ import {
   type RecordedRequest,
   type RecordingServer,
   type Reply,
-  startRecordingServer,
 } from './helpers/recording-server.js'
 import { rejectionOf } from './helpers/rejection.js'
+import { startRestVenue, TEST_KEY } from './helpers/rest-venue.js'
 
-const KEY = 'k-3fQ9xLr7TzW2mB8vKc5NhY1pJd6GsE4aU0Hq'
+const KEY = TEST_KEY
 
 let server: RecordingServer
 let venue: Venue
+let close: () => Promise<void>
 
 beforeEach(async () => {
-  server = await startRecordingServer((request) => ok(fixtures.dataFor(request.pathname)))
-  venue = createVenue({ baseUrl: server.url, apiKey: KEY, requestTimeoutMs: 500 })
+  ;({ server, venue, close } = await startRestVenue({ requestTimeoutMs: 500 }))
 })
 
-afterEach(async () => {
-  await server.close()
-  await venue.close()
-})
+afterEach(() => close())
 
 /** `JSON.stringify`, or `''` when the value cannot be serialised at all (cycles, BigInt). */
 function json(value: unknown): string {
