@@ -1,10 +1,10 @@
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { KLINE_INTERVALS, type KlineInterval } from '../schemas/kline.js'
 import type { OrderRef } from './args.js'
-import * as checks from './checks.js'
 import {
   argsObject,
   decimalIn,
+  fail,
   integerIn,
   knownKeys,
   oneOf,
@@ -160,7 +160,7 @@ export function unsignedId(m: string, argument: string, value: unknown): string 
   if (typeof value === 'string' && /^\d{1,20}$/.test(value) && BigInt(value) <= MAX_UINT64) {
     return value.replace(/^0+(?=\d)/, '')
   }
-  return checks.fail(
+  return fail(
     m,
     argument,
     'must be digits of an unsigned 64-bit integer or a non-negative safe integer',

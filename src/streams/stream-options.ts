@@ -1,5 +1,5 @@
 import { VenueInputError } from '../errors/venue-input-error.js'
-import { checkSource, failArgument as fail, knownKeys } from '../rest/index.js'
+import { failArgument as fail, knownKeys } from '../rest/index.js'
 
 /**
  * Checks of the options objects of the `watch...` methods, run at the call: each failure
@@ -22,9 +22,6 @@ export function streamOptions(
   knownKeys(method, value, allowed)
   return value as Record<string, unknown>
 }
-
-/** `source`: the REST layer's check, so a stream and a REST call name it alike. */
-export const sourceOption = checkSource
 
 /** `checkpoint`: absent, or an object with `load()` and `save(cursor)` functions. */
 export function checkpointOption(method: string, value: unknown): void {

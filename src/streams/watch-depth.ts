@@ -4,11 +4,11 @@ import type { BookEvent } from '../book/book-event.js'
 import type { OrderBook } from '../book/order-book.js'
 import { normalizeDecimal } from '../decimal.js'
 import type { DepthArgs, MarketDataSource } from '../rest/index.js'
-import { checkPoolId, depthQuery } from '../rest/index.js'
+import { checkPoolId, checkSource, depthQuery } from '../rest/index.js'
 import { pollingPipeline } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
-import { sourceOption, streamOptions } from './stream-options.js'
+import { streamOptions } from './stream-options.js'
 import { type DepthPoll, toBookEvents } from './to-book-events.js'
 
 /** Options of `watchDepth` and `watchOrderBook`. */
@@ -37,7 +37,7 @@ export function watchDepth(
   // The positional pool is the only pool: the options cannot name another one.
   checkPoolId(method, poolId)
   const given = streamOptions(method, options, ['limit', 'precision', 'source'])
-  const source = sourceOption(method, given['source'], defaultSource)
+  const source = checkSource(method, given['source'], defaultSource)
   // Checked by depthQuery below before any use.
   const args = { poolId, limit: given['limit'], precision: given['precision'] } as DepthArgs
   // Keyed by the wire query, the precision by value: 0.01, '0.01' and '0.010' share a poller.

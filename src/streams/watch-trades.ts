@@ -1,12 +1,12 @@
 import { concatMap, from, Observable } from 'rxjs'
 import { newInWindow } from '../core/new-in-window.js'
 import type { MarketDataSource } from '../rest/index.js'
-import { checkPoolId } from '../rest/index.js'
+import { checkPoolId, checkSource } from '../rest/index.js'
 import type { PublicTrade } from '../schemas/public-trade.js'
 import { polledResource } from './polled-resource.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
-import { sourceOption, streamOptions } from './stream-options.js'
+import { streamOptions } from './stream-options.js'
 
 /** Options of `watchTrades`. */
 export interface PublicTradesOptions {
@@ -60,7 +60,7 @@ export function watchTrades(
 ): Observable<PublicTradeEvent> {
   checkPoolId('watchTrades', poolId)
   const given = streamOptions('watchTrades', options, ['source'])
-  const source = sourceOption('watchTrades', given['source'], defaultSource)
+  const source = checkSource('watchTrades', given['source'], defaultSource)
   const key = streamKey('watchTrades', [poolId, { source }])
   const windows = polledResource(context, key, (rest, signal) =>
     rest.latestTrades({ poolId, limit: WINDOW, source }, { signal }),
