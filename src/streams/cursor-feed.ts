@@ -1,9 +1,8 @@
-import { concatMap, defer, from, type Observable, type ObservableInput, takeUntil } from 'rxjs'
-import { reportEnd } from '../core/health.js'
+import { concatMap, from, type Observable, type ObservableInput } from 'rxjs'
 import { type CursorProgress, paginateCursor } from '../core/paginate-cursor.js'
 import type { RestClient } from '../rest/index.js'
 import type { Checkpoint } from './checkpoint.js'
-import { retrySettings } from './polling-pipeline.js'
+import { pollingPipeline } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
 import { checkpointOption, onProgressOption, streamOptions } from './stream-options.js'
 
@@ -33,8 +32,6 @@ export interface CursorFeedSpec<T, C> {
   readonly checkCursor: (cursor: unknown) => C
 }
 
-let feeds = 0
-
 /**
  * Checks the options object of a cursor feed at the call: only `cursor`, `checkpoint`,
  * `onProgress` and the feed's own `extra` names, a checkpoint with `load` and `save`, a
@@ -52,43 +49,42 @@ export function feedOptions(
 }
 
 /**
- * A cursor feed on the venue: `paginateCursor` with the venue's budget, backoff and
- * health board, starting from the checkpoint (or `cursor`) and saving to it.
- * Each subscription runs its own feed (its own cursor); the health key gets `#n`.
+ * A cursor feed on the venue: `paginateCursor` run by the {@link pollingPipeline} (the
+ * venue's budget, backoff, health board and close), starting from the checkpoint (or
+ * `cursor`) and saving to it. Each subscription runs its own feed (its own cursor); its
+ * health key gets `#n`.
  */
 export function cursorFeed<T, C>(
   context: StreamContext,
   spec: CursorFeedSpec<T, C>,
   options: CursorFeedOptions<C>,
 ): Observable<T> {
-  const { health, pollIntervalMs, scheduler } = context
-  return defer(() => {
-    const key = `${spec.key}#${++feeds}`
-    const rest = context.rest(key)
-    return from(Promise.resolve(options.checkpoint?.load())).pipe(
-      concatMap((saved) =>
-        paginateCursor<T, C>({
-          start: saved === undefined ? options.cursor : spec.checkCursor(saved),
-          fetchPage: (cursor, signal) => spec.fetchPage(rest, cursor, signal),
-          cursorOf: spec.cursorOf,
-          compare: spec.compare,
-          pageSize: spec.pageSize,
-          intervalMs: pollIntervalMs,
-          save:
-            options.checkpoint === undefined
-              ? undefined
-              : (cursor) => options.checkpoint?.save(cursor),
-          retry: retrySettings(context, key),
-          onProgress: (progress) => {
-            health.ok(key)
-            options.onProgress?.(progress)
-          },
-          scheduler,
-        }),
+  return pollingPipeline<T>(
+    context,
+    spec.key,
+    (lane) =>
+      from(Promise.resolve(options.checkpoint?.load())).pipe(
+        concatMap((saved) =>
+          paginateCursor<T, C>({
+            start: saved === undefined ? options.cursor : spec.checkCursor(saved),
+            fetchPage: (cursor, signal) => spec.fetchPage(lane.rest, cursor, signal),
+            cursorOf: spec.cursorOf,
+            compare: spec.compare,
+            pageSize: spec.pageSize,
+            intervalMs: lane.intervalMs,
+            save:
+              options.checkpoint === undefined
+                ? undefined
+                : (cursor) => options.checkpoint?.save(cursor),
+            retry: lane.retry(),
+            onProgress: (progress) => {
+              lane.ok()
+              options.onProgress?.(progress)
+            },
+            scheduler: lane.scheduler,
+          }),
+        ),
       ),
-      // The venue closing ends the feed (it completes; it is not an error).
-      takeUntil(context.closed),
-      reportEnd(health, key),
-    )
-  })
+    { sharing: 'own' },
+  )
 }

@@ -1,4 +1,13 @@
-import { map, type Observable, type OperatorFunction, tap } from 'rxjs'
+import {
+  defer,
+  map,
+  type Observable,
+  type OperatorFunction,
+  type SchedulerLike,
+  takeUntil,
+  tap,
+} from 'rxjs'
+import { reportEnd } from '../core/health.js'
 import { poll } from '../core/poll.js'
 import { type RetryBackoffOptions, retryBackoff } from '../core/retry-backoff.js'
 import type { RestClient } from '../rest/index.js'
@@ -11,84 +20,129 @@ export interface Polled<T> {
   readonly afterRecovery: boolean
 }
 
+/**
+ * What {@link pollingPipeline} hands the source of one run of a stream: a REST client in
+ * the stream's lane of the request budget, the venue's cadence and clock, its retry
+ * settings wired to the health board, and the call that reports an answer.
+ */
+export interface PollingLane {
+  /** The health key of this run (`watchMyTrades()#3` for a feed of its own). */
+  readonly key: string
+  readonly rest: RestClient
+  readonly intervalMs: number
+  readonly scheduler: SchedulerLike | undefined
+  /** The venue's backoff; each retry reported `retrying` (with its real wait), then `onRetry`. */
+  readonly retry: (onRetry?: () => void) => RetryBackoffOptions
+  /** Reports the stream `ok` (an answer arrived). */
+  readonly ok: () => void
+}
+
 /** Settings of {@link pollingPipeline}. */
 export interface PollingPipelineSettings<T, R> {
-  /** Bound on retries of the ambiguous 500 in a row (single-resource streams). */
-  readonly maxAmbiguousRetries?: number | undefined
-  /** Shapes the answers inside the shared part (diffs run once, not once per subscriber). */
-  readonly shape: OperatorFunction<Polled<T>, R>
+  /** Shapes the source's values before sharing (diffs run once, not once per subscriber). */
+  readonly shape?: OperatorFunction<T, R>
+  /**
+   * `shared` (default): one run for every subscriber of `key`, the latest value replayed,
+   * stopped `lingerMs` after the last one left. `own`: each subscription runs its own
+   * source (a cursor feed starting from its own checkpoint), reported under `key#n`.
+   */
+  readonly sharing?: 'shared' | 'own'
 }
 
-/**
- * The venue's retry settings for the stream `key`: its backoff, its scheduler, and every
- * retry reported to the health board (`retrying`, with the wait that really happens).
- * The cursor feeds, which page instead of polling, retry with these too.
- */
-export function retrySettings(
-  context: StreamContext,
-  key: string,
-  onRetry?: () => void,
-): RetryBackoffOptions {
-  const { backoff, health, scheduler } = context
-  return {
-    ...backoff,
-    onRetry: ({ attempt, delayMs, error }) => {
-      onRetry?.()
-      health.retrying(key, attempt, delayMs, error)
-    },
-    ...(scheduler ? { scheduler } : {}),
-  }
-}
+let ownRuns = 0
 
 /**
- * The one pipeline of every polled stream of a venue (resources, balances, open orders,
- * public trades, depth): `fetch` polled every `pollIntervalMs` on the venue's scheduler,
- * each answer reported `ok` to the health board, failures retried with backoff and
- * reported `retrying`, answers shaped by `settings.shape`, and the result shared under
- * `key` by the venue's registry (one poller for every subscriber, the latest value
- * replayed, polling stopped `lingerMs` after the last one left, `failed` reported when a
- * failure is not retried).
+ * The one pipeline of every stream of a venue: polled resources, balances, open orders,
+ * public trades, depth and the cursor feeds. It owns what they have in common:
+ *
+ * - the REST lane of the stream (its share of the request budget);
+ * - retry settings (the venue's backoff and scheduler) with every retry reported to the
+ *   health board as `retrying`, every answer as `ok`, and the end as gone or `failed`;
+ * - completion when the venue closes;
+ * - sharing: one run per key for every subscriber (`shared`) or one per subscription.
+ *
+ * The source builds the run from its lane: {@link polledSource} for a resource polled
+ * every `pollIntervalMs`, `paginateCursor` for a feed.
  *
  * @example
  * ```ts
- * pollingPipeline(context, 'watchPools()', (rest, signal) => rest.pools(undefined, { signal }), {
+ * pollingPipeline(context, 'watchPools()', polledSource((rest, signal) => rest.pools(undefined, { signal })), {
  *   shape: pipe(map((polled) => polled.value), distinctUntilDeepChanged()),
  * })
  * ```
  */
-export function pollingPipeline<T, R>(
+export function pollingPipeline<T, R = T>(
   context: StreamContext,
   key: string,
-  fetch: (rest: RestClient, signal: AbortSignal) => Promise<T>,
-  settings: PollingPipelineSettings<T, R>,
+  source: (lane: PollingLane) => Observable<T>,
+  settings: PollingPipelineSettings<T, R> = {},
 ): Observable<R> {
-  const { registry, health, pollIntervalMs, scheduler } = context
-  return registry.shared(
+  const { registry, health, closed } = context
+  const shape = settings.shape ?? ((values: Observable<T>) => values as unknown as Observable<R>)
+  const run = (runKey: string) => source(laneOf(context, runKey)).pipe(shape)
+  if (settings.sharing === 'own') {
+    return defer(() => {
+      const runKey = `${key}#${++ownRuns}`
+      // The venue closing ends the run: it completes, it is not an error.
+      return run(runKey).pipe(takeUntil(closed), reportEnd(health, runKey))
+    })
+  }
+  // The registry completes shared runs on close and reports their end itself.
+  return registry.shared(key, () => run(key), true)
+}
+
+function laneOf(context: StreamContext, key: string): PollingLane {
+  const { backoff, health, scheduler } = context
+  return {
     key,
-    () => {
-      const rest = context.rest(key)
-      let afterRecovery = false
-      return poll((signal) => fetch(rest, signal), {
-        intervalMs: pollIntervalMs,
-        ...(scheduler ? { scheduler } : {}),
-      }).pipe(
-        tap(() => health.ok(key)),
-        map((value): Polled<T> => {
-          const polled = { value, afterRecovery }
-          afterRecovery = false
-          return polled
+    rest: context.rest(key),
+    intervalMs: context.pollIntervalMs,
+    scheduler,
+    retry: (onRetry) => ({
+      ...backoff,
+      onRetry: ({ attempt, delayMs, error }) => {
+        health.retrying(key, attempt, delayMs, error)
+        onRetry?.()
+      },
+      ...(scheduler ? { scheduler } : {}),
+    }),
+    ok: () => health.ok(key),
+  }
+}
+
+/**
+ * The source of a polled stream: `fetch` every `pollIntervalMs` (the next request that
+ * long after the previous answer), each answer reported `ok`, a failure retried with the
+ * venue's backoff; the first answer after a retry is marked `afterRecovery`.
+ * `maxAmbiguousRetries` bounds the retries of the venue's ambiguous 500 in a row.
+ *
+ * @example
+ * ```ts
+ * polledSource((rest, signal) => rest.balances({ signal }))
+ * ```
+ */
+export function polledSource<T>(
+  fetch: (rest: RestClient, signal: AbortSignal) => Promise<T>,
+  maxAmbiguousRetries?: number,
+): (lane: PollingLane) => Observable<Polled<T>> {
+  return (lane) => {
+    let afterRecovery = false
+    return poll((signal) => fetch(lane.rest, signal), {
+      intervalMs: lane.intervalMs,
+      ...(lane.scheduler ? { scheduler: lane.scheduler } : {}),
+    }).pipe(
+      tap(lane.ok),
+      map((value): Polled<T> => {
+        const polled = { value, afterRecovery }
+        afterRecovery = false
+        return polled
+      }),
+      retryBackoff<Polled<T>>({
+        ...lane.retry(() => {
+          afterRecovery = true
         }),
-        retryBackoff<Polled<T>>({
-          ...retrySettings(context, key, () => {
-            afterRecovery = true
-          }),
-          ...(settings.maxAmbiguousRetries === undefined
-            ? {}
-            : { maxAmbiguousRetries: settings.maxAmbiguousRetries }),
-        }),
-        settings.shape,
-      )
-    },
-    true,
-  )
+        ...(maxAmbiguousRetries === undefined ? {} : { maxAmbiguousRetries }),
+      }),
+    )
+  }
 }

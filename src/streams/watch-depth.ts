@@ -5,7 +5,7 @@ import type { OrderBook } from '../book/order-book.js'
 import { normalizeDecimal } from '../decimal.js'
 import type { DepthArgs, MarketDataSource } from '../rest/index.js'
 import { checkPoolId, checkSource, depthQuery } from '../rest/index.js'
-import { pollingPipeline } from './polling-pipeline.js'
+import { polledSource, pollingPipeline } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 import { streamOptions } from './stream-options.js'
@@ -53,7 +53,7 @@ export function watchDepth(
   const polls = pollingPipeline(
     context,
     key,
-    (rest, signal) => rest.depth({ ...args, source }, { signal }),
+    polledSource((rest, signal) => rest.depth({ ...args, source }, { signal })),
     { shape: map(({ value, afterRecovery }): DepthPoll => ({ depth: value, afterRecovery })) },
   )
   return polls.pipe(toBookEvents(poolId))
