@@ -3,6 +3,7 @@ import { VenueAbortError } from '../src/errors/venue-abort-error.js'
 import { VenueNetworkError } from '../src/errors/venue-network-error.js'
 import { dedupeTransport } from '../src/transport/dedupe-transport.js'
 import type { Transport, TransportRequest, TransportResponse } from '../src/transport/transport.js'
+import { settle, track } from './helpers/promises.js'
 
 interface InnerCall {
   readonly request: TransportRequest
@@ -45,29 +46,6 @@ function get(path: string, options: { account?: boolean; signal?: AbortSignal } 
 
 function answer(body: string): TransportResponse {
   return { status: 200, headers: { 'content-type': 'application/json' }, body }
-}
-
-/** Lets every pending promise callback run. */
-function settle(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve))
-}
-
-/** Watches a promise without awaiting it. */
-function track<T>(promise: Promise<T>) {
-  const state: { status: 'pending' | 'resolved' | 'rejected'; value?: T; error?: unknown } = {
-    status: 'pending',
-  }
-  promise.then(
-    (value) => {
-      state.status = 'resolved'
-      state.value = value
-    },
-    (error: unknown) => {
-      state.status = 'rejected'
-      state.error = error
-    },
-  )
-  return state
 }
 
 const DEPTH = '/api/v1/depth?pool_id=1'

@@ -1,4 +1,4 @@
-import { Observable, Subject, tap, VirtualTimeScheduler } from 'rxjs'
+import { Observable, retry, Subject, tap, VirtualTimeScheduler } from 'rxjs'
 import { TestScheduler } from 'rxjs/testing'
 import { describe, expect, it, vi } from 'vitest'
 import { HealthBoard, type HealthReport } from '../src/core/health.js'
@@ -304,6 +304,44 @@ describe('StreamRegistry: errors, close, health', () => {
     expect(reports).toEqual([
       { k: { state: 'failed', errorCode: 'VENUE_NETWORK', errorMessage: 'reset' } },
     ])
+  })
+
+  // A regression: the rebuilt poller was orphaned before its fix.
+  it('keeps one poller per key when a subscriber resubscribes synchronously after an error', () => {
+    const scheduler = new VirtualTimeScheduler()
+    const registry = new StreamRegistry({
+      lingerMs: 50,
+      health: new HealthBoard(),
+      closed: new Subject(),
+      scheduler,
+    })
+    let builds = 0
+    let active = 0
+    const build = () => {
+      builds += 1
+      const failsLater = builds === 1
+      return new Observable<number>((subscriber) => {
+        active += 1
+        const failure = failsLater
+          ? scheduler.schedule(() => subscriber.error(new Error('boom')), 10)
+          : undefined
+        return () => {
+          active -= 1
+          failure?.unsubscribe()
+        }
+      })
+    }
+    const shared = registry.shared('k', build, true)
+    shared.pipe(retry(1)).subscribe({ error: () => undefined })
+    scheduler.flush()
+    // The retry(1) subscriber is polling through a rebuilt source...
+    expect(active).toBe(1)
+    // ...which the registry must know about (it was orphaned before the fix),
+    expect(registry.size).toBe(1)
+    // so that a second subscriber joins it instead of building another.
+    shared.subscribe()
+    expect(builds).toBe(2)
+    expect(active).toBe(1)
   })
 })
 

@@ -4,6 +4,7 @@ import type { TimerProvider } from '../src/timers.js'
 import { dedupeTransport } from '../src/transport/dedupe-transport.js'
 import { TokenBucket } from '../src/transport/token-bucket.js'
 import type { Transport, TransportRequest, TransportResponse } from '../src/transport/transport.js'
+import { settle, track } from './helpers/promises.js'
 
 interface PendingTimer {
   readonly callback: () => void
@@ -48,28 +49,6 @@ class ManualTimers implements TimerProvider {
     }
     this.time = until
   }
-}
-
-/** Lets every pending promise callback run. */
-function settle(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve))
-}
-
-/** Watches a promise without awaiting it. */
-function track(promise: Promise<unknown>) {
-  const state: { status: 'pending' | 'resolved' | 'rejected'; error?: unknown } = {
-    status: 'pending',
-  }
-  promise.then(
-    () => {
-      state.status = 'resolved'
-    },
-    (error: unknown) => {
-      state.status = 'rejected'
-      state.error = error
-    },
-  )
-  return state
 }
 
 describe('TokenBucket', () => {

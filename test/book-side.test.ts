@@ -1,0 +1,242 @@
+import { describe, expect, it } from 'vitest'
+import type { Level } from '../src/book/book-event.js'
+import {
+  applySide,
+  diffSide,
+  isOrdered,
+  isZeroQuantity,
+  sameSide,
+  sideOrder,
+  sortSide,
+  withoutEmptyLevels,
+} from '../src/book/book-side.js'
+
+describe('book-side', () => {
+  it('sideOrder: bids run high to low, asks low to high, by value', () => {
+    expect(sideOrder('bids', '2', '1')).toBeLessThan(0)
+    expect(sideOrder('asks', '1', '2')).toBeLessThan(0)
+    expect(sideOrder('bids', '0.9', '10')).toBeGreaterThan(0)
+    expect(sideOrder('asks', '1.10', '1.1')).toBe(0)
+  })
+
+  it('isZeroQuantity', () => {
+    for (const zero of ['0', '0.000', '00']) expect(isZeroQuantity(zero), zero).toBe(true)
+    for (const other of ['1', '0.001', '10', '0.10'])
+      expect(isZeroQuantity(other), other).toBe(false)
+  })
+
+  it('diffSide lists new and changed levels as in next, and vanished ones with quantity 0', () => {
+    const previous: Level[] = [
+      ['1.05', '1'],
+      ['1.04', '2'],
+      ['1.03', '3'],
+    ]
+    const next: Level[] = [
+      ['1.06', '9'],
+      ['1.05', '1'],
+      ['1.03', '4'],
+      ['1.01', '1'],
+    ]
+    expect(diffSide('bids', previous, next)).toEqual([
+      ['1.06', '9'],
+      ['1.04', '0'],
+      ['1.03', '4'],
+      ['1.01', '1'],
+    ])
+  })
+
+  it('diffSide walks asks low to high', () => {
+    expect(
+      diffSide(
+        'asks',
+        [
+          ['1', '1'],
+          ['3', '1'],
+        ],
+        [
+          ['2', '1'],
+          ['3', '2'],
+        ],
+      ),
+    ).toEqual([
+      ['1', '0'],
+      ['2', '1'],
+      ['3', '2'],
+    ])
+  })
+
+  it('diffSide finds no change when only the text of a price or quantity changed', () => {
+    expect(
+      diffSide(
+        'asks',
+        [
+          ['1.1', '5'],
+          ['1.2', '2.50'],
+        ],
+        [
+          ['1.10', '5.0'],
+          ['1.2', '2.5'],
+        ],
+      ),
+    ).toEqual([])
+  })
+
+  it('diffSide from and to an empty side', () => {
+    expect(diffSide('bids', [], [['1', '1']])).toEqual([['1', '1']])
+    expect(diffSide('bids', [['1', '1']], [])).toEqual([['1', '0']])
+    expect(diffSide('bids', [], [])).toEqual([])
+  })
+
+  it('diffSide is undefined when next is not strictly in side order', () => {
+    expect(
+      diffSide(
+        'bids',
+        [],
+        [
+          ['1', '1'],
+          ['2', '1'],
+        ],
+      ),
+    ).toBeUndefined()
+    expect(
+      diffSide(
+        'asks',
+        [],
+        [
+          ['1.1', '1'],
+          ['1.10', '1'],
+        ],
+      ),
+    ).toBeUndefined()
+    expect(
+      diffSide(
+        'asks',
+        [['5', '1']],
+        [
+          ['1', '1'],
+          ['3', '1'],
+          ['2', '1'],
+        ],
+      ),
+    ).toBeUndefined()
+  })
+
+  it('applySide applies changes and is the inverse of diffSide', () => {
+    const previous: Level[] = [
+      ['1', '1'],
+      ['2', '2'],
+      ['4', '4'],
+    ]
+    const next: Level[] = [
+      ['0.5', '1'],
+      ['2', '3'],
+      ['3', '3'],
+    ]
+    const changes = diffSide('asks', previous, next) ?? []
+    const applied = applySide('asks', previous, changes)
+    expect(applied).toEqual(next)
+    expect(Object.isFrozen(applied)).toBe(true)
+  })
+
+  it('applySide returns the same array when there is nothing to apply', () => {
+    const levels: Level[] = [['1', '1']]
+    expect(applySide('bids', levels, [])).toBe(levels)
+  })
+
+  it('isOrdered needs strictly decreasing bids and strictly increasing asks, by value', () => {
+    expect(isOrdered('bids', [])).toBe(true)
+    expect(isOrdered('bids', [['1', '1']])).toBe(true)
+    expect(
+      isOrdered('bids', [
+        ['10', '1'],
+        ['9.5', '1'],
+      ]),
+    ).toBe(true)
+    expect(
+      isOrdered('asks', [
+        ['9.5', '1'],
+        ['10', '1'],
+      ]),
+    ).toBe(true)
+    expect(
+      isOrdered('bids', [
+        ['9.5', '1'],
+        ['10', '1'],
+      ]),
+    ).toBe(false)
+    expect(
+      isOrdered('asks', [
+        ['1.1', '1'],
+        ['1.10', '2'],
+      ]),
+    ).toBe(false)
+  })
+
+  it('sortSide sorts into side order and keeps the last level of a repeated price', () => {
+    const sorted = sortSide('bids', [
+      ['1', '1'],
+      ['3', '1'],
+      ['1.0', '2'],
+      ['2', '1'],
+    ])
+    expect(sorted).toEqual([
+      ['3', '1'],
+      ['2', '1'],
+      ['1.0', '2'],
+    ])
+    expect(Object.isFrozen(sorted)).toBe(true)
+    expect(
+      sortSide('asks', [
+        ['3', '1'],
+        ['1', '1'],
+      ]),
+    ).toEqual([
+      ['1', '1'],
+      ['3', '1'],
+    ])
+  })
+
+  it('withoutEmptyLevels drops zero quantities and returns the same array when there are none', () => {
+    const levels: Level[] = [
+      ['3', '1'],
+      ['2', '0.00'],
+      ['1', '0'],
+      ['0.5', '2'],
+    ]
+    const kept = withoutEmptyLevels(levels)
+    expect(kept).toEqual([
+      ['3', '1'],
+      ['0.5', '2'],
+    ])
+    expect(Object.isFrozen(kept)).toBe(true)
+    const full: Level[] = [['1', '1']]
+    expect(withoutEmptyLevels(full)).toBe(full)
+  })
+
+  it('sameSide compares prices and quantities by value', () => {
+    const a: Level[] = [
+      ['1.10', '2.0'],
+      ['1', '3'],
+    ]
+    expect(sameSide(a, a)).toBe(true)
+    expect(
+      sameSide(a, [
+        ['1.1', '2'],
+        ['1.000', '3.00'],
+      ]),
+    ).toBe(true)
+    expect(sameSide(a, [['1.1', '2']])).toBe(false)
+    expect(
+      sameSide(a, [
+        ['1.1', '2'],
+        ['1', '3.01'],
+      ]),
+    ).toBe(false)
+    expect(
+      sameSide(a, [
+        ['1.2', '2'],
+        ['1', '3'],
+      ]),
+    ).toBe(false)
+  })
+})
