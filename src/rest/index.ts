@@ -6,20 +6,7 @@
  * @packageDocumentation
  */
 
-export type {
-  CallOptions,
-  DepthArgs,
-  KlinesArgs,
-  LatestTradesArgs,
-  MarketDataSource,
-  OrderRef,
-  OrdersArgs,
-  PoolsArgs,
-  SortDirection,
-  SourceArg,
-  TradesArgs,
-  TransfersArgs,
-} from './args.js'
+export type * from './args.js'
 // Argument checks shared with the streams, so a stream names a bad argument exactly as
 // the REST method it calls would.
 export {

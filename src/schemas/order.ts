@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import {
+  type CodeOf,
   decimalString,
   nonNegativeSafeInteger,
   safeInteger,
@@ -17,13 +18,13 @@ import { tradeDetailSchema } from './trade-detail.js'
 export const OrderSide = { Buy: 0, Sell: 1 } as const
 
 /** An order side code: 0 buy, 1 sell. */
-export type OrderSide = (typeof OrderSide)[keyof typeof OrderSide]
+export type OrderSide = CodeOf<typeof OrderSide>
 
 /** Order type codes as sent in `type`. Open orders are always limit orders. */
 export const OrderType = { Market: 0, Limit: 1 } as const
 
 /** An order type code: 0 market, 1 limit. */
-export type OrderType = (typeof OrderType)[keyof typeof OrderType]
+export type OrderType = CodeOf<typeof OrderType>
 
 /**
  * Order status codes as sent in `status`.
@@ -41,7 +42,7 @@ export const OrderStatus = {
 } as const
 
 /** A documented order status code (see {@link OrderStatus}). */
-export type OrderStatus = (typeof OrderStatus)[keyof typeof OrderStatus]
+export type OrderStatus = CodeOf<typeof OrderStatus>
 
 /**
  * An order as listed by open-orders (the order record without the history-only fields).

@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import { poolSummarySchema } from './pool-summary.js'
 import {
+  type CodeOf,
   decimalString,
   finiteNumber,
   nonNegativeSafeInteger,
@@ -17,7 +18,7 @@ import {
 export const PoolStatus = { Closed: 0, Open: 1 } as const
 
 /** A documented pool status code: 0 closed, 1 open. */
-export type PoolStatus = (typeof PoolStatus)[keyof typeof PoolStatus]
+export type PoolStatus = CodeOf<typeof PoolStatus>
 
 /**
  * A trading pool's configuration and statistics. Fee rates are fractions (e.g. 0.003) and,

@@ -14,6 +14,17 @@ import { numberToDecimalString } from '../decimal.js'
 
 export { numberToDecimalString }
 
+/**
+ * The code values of a table of named codes, e.g. `0 | 1` for `{ Buy: 0, Sell: 1 }`.
+ *
+ * @example
+ * ```ts
+ * const OrderSide = { Buy: 0, Sell: 1 } as const
+ * type OrderSide = CodeOf<typeof OrderSide> // 0 | 1
+ * ```
+ */
+export type CodeOf<Table> = Table[keyof Table]
+
 /** Exact decimal text as accepted on the wire: optional '-', digits, optional fraction. */
 const DECIMAL_PATTERN = /^-?\d+(\.\d+)?$/
 

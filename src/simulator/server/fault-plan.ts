@@ -35,34 +35,31 @@ export const DRAWS_PER_REQUEST = 7
  * ```
  */
 export function planFaults(spec: FaultSpec, random: () => number): FaultPlan {
-  const draws = Array.from({ length: DRAWS_PER_REQUEST }, () => random())
-  const [
-    latencyDraw = 0,
-    reset = 1,
-    hang = 1,
-    error = 1,
-    rateLimit = 1,
-    malformed = 1,
-    truncate = 1,
-  ] = draws
-  const fires = (draw: number, rate: number | undefined) => draw < (rate ?? 0)
-  const action: FaultAction = fires(reset, spec.resetRate)
-    ? 'reset'
-    : fires(hang, spec.hangRate)
-      ? 'hang'
-      : fires(error, spec.errorRate)
-        ? 'error'
-        : fires(rateLimit, spec.rateLimitRate)
-          ? 'rateLimit'
-          : 'answer'
+  const [latencyDraw = 0, ...draws] = Array.from({ length: DRAWS_PER_REQUEST }, () => random())
+  // One draw per fault, in this order; the first fault whose draw is below its rate wins.
+  const fired = <T>(faults: readonly (readonly [T, number | undefined])[], offset: number) =>
+    faults.find(([, rate], index) => (draws[offset + index] ?? 1) < (rate ?? 0))?.[0]
+  const action: FaultAction =
+    fired<FaultAction>(
+      [
+        ['reset', spec.resetRate],
+        ['hang', spec.hangRate],
+        ['error', spec.errorRate],
+        ['rateLimit', spec.rateLimitRate],
+      ],
+      0,
+    ) ?? 'answer'
+  // A body is damaged only when it is answered.
   const body: BodyFault =
     action !== 'answer'
       ? 'none'
-      : fires(malformed, spec.malformedRate)
-        ? 'malformed'
-        : fires(truncate, spec.truncateRate)
-          ? 'truncate'
-          : 'none'
+      : (fired<BodyFault>(
+          [
+            ['malformed', spec.malformedRate],
+            ['truncate', spec.truncateRate],
+          ],
+          4,
+        ) ?? 'none')
   return {
     delayMs: delayOf(spec.latencyMs, latencyDraw),
     action,
