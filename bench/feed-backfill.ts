@@ -10,10 +10,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Checkpoint } from '../src/index.js'
-import { createVenue, fileCheckpoint, memoryCheckpoint } from '../src/index.js'
+import { fileCheckpoint, memoryCheckpoint } from '../src/index.js'
 import { bareTradePages } from './support/bare-trades.js'
 import { type ChildServer, startChildServer, stopChildServer } from './support/child-server.js'
-import { runToTail } from './support/run-to-tail.js'
+import { runToTail, withBenchVenue } from './support/run-to-tail.js'
 
 const ROUNDS = Number(process.argv[2] ?? 3)
 const TICKS = Number(process.argv[3] ?? 40_000)
@@ -50,12 +50,7 @@ async function bare(server: Server): Promise<Run> {
  * validation, no stream): separates the cost of validation from that of the feed.
  */
 async function restLoop(server: Server): Promise<Run> {
-  const venue = createVenue({
-    baseUrl: server.url,
-    apiKey: server.apiKey,
-    maxRequestsPerSecond: 1_000_000,
-  })
-  try {
+  return withBenchVenue(server, async (venue) => {
     await venue.rest.ping()
     const start = performance.now()
     let cursor = '0'
@@ -68,27 +63,17 @@ async function restLoop(server: Server): Promise<Run> {
       if (page.length < PAGE) break
     }
     return { items, seconds: (performance.now() - start) / 1000 }
-  } finally {
-    await venue.close()
-  }
+  })
 }
 
 /** `watchMyTrades` from the start until its first `tail` progress. */
 async function feed(server: Server, checkpoint?: Checkpoint<string>): Promise<Run> {
-  const venue = createVenue({
-    baseUrl: server.url,
-    apiKey: server.apiKey,
-    maxRequestsPerSecond: 1_000_000,
-    pollIntervalMs: 60_000,
-  })
-  try {
+  return withBenchVenue(server, async (venue) => {
     await venue.rest.ping() // a warm socket, as the bare loop's dispatcher has
     const start = performance.now()
     const items = await runToTail(venue, checkpoint === undefined ? {} : { checkpoint })
     return { items, seconds: (performance.now() - start) / 1000 }
-  } finally {
-    await venue.close()
-  }
+  })
 }
 
 const median = (values: readonly number[]): number => {

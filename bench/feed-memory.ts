@@ -8,10 +8,10 @@
  *   node --expose-gc --import tsx bench/feed-memory.ts [items, default 1000000]
  */
 import { join } from 'node:path'
-import { createVenue, memoryCheckpoint } from '../src/index.js'
+import { memoryCheckpoint } from '../src/index.js'
 import { bareTradePages } from './support/bare-trades.js'
 import { type ChildServer, startChildServer, stopChildServer } from './support/child-server.js'
-import { runToTail } from './support/run-to-tail.js'
+import { runToTail, withBenchVenue } from './support/run-to-tail.js'
 
 const TOTAL = Number(process.argv[2] ?? 1_000_000)
 const PAGE = 100
@@ -78,13 +78,7 @@ async function bare(server: Server): Promise<Outcome> {
 
 /** `watchMyTrades` with a memoryCheckpoint, until its first `tail` progress. */
 async function feed(server: Server): Promise<Outcome> {
-  const venue = createVenue({
-    baseUrl: server.url,
-    apiKey: server.apiKey,
-    maxRequestsPerSecond: 1_000_000,
-    pollIntervalMs: 60_000,
-  })
-  try {
+  return withBenchVenue(server, async (venue) => {
     const checkpoint = memoryCheckpoint<string>()
     const heap = sampler()
     heap.at(0)
@@ -95,9 +89,7 @@ async function feed(server: Server): Promise<Outcome> {
       throw new Error(`feed: checkpoint at ${checkpoint.current}, expected ${TOTAL}`)
     }
     return { items, seconds, samples: heap.samples }
-  } finally {
-    await venue.close()
-  }
+  })
 }
 
 const mb = (bytes: number) => (bytes / 1_048_576).toFixed(2)

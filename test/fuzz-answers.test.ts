@@ -67,7 +67,7 @@ import {
   WATCH_METHODS,
   type WatchMethodName,
 } from './fuzz/calls.js'
-import { check, timeoutFor } from './fuzz/config.js'
+import { check, type PropertySize, timeoutFor } from './fuzz/config.js'
 import { canonicalNumber } from './fuzz/decimal-text.js'
 import { runPrefix, validData } from './fuzz/wire.js'
 import * as fixtures from './helpers/fixtures.js'
@@ -82,10 +82,6 @@ const KEY = 'k-fuzzAnswers0123456789abcdefghijABCDEFG'
 const TIMEOUT_MS = 1_000
 /** Time a call may take beyond `requestTimeoutMs` (validation of thousands of entries, CI noise). */
 const SLACK_MS = 1_000
-const ANSWER_RUNS = 40
-const EXACT_RUNS = 60
-const STREAM_RUNS = 30
-const OTHER_STREAM_RUNS = 15
 
 let server: RecordingServer
 let venue: Venue
@@ -198,6 +194,9 @@ function streamVenue(prefix: string, apiKey?: string): Venue {
   })
 }
 
+/** The size of the properties just below (each group of properties has its own). */
+const ANSWER_SIZE: PropertySize = { runs: 40, perRunMs: 50 }
+
 describe('mutated answers: a value or a VenueError, within requestTimeoutMs', () => {
   for (const method of REST_METHODS) {
     it(
@@ -208,10 +207,10 @@ describe('mutated answers: a value or a VenueError, within requestTimeoutMs', ()
             current = next
             expectValueOrVenueError(method, await bounded(method))
           }),
-          ANSWER_RUNS,
+          ANSWER_SIZE,
         )
       },
-      timeoutFor(ANSWER_RUNS, 50),
+      timeoutFor(ANSWER_SIZE),
     )
   }
 })
@@ -225,6 +224,8 @@ function pathsOf(method: RestMethodName, data: unknown, kind: 'decimal' | 'id'):
   const patterns = kind === 'decimal' ? DECIMAL_PATHS[method] : ID_PATHS[method]
   return patterns.flatMap((pattern) => expand(data, pattern))
 }
+
+const EXACT_SIZE: PropertySize = { runs: 60, perRunMs: 50 }
 
 describe('exact numbers', () => {
   it(
@@ -250,10 +251,10 @@ describe('exact numbers', () => {
             }
           },
         ),
-        EXACT_RUNS,
+        EXACT_SIZE,
       )
     },
-    timeoutFor(EXACT_RUNS, 50),
+    timeoutFor(EXACT_SIZE),
   )
 
   it(
@@ -290,10 +291,10 @@ describe('exact numbers', () => {
             }
           },
         ),
-        EXACT_RUNS,
+        EXACT_SIZE,
       )
     },
-    timeoutFor(EXACT_RUNS, 50),
+    timeoutFor(EXACT_SIZE),
   )
 
   it('a depth price sent as the raw number 9007199254740993 is never 9007199254740992', async () => {
@@ -414,6 +415,8 @@ const depthReply: fc.Arbitrary<Reply> = fc.oneof(
 
 let streamRun = 0
 
+const STREAM_SIZE: PropertySize = { runs: 30, perRunMs: 400 }
+
 describe('book streams fed odd books and mutated answers', () => {
   for (const method of ['watchDepth', 'watchOrderBook'] as const) {
     it(
@@ -448,12 +451,12 @@ describe('book streams fed odd books and mutated answers', () => {
               }
             },
           ),
-          STREAM_RUNS,
+          STREAM_SIZE,
         )
         // The property is not vacuous: the streams did emit.
         expect(events).toBeGreaterThan(0)
       },
-      timeoutFor(STREAM_RUNS, 400),
+      timeoutFor(STREAM_SIZE),
     )
   }
 })
@@ -467,6 +470,8 @@ const CURSOR: Partial<Record<WatchMethodName, string>> = {
   watchMyTrades: 'global_seq',
   watchTransfers: 'sid',
 }
+
+const OTHER_STREAM_SIZE: PropertySize = { runs: 15, perRunMs: 300 }
 
 describe('every other stream fed valid and mutated answers', () => {
   for (const method of OTHER_STREAMS) {
@@ -514,10 +519,10 @@ describe('every other stream fed valid and mutated answers', () => {
               await own.close()
             }
           }),
-          OTHER_STREAM_RUNS,
+          OTHER_STREAM_SIZE,
         )
       },
-      timeoutFor(OTHER_STREAM_RUNS, 300),
+      timeoutFor(OTHER_STREAM_SIZE),
     )
   }
 })

@@ -52,7 +52,7 @@ import {
   VALID_WATCH_ARGS,
   WATCH_METHODS,
 } from './fuzz/calls.js'
-import { check, timeoutFor } from './fuzz/config.js'
+import { check, type PropertySize, timeoutFor } from './fuzz/config.js'
 import {
   decorate,
   decoration,
@@ -74,12 +74,16 @@ import {
   startRecordingServer,
 } from './helpers/recording-server.js'
 
-const PLACEMENT_RUNS = 8
-const ECHO_RUNS = 40
-const OPTION_RUNS = 30
-const MALFORMED_RUNS = 30
-const CHECKPOINT_RUNS = 10
-const VENUE_RUNS = 30
+/** Each property's default runs and about how long one run takes. */
+const SIZE = {
+  placement: { runs: 8, perRunMs: 800 },
+  option: { runs: 30, perRunMs: 20 },
+  echo: { runs: 40, perRunMs: 100 },
+  checkpoint: { runs: 10, perRunMs: 200 },
+  malformed: { runs: 30, perRunMs: 50 },
+  venue: { runs: 30, perRunMs: 30 },
+  ownWords: { runs: 5, perRunMs: 500 },
+} as const satisfies Record<string, PropertySize>
 
 let server: RecordingServer
 let raw: RawServer
@@ -187,10 +191,10 @@ for (const { name, key: keyArbitrary } of KEYS) {
               }
             })
           }),
-          PLACEMENT_RUNS,
+          SIZE.placement,
         )
       },
-      timeoutFor(PLACEMENT_RUNS, 800),
+      timeoutFor(SIZE.placement),
     )
 
     it(
@@ -217,10 +221,10 @@ for (const { name, key: keyArbitrary } of KEYS) {
               expect(mustThrow, 'createVenue accepted an invalid option').toBe(false)
             },
           ),
-          OPTION_RUNS,
+          SIZE.option,
         )
       },
-      timeoutFor(OPTION_RUNS, 20),
+      timeoutFor(SIZE.option),
     )
 
     it(
@@ -258,10 +262,10 @@ for (const { name, key: keyArbitrary } of KEYS) {
               })
             },
           ),
-          ECHO_RUNS,
+          SIZE.echo,
         )
       },
-      timeoutFor(ECHO_RUNS, 100),
+      timeoutFor(SIZE.echo),
     )
 
     it(
@@ -293,10 +297,10 @@ for (const { name, key: keyArbitrary } of KEYS) {
               await rm(dir, { recursive: true, force: true })
             }
           }),
-          CHECKPOINT_RUNS,
+          SIZE.checkpoint,
         )
       },
-      timeoutFor(CHECKPOINT_RUNS, 200),
+      timeoutFor(SIZE.checkpoint),
     )
 
     it(
@@ -324,10 +328,10 @@ for (const { name, key: keyArbitrary } of KEYS) {
               }
             },
           ),
-          MALFORMED_RUNS,
+          SIZE.malformed,
         )
       },
-      timeoutFor(MALFORMED_RUNS, 50),
+      timeoutFor(SIZE.malformed),
     )
   })
 
@@ -364,10 +368,10 @@ for (const { name, key: keyArbitrary } of KEYS) {
               })
             },
           ),
-          VENUE_RUNS,
+          SIZE.venue,
         )
       },
-      timeoutFor(VENUE_RUNS, 30),
+      timeoutFor(SIZE.venue),
     )
   })
 }
@@ -395,10 +399,10 @@ describe("redaction never touches venue-rx's own words", () => {
             await keyless.close()
           }
         }),
-        5,
+        SIZE.ownWords,
       )
     },
-    timeoutFor(5, 500),
+    timeoutFor(SIZE.ownWords),
   )
 
   it("with the key '~', latestTrades({ limit: 500 }) rejects with the keyless message", async () => {

@@ -42,6 +42,36 @@ function expectOptionError(options: unknown, argument: string): VenueInputError 
   return inputError
 }
 
+/** One test per row: `createVenue` rejects the row's value as option `name`. */
+function rejectsEachAs(name: string, rows: readonly { title: string; value: unknown }[]): void {
+  eachCase(
+    rows,
+    (r) => `rejects ${r.title} as ${name}`,
+    ({ value }) => {
+      expectOptionError({ baseUrl: BASE, [name]: value }, name)
+    },
+  )
+}
+
+/** A paramNames row mapping `group.argument` to `wire`: the error names that argument. */
+function paramNamesRow(title: string, group: string, argument: string, wire: unknown) {
+  return {
+    title,
+    paramNames: { [group]: { [argument]: wire } },
+    argument: `paramNames.${group}.${argument}`,
+  }
+}
+
+/** Runs `body` with a caller-supplied undici Agent, closed afterwards. */
+async function withAgent(body: (agent: Agent) => Promise<void>): Promise<void> {
+  const agent = new Agent()
+  try {
+    await body(agent)
+  } finally {
+    await agent.close()
+  }
+}
+
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((venue) => venue.close()))
 })
@@ -52,25 +82,19 @@ describe('createVenue rejects invalid options synchronously', () => {
     expectOptionError('http://127.0.0.1', 'options')
   })
 
-  eachCase(
-    [
-      { title: 'a missing baseUrl', baseUrl: undefined },
-      { title: 'a numeric baseUrl', baseUrl: 8787 },
-      { title: 'a URL object as baseUrl', baseUrl: new URL(BASE) },
-      { title: 'an ftp URL', baseUrl: 'ftp://x' },
-      { title: 'a ws URL', baseUrl: 'ws://127.0.0.1:8787' },
-      { title: 'a URL with a query', baseUrl: 'http://h/?a=1' },
-      { title: 'a URL with an empty query', baseUrl: 'http://h/?' },
-      { title: 'a URL with a fragment', baseUrl: 'http://h/#top' },
-      { title: 'a URL with an empty fragment', baseUrl: 'http://h/#' },
-      { title: 'text that is not a URL', baseUrl: 'venue.example' },
-      { title: 'an empty string', baseUrl: '' },
-    ],
-    (r) => `rejects ${r.title} as baseUrl`,
-    ({ baseUrl }) => {
-      expectOptionError({ baseUrl }, 'baseUrl')
-    },
-  )
+  rejectsEachAs('baseUrl', [
+    { title: 'a missing baseUrl', value: undefined },
+    { title: 'a numeric baseUrl', value: 8787 },
+    { title: 'a URL object as baseUrl', value: new URL(BASE) },
+    { title: 'an ftp URL', value: 'ftp://x' },
+    { title: 'a ws URL', value: 'ws://127.0.0.1:8787' },
+    { title: 'a URL with a query', value: 'http://h/?a=1' },
+    { title: 'a URL with an empty query', value: 'http://h/?' },
+    { title: 'a URL with a fragment', value: 'http://h/#top' },
+    { title: 'a URL with an empty fragment', value: 'http://h/#' },
+    { title: 'text that is not a URL', value: 'venue.example' },
+    { title: 'an empty string', value: '' },
+  ])
 
   it('names the rejected protocol', () => {
     expect(expectOptionError({ baseUrl: 'ftp://x' }, 'baseUrl').message).toContain('ftp:')
@@ -164,41 +188,18 @@ describe('createVenue rejects invalid options synchronously', () => {
 
   eachCase(
     [
+      // The error names the unknown group, not the argument inside it.
       {
         title: 'an unknown group',
         paramNames: { order: { poolId: 'pool' } },
         argument: 'paramNames.order',
       },
-      {
-        title: 'an unknown argument',
-        paramNames: { trades: { afterseq: 'seq_gt' } },
-        argument: 'paramNames.trades.afterseq',
-      },
-      {
-        title: "another group's argument",
-        paramNames: { transfers: { afterSeq: 'seq_gt' } },
-        argument: 'paramNames.transfers.afterSeq',
-      },
-      {
-        title: 'an empty wire name',
-        paramNames: { trades: { afterSeq: '' } },
-        argument: 'paramNames.trades.afterSeq',
-      },
-      {
-        title: 'a wire name with a space',
-        paramNames: { transfers: { afterId: 'sid gt' } },
-        argument: 'paramNames.transfers.afterId',
-      },
-      {
-        title: 'a wire name with & and =',
-        paramNames: { orders: { status: 'status&x=1' } },
-        argument: 'paramNames.orders.status',
-      },
-      {
-        title: 'a wire name that is not a string',
-        paramNames: { trades: { limit: 5 } },
-        argument: 'paramNames.trades.limit',
-      },
+      paramNamesRow('an unknown argument', 'trades', 'afterseq', 'seq_gt'),
+      paramNamesRow("another group's argument", 'transfers', 'afterSeq', 'seq_gt'),
+      paramNamesRow('an empty wire name', 'trades', 'afterSeq', ''),
+      paramNamesRow('a wire name with a space', 'transfers', 'afterId', 'sid gt'),
+      paramNamesRow('a wire name with & and =', 'orders', 'status', 'status&x=1'),
+      paramNamesRow('a wire name that is not a string', 'trades', 'limit', 5),
       { title: 'a non-object paramNames', paramNames: 'seq_gt', argument: 'paramNames' },
     ],
     (r) => `rejects paramNames with ${r.title}`,
@@ -207,31 +208,19 @@ describe('createVenue rejects invalid options synchronously', () => {
     },
   )
 
-  eachCase(
-    [
-      { title: 'a plain object', dispatcher: {} },
-      { title: 'a string', dispatcher: 'agent' },
-      { title: 'an object whose dispatch is not a function', dispatcher: { dispatch: true } },
-      { title: 'null', dispatcher: null },
-    ],
-    (r) => `rejects ${r.title} as dispatcher`,
-    ({ dispatcher }) => {
-      expectOptionError({ baseUrl: BASE, dispatcher }, 'dispatcher')
-    },
-  )
+  rejectsEachAs('dispatcher', [
+    { title: 'a plain object', value: {} },
+    { title: 'a string', value: 'agent' },
+    { title: 'an object whose dispatch is not a function', value: { dispatch: true } },
+    { title: 'null', value: null },
+  ])
 
-  eachCase(
-    [
-      { title: 'a plain object', scheduler: {} },
-      { title: 'a function', scheduler: () => 0 },
-      { title: 'an object without schedule', scheduler: { now: () => 0 } },
-      { title: 'null', scheduler: null },
-    ],
-    (r) => `rejects ${r.title} as scheduler`,
-    ({ scheduler }) => {
-      expectOptionError({ baseUrl: BASE, scheduler }, 'scheduler')
-    },
-  )
+  rejectsEachAs('scheduler', [
+    { title: 'a plain object', value: {} },
+    { title: 'a function', value: () => 0 },
+    { title: 'an object without schedule', value: { now: () => 0 } },
+    { title: 'null', value: null },
+  ])
 })
 
 describe('venue.settings', () => {
@@ -255,9 +244,9 @@ describe('venue.settings', () => {
   })
 
   it('shows the given options', () => {
-    const venue = open({
+    // Every value differs from its default, so each one shown was taken from the options.
+    const given = {
       baseUrl: `${BASE}/api`,
-      apiKey: KEY,
       marketData: 'v1',
       pollIntervalMs: 250,
       requestTimeoutMs: 2000,
@@ -266,18 +255,10 @@ describe('venue.settings', () => {
       maxResponseBytes: 1000,
       connections: 2,
       backoff: { initialMs: 100, maxMs: 100, factor: 1, jitter: false },
-      paramNames: { trades: { afterSeq: 'seq_gt' } },
-    })
+    } as const
+    const venue = open({ ...given, apiKey: KEY, paramNames: { trades: { afterSeq: 'seq_gt' } } })
     expect(venue.settings).toEqual({
-      baseUrl: `${BASE}/api`,
-      marketData: 'v1',
-      pollIntervalMs: 250,
-      requestTimeoutMs: 2000,
-      maxRequestsPerSecond: 2.5,
-      lingerMs: 50,
-      maxResponseBytes: 1000,
-      connections: 2,
-      backoff: { initialMs: 100, maxMs: 100, factor: 1, jitter: false },
+      ...given,
       paramNames: {
         ...DEFAULT_PARAM_NAMES,
         trades: { ...DEFAULT_PARAM_NAMES.trades, afterSeq: 'seq_gt' },
@@ -352,23 +333,18 @@ describe('connections', () => {
     await server?.close()
   })
 
-  it('sends requests through a caller-supplied undici Agent', async () => {
-    const agent = new Agent()
-    try {
+  it('sends requests through a caller-supplied undici Agent', () =>
+    withAgent(async (agent) => {
       const dispatch = vi.spyOn(agent, 'dispatch')
       const venue = open({ baseUrl: server.url, dispatcher: agent })
       expect(venue.settings.customDispatcher).toBe(true)
       await expect(venue.rest.ping()).resolves.toEqual({ timestamp: T * 1000 })
       expect(dispatch).toHaveBeenCalledTimes(1)
       expect(server.requests.map((r) => r.pathname)).toEqual(['/api/v1/ping'])
-    } finally {
-      await agent.close()
-    }
-  })
+    }))
 
-  it("venue.close() leaves the caller's Agent open for a second venue", async () => {
-    const agent = new Agent()
-    try {
+  it("venue.close() leaves the caller's Agent open for a second venue", () =>
+    withAgent(async (agent) => {
       const first = createVenue({ baseUrl: server.url, dispatcher: agent })
       await first.rest.ping()
       await first.close()
@@ -381,10 +357,7 @@ describe('connections', () => {
         '/api/v1/ping',
         '/api/v1/system-info',
       ])
-    } finally {
-      await agent.close()
-    }
-  })
+    }))
 
   it('after venue.close(), a call rejects with VenueAbortError and sends nothing', async () => {
     const venue = createVenue({ baseUrl: server.url, apiKey: KEY })
@@ -395,17 +368,13 @@ describe('connections', () => {
     expect(server.requests).toHaveLength(1)
   })
 
-  it('after venue.close() on a caller-supplied Agent, a call rejects with VenueAbortError', async () => {
-    const agent = new Agent()
-    try {
+  it('after venue.close() on a caller-supplied Agent, a call rejects with VenueAbortError', () =>
+    withAgent(async (agent) => {
       const venue = createVenue({ baseUrl: server.url, dispatcher: agent })
       await venue.close()
       await expect(venue.rest.ping()).rejects.toBeInstanceOf(VenueAbortError)
       expect(server.requests).toHaveLength(0)
-    } finally {
-      await agent.close()
-    }
-  })
+    }))
 
   it('close() can be called twice', async () => {
     const venue = createVenue({ baseUrl: server.url })

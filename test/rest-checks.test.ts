@@ -4,6 +4,7 @@ import { createVenue, VenueAuthError, VenueInputError } from '../src/index.js'
 import { eachCase } from './helpers/each-case.js'
 import { dataFor, T } from './helpers/fixtures.js'
 import { ok, type RecordingServer, startRecordingServer } from './helpers/recording-server.js'
+import { ACCOUNT_CALLS, GENERAL_CALLS, MARKET_CALLS, type RestCall } from './helpers/rest-calls.js'
 
 const KEY = 'k-DLTahpw5CKSZgov4BJRYfnu3AHQXemt29GPW'
 const INTERVALS = '"1m", "5m", "15m", "30m", "1h", "4h", "1d", "1w", "1M"'
@@ -27,516 +28,270 @@ interface RejectCase {
   readonly argument: string
   /** Texts the message must contain: the allowed range or rule. */
   readonly mentions: readonly string[]
-  readonly call: (rest: RestClient) => Promise<unknown>
+  readonly call: RestCall
 }
+
+/**
+ * Calls that break one rule, by test title: each error names `argument`, and its message
+ * contains `mentions`. A title starts with the method's name, which the message must too.
+ */
+function breaking(
+  argument: string,
+  mentions: string | readonly string[],
+  calls: Readonly<Record<string, RestCall>>,
+): RejectCase[] {
+  return Object.entries(calls).map(([title, call]) => ({
+    title,
+    method: title.slice(0, title.indexOf(' ')),
+    argument,
+    mentions: typeof mentions === 'string' ? [mentions] : mentions,
+    call,
+  }))
+}
+
+/** One call per value, by the title `title` gives it. */
+function perValue<V>(
+  values: readonly V[],
+  title: (value: V) => string,
+  call: (value: V) => RestCall,
+): Record<string, RestCall> {
+  return Object.fromEntries(values.map((value) => [title(value), call(value)]))
+}
+
+/** `method` rejects the unknown argument `key`: the message quotes it and names `meant`. */
+function unknownKey(method: string, key: string, meant: string, call: RestCall): RejectCase {
+  const title = `${method} rejects the unknown key ${key}`
+  return { title, method, argument: key, mentions: [`"${key}"`, meant], call }
+}
+
+const ORDER_ID_FORM = '{poolId}-{orderId}-{side}'
+const PRECISION_RANGE = 'from 0.00000001 to 10000'
 
 const REJECTED: readonly RejectCase[] = [
   // bounds given in the wrong order
-  {
-    title: 'trades rejects after later than before',
-    method: 'trades',
-    argument: 'after',
-    mentions: ['must not be after before'],
-    call: (rest) => rest.trades({ after: 200, before: 100 }),
-  },
-  {
-    title: 'transfers rejects start later than end',
-    method: 'transfers',
-    argument: 'start',
-    mentions: ['must not be after end'],
-    call: (rest) => rest.transfers({ start: 200, end: 100 }),
-  },
-  // order ids that are not canonical or not safe integers
-  ...['00-1-0', '1-01-0', '99999999999999999999-1-0', '1-99999999999999999999-1'].map(
-    (id): RejectCase => ({
-      title: `order rejects the id ${id}`,
-      method: 'order',
-      argument: 'id',
-      mentions: ['{poolId}-{orderId}-{side}'],
-      call: (rest) => rest.order(id),
-    }),
-  ),
-  // lone surrogates cannot be percent-encoded
-  {
-    title: 'token rejects a lone surrogate',
-    method: 'token',
-    argument: 'symbol',
-    mentions: ['without control characters'],
-    call: (rest) => rest.token('\uD800'),
-  },
-  {
-    title: 'orderByClientId rejects a lone low surrogate',
-    method: 'orderByClientId',
-    argument: 'clientId',
-    mentions: ['without control characters'],
-    call: (rest) => rest.orderByClientId('a\uDC00'),
-  },
-  // call options
-  {
-    title: 'ping rejects an unknown call option (a typo of signal)',
-    method: 'ping',
-    argument: 'signl',
-    mentions: ['unknown call option'],
-    call: (rest) => rest.ping(unchecked({ signl: new AbortController().signal })),
-  },
-  {
-    title: 'ping rejects an array as call options',
-    method: 'ping',
-    argument: 'options',
-    mentions: ['{ signal }'],
-    call: (rest) => rest.ping(unchecked([])),
-  },
-  // poolId
-  ...[-1, 1.5, '1', Number.NaN, undefined].map(
-    (poolId): RejectCase => ({
-      title: `depth rejects poolId ${show(poolId)}`,
-      method: 'depth',
-      argument: 'poolId',
-      mentions: ['integer >= 0'],
-      call: (rest) => rest.depth(unchecked({ poolId })),
-    }),
-  ),
-  {
-    title: 'depth rejects poolId NaN, showing NaN in the message,',
-    method: 'depth',
-    argument: 'poolId',
-    mentions: ['integer >= 0', 'NaN'],
-    call: (rest) => rest.depth({ poolId: Number.NaN }),
-  },
-  {
-    title: 'klines rejects a negative poolId',
-    method: 'klines',
-    argument: 'poolId',
-    mentions: ['integer >= 0'],
-    call: (rest) => rest.klines({ poolId: -1, interval: '1m' }),
-  },
-  {
-    title: 'latestTrades rejects a fractional poolId',
-    method: 'latestTrades',
-    argument: 'poolId',
-    mentions: ['integer >= 0'],
-    call: (rest) => rest.latestTrades({ poolId: 0.5 }),
-  },
-  {
-    title: 'historyOrders rejects a negative poolId',
-    method: 'historyOrders',
-    argument: 'poolId',
-    mentions: ['integer >= 0'],
-    call: (rest) => rest.historyOrders({ poolId: -3 }),
-  },
-  {
-    title: 'openOrders rejects a string poolId',
-    method: 'openOrders',
-    argument: 'poolId',
-    mentions: ['integer >= 0'],
-    call: (rest) => rest.openOrders(unchecked({ poolId: '2' })),
-  },
-  {
-    title: 'trades rejects a NaN poolId',
-    method: 'trades',
-    argument: 'poolId',
-    mentions: ['integer >= 0'],
-    call: (rest) => rest.trades({ poolId: Number.NaN }),
-  },
-  {
-    title: 'order rejects a negative poolId',
-    method: 'order',
-    argument: 'poolId',
-    mentions: ['integer >= 0'],
-    call: (rest) => rest.order({ poolId: -1, orderId: 1, side: 0 }),
-  },
-  {
-    title: 'pool rejects a negative id',
-    method: 'pool',
-    argument: 'idOrSymbol',
-    mentions: ['integer >= 0'],
-    call: (rest) => rest.pool(-1),
-  },
-  {
-    title: 'pool rejects a fractional id',
-    method: 'pool',
-    argument: 'idOrSymbol',
-    mentions: ['integer >= 0'],
-    call: (rest) => rest.pool(2.5),
-  },
+  ...breaking('after', 'must not be after before', {
+    'trades rejects after later than before': (rest) => rest.trades({ after: 200, before: 100 }),
+  }),
+  ...breaking('start', 'must not be after end', {
+    'transfers rejects start later than end': (rest) => rest.transfers({ start: 200, end: 100 }),
+  }),
+  ...breaking('start', 'start must not be after end', {
+    'klines rejects start after end': (rest) =>
+      rest.klines({ poolId: 1, interval: '1m', start: T + 60, end: T }),
+  }),
+  // order ids that are not canonical, not safe integers, or not of the form at all
+  ...breaking('id', ORDER_ID_FORM, {
+    ...perValue(
+      ['00-1-0', '1-01-0', '99999999999999999999-1-0', '1-99999999999999999999-1'],
+      (id) => `order rejects the id ${id}`,
+      (id) => (rest) => rest.order(id),
+    ),
+    ...perValue(
+      ['1-2', 'a-b-c', '1-2-3', '-1-2-0', '1-2-0-', ''],
+      (id) => `order rejects the id ${show(id)}`,
+      (id) => (rest) => rest.order(id),
+    ),
+  }),
+  ...breaking('id', '"0-1-0"', {
+    'order rejects a number': (rest) => rest.order(unchecked(7)),
+  }),
+  // texts: lone surrogates cannot be percent-encoded
+  ...breaking('symbol', 'without control characters', {
+    'token rejects a lone surrogate': (rest) => rest.token('\uD800'),
+  }),
+  ...breaking('clientId', 'without control characters', {
+    'orderByClientId rejects a lone low surrogate': (rest) => rest.orderByClientId('a\uDC00'),
+    'orderByClientId rejects a client id with a newline': (rest) => rest.orderByClientId('a\nb'),
+  }),
+  ...breaking('clientId', 'non-empty string', {
+    'orderByClientId rejects an empty client id': (rest) => rest.orderByClientId(''),
+  }),
+  ...breaking('symbol', 'non-empty string', {
+    'token rejects an empty symbol': (rest) => rest.token(''),
+    'token rejects a non-string symbol': (rest) => rest.token(unchecked(5)),
+  }),
+  ...breaking('idOrSymbol', 'non-empty string', {
+    'pool rejects an empty symbol': (rest) => rest.pool(''),
+  }),
+  // poolId and other integers
+  ...breaking('poolId', 'integer >= 0', {
+    ...perValue(
+      [-1, 1.5, '1', Number.NaN, undefined],
+      (poolId) => `depth rejects poolId ${show(poolId)}`,
+      (poolId) => (rest) => rest.depth(unchecked({ poolId })),
+    ),
+    'klines rejects a negative poolId': (rest) => rest.klines({ poolId: -1, interval: '1m' }),
+    'latestTrades rejects a fractional poolId': (rest) => rest.latestTrades({ poolId: 0.5 }),
+    'historyOrders rejects a negative poolId': (rest) => rest.historyOrders({ poolId: -3 }),
+    'openOrders rejects a string poolId': (rest) => rest.openOrders(unchecked({ poolId: '2' })),
+    'trades rejects a NaN poolId': (rest) => rest.trades({ poolId: Number.NaN }),
+    'order rejects a negative poolId': (rest) => rest.order({ poolId: -1, orderId: 1, side: 0 }),
+  }),
+  ...breaking('poolId', ['integer >= 0', 'NaN'], {
+    'depth rejects poolId NaN, showing NaN in the message,': (rest) =>
+      rest.depth({ poolId: Number.NaN }),
+  }),
+  ...breaking('idOrSymbol', 'integer >= 0', {
+    'pool rejects a negative id': (rest) => rest.pool(-1),
+    'pool rejects a fractional id': (rest) => rest.pool(2.5),
+  }),
+  ...breaking('orderId', 'integer >= 0', {
+    'order rejects a negative orderId': (rest) => rest.order({ poolId: 1, orderId: -1, side: 0 }),
+  }),
+  ...breaking('offset', 'integer >= 0', {
+    'historyOrders rejects a negative offset': (rest) => rest.historyOrders({ offset: -1 }),
+  }),
+  ...breaking('afterId', 'integer >= 0', {
+    'transfers rejects a negative numeric afterId': (rest) => rest.transfers({ afterId: -1 }),
+  }),
   // interval
-  ...['2m', '1mo', '1H', '60', '', undefined].map(
-    (interval): RejectCase => ({
-      title: `klines rejects interval ${show(interval)}`,
-      method: 'klines',
-      argument: 'interval',
-      mentions: [INTERVALS],
-      call: (rest) => rest.klines(unchecked({ poolId: 1, interval })),
-    }),
+  ...breaking(
+    'interval',
+    INTERVALS,
+    perValue(
+      ['2m', '1mo', '1H', '60', '', undefined],
+      (interval) => `klines rejects interval ${show(interval)}`,
+      (interval) => (rest) => rest.klines(unchecked({ poolId: 1, interval })),
+    ),
   ),
   // precision
-  ...['0.000000001', '10001', '10000.00000001', '0', '-1', '1e-2', 'abc', ''].map(
-    (precision): RejectCase => ({
-      title: `depth rejects precision ${show(precision)}`,
-      method: 'depth',
-      argument: 'precision',
-      mentions: ['from 0.00000001 to 10000'],
-      call: (rest) => rest.depth({ poolId: 1, precision }),
-    }),
-  ),
-  ...[1e-9, 10_001, Number.NaN, Number.POSITIVE_INFINITY].map(
-    (precision): RejectCase => ({
-      title: `depth rejects precision ${String(precision)} (number)`,
-      method: 'depth',
-      argument: 'precision',
-      mentions: ['from 0.00000001 to 10000'],
-      call: (rest) => rest.depth({ poolId: 1, precision }),
-    }),
-  ),
+  ...breaking('precision', PRECISION_RANGE, {
+    ...perValue(
+      ['0.000000001', '10001', '10000.00000001', '0', '-1', '1e-2', 'abc', ''],
+      (precision) => `depth rejects precision ${show(precision)}`,
+      (precision) => (rest) => rest.depth({ poolId: 1, precision }),
+    ),
+    ...perValue(
+      [1e-9, 10_001, Number.NaN, Number.POSITIVE_INFINITY],
+      (precision) => `depth rejects precision ${String(precision)} (number)`,
+      (precision) => (rest) => rest.depth({ poolId: 1, precision }),
+    ),
+  }),
   // limit
-  ...[0, 101, 1.5, -1].map(
-    (limit): RejectCase => ({
-      title: `trades rejects limit ${limit}`,
-      method: 'trades',
-      argument: 'limit',
-      mentions: ['from 1 to 100'],
-      call: (rest) => rest.trades({ limit }),
-    }),
-  ),
-  ...[0, 101, 2.5].map(
-    (limit): RejectCase => ({
-      title: `latestTrades rejects limit ${limit}`,
-      method: 'latestTrades',
-      argument: 'limit',
-      mentions: ['from 1 to 100'],
-      call: (rest) => rest.latestTrades({ limit }),
-    }),
-  ),
-  {
-    title: 'historyOrders rejects limit 101',
-    method: 'historyOrders',
-    argument: 'limit',
-    mentions: ['from 1 to 100'],
-    call: (rest) => rest.historyOrders({ limit: 101 }),
-  },
+  ...breaking('limit', 'from 1 to 100', {
+    ...perValue(
+      [0, 101, 1.5, -1],
+      (limit) => `trades rejects limit ${limit}`,
+      (limit) => (rest) => rest.trades({ limit }),
+    ),
+    ...perValue(
+      [0, 101, 2.5],
+      (limit) => `latestTrades rejects limit ${limit}`,
+      (limit) => (rest) => rest.latestTrades({ limit }),
+    ),
+    'historyOrders rejects limit 101': (rest) => rest.historyOrders({ limit: 101 }),
+  }),
   // sort
-  {
-    title: "trades rejects sort 'up'",
-    method: 'trades',
-    argument: 'sort',
-    mentions: ['"asc", "desc"'],
-    call: (rest) => rest.trades(unchecked({ sort: 'up' })),
-  },
-  {
-    title: "transfers rejects sort 'ASC'",
-    method: 'transfers',
-    argument: 'sort',
-    mentions: ['"asc", "desc"'],
-    call: (rest) => rest.transfers(unchecked({ sort: 'ASC' })),
-  },
+  ...breaking('sort', '"asc", "desc"', {
+    "trades rejects sort 'up'": (rest) => rest.trades(unchecked({ sort: 'up' })),
+    "transfers rejects sort 'ASC'": (rest) => rest.transfers(unchecked({ sort: 'ASC' })),
+  }),
   // times
-  {
-    title: 'klines rejects a fractional start',
-    method: 'klines',
-    argument: 'start',
-    mentions: ['Unix seconds'],
-    call: (rest) => rest.klines({ poolId: 1, interval: '1m', start: T + 0.5 }),
-  },
-  {
-    title: 'klines rejects a negative end',
-    method: 'klines',
-    argument: 'end',
-    mentions: ['Unix seconds'],
-    call: (rest) => rest.klines({ poolId: 1, interval: '1m', end: -1 }),
-  },
-  {
-    title: 'klines rejects a start in milliseconds',
-    method: 'klines',
-    argument: 'start',
-    mentions: ['seconds, not milliseconds'],
-    call: (rest) => rest.klines({ poolId: 1, interval: '1m', start: Date.now() }),
-  },
-  {
-    title: 'klines rejects an end in milliseconds',
-    method: 'klines',
-    argument: 'end',
-    mentions: ['seconds, not milliseconds'],
-    call: (rest) => rest.klines({ poolId: 1, interval: '1m', end: Date.now() }),
-  },
-  {
-    title: 'klines rejects a string start',
-    method: 'klines',
-    argument: 'start',
-    mentions: ['Unix seconds'],
-    call: (rest) => rest.klines(unchecked({ poolId: 1, interval: '1m', start: String(T) })),
-  },
-  {
-    title: 'trades rejects after in milliseconds',
-    method: 'trades',
-    argument: 'after',
-    mentions: ['seconds, not milliseconds'],
-    call: (rest) => rest.trades({ after: Date.now() }),
-  },
-  {
-    title: 'trades rejects a negative before',
-    method: 'trades',
-    argument: 'before',
-    mentions: ['Unix seconds'],
-    call: (rest) => rest.trades({ before: -60 }),
-  },
-  {
-    title: 'transfers rejects a fractional start',
-    method: 'transfers',
-    argument: 'start',
-    mentions: ['Unix seconds'],
-    call: (rest) => rest.transfers({ start: 1.25 }),
-  },
-  {
-    title: 'transfers rejects end in milliseconds',
-    method: 'transfers',
-    argument: 'end',
-    mentions: ['seconds, not milliseconds'],
-    call: (rest) => rest.transfers({ end: Date.now() }),
-  },
-  {
-    title: 'klines rejects start after end',
-    method: 'klines',
-    argument: 'start',
-    mentions: ['start must not be after end'],
-    call: (rest) => rest.klines({ poolId: 1, interval: '1m', start: T + 60, end: T }),
-  },
+  ...breaking('start', 'Unix seconds', {
+    'klines rejects a fractional start': (rest) =>
+      rest.klines({ poolId: 1, interval: '1m', start: T + 0.5 }),
+    'klines rejects a string start': (rest) =>
+      rest.klines(unchecked({ poolId: 1, interval: '1m', start: String(T) })),
+    'transfers rejects a fractional start': (rest) => rest.transfers({ start: 1.25 }),
+  }),
+  ...breaking('end', 'Unix seconds', {
+    'klines rejects a negative end': (rest) => rest.klines({ poolId: 1, interval: '1m', end: -1 }),
+  }),
+  ...breaking('before', 'Unix seconds', {
+    'trades rejects a negative before': (rest) => rest.trades({ before: -60 }),
+  }),
+  ...breaking('start', 'seconds, not milliseconds', {
+    'klines rejects a start in milliseconds': (rest) =>
+      rest.klines({ poolId: 1, interval: '1m', start: Date.now() }),
+  }),
+  ...breaking('end', 'seconds, not milliseconds', {
+    'klines rejects an end in milliseconds': (rest) =>
+      rest.klines({ poolId: 1, interval: '1m', end: Date.now() }),
+    'transfers rejects end in milliseconds': (rest) => rest.transfers({ end: Date.now() }),
+  }),
+  ...breaking('after', 'seconds, not milliseconds', {
+    'trades rejects after in milliseconds': (rest) => rest.trades({ after: Date.now() }),
+  }),
   // side, type, status
-  {
-    title: 'historyOrders rejects side 2',
-    method: 'historyOrders',
-    argument: 'side',
-    mentions: ['one of 0, 1'],
-    call: (rest) => rest.historyOrders(unchecked({ side: 2 })),
-  },
-  {
-    title: "openOrders rejects side '0' (a string)",
-    method: 'openOrders',
-    argument: 'side',
-    mentions: ['one of 0, 1'],
-    call: (rest) => rest.openOrders(unchecked({ side: '0' })),
-  },
-  {
-    title: 'historyOrders rejects type 2',
-    method: 'historyOrders',
-    argument: 'type',
-    mentions: ['one of 0, 1'],
-    call: (rest) => rest.historyOrders(unchecked({ type: 2 })),
-  },
-  {
-    title: 'historyOrders rejects status 5',
-    method: 'historyOrders',
-    argument: 'status',
-    mentions: ['one of 0, 1, 2, 3, 4'],
-    call: (rest) => rest.historyOrders(unchecked({ status: 5 })),
-  },
-  {
-    title: 'historyOrders rejects a negative offset',
-    method: 'historyOrders',
-    argument: 'offset',
-    mentions: ['integer >= 0'],
-    call: (rest) => rest.historyOrders({ offset: -1 }),
-  },
+  ...breaking('side', 'one of 0, 1', {
+    'historyOrders rejects side 2': (rest) => rest.historyOrders(unchecked({ side: 2 })),
+    "openOrders rejects side '0' (a string)": (rest) => rest.openOrders(unchecked({ side: '0' })),
+    'order rejects side 2 in the parts object': (rest) =>
+      rest.order(unchecked({ poolId: 1, orderId: 1, side: 2 })),
+  }),
+  ...breaking('type', 'one of 0, 1', {
+    'historyOrders rejects type 2': (rest) => rest.historyOrders(unchecked({ type: 2 })),
+  }),
+  ...breaking('status', 'one of 0, 1, 2, 3, 4', {
+    'historyOrders rejects status 5': (rest) => rest.historyOrders(unchecked({ status: 5 })),
+  }),
   // unknown argument keys
-  {
-    title: 'depth rejects the unknown key poolid',
-    method: 'depth',
-    argument: 'poolid',
-    mentions: ['"poolid"', 'poolId'],
-    call: (rest) => rest.depth(unchecked({ poolid: 1 })),
-  },
-  {
-    title: 'klines rejects the unknown key from',
-    method: 'klines',
-    argument: 'from',
-    mentions: ['"from"', 'start'],
-    call: (rest) => rest.klines(unchecked({ poolId: 1, interval: '1m', from: T })),
-  },
-  {
-    title: 'trades rejects the unknown key afterseq',
-    method: 'trades',
-    argument: 'afterseq',
-    mentions: ['"afterseq"', 'afterSeq'],
-    call: (rest) => rest.trades(unchecked({ afterseq: 1 })),
-  },
-  {
-    title: 'transfers rejects the unknown key afterID',
-    method: 'transfers',
-    argument: 'afterID',
-    mentions: ['"afterID"', 'afterId'],
-    call: (rest) => rest.transfers(unchecked({ afterID: '1' })),
-  },
-  {
-    title: 'openOrders rejects the unknown key pool_id',
-    method: 'openOrders',
-    argument: 'pool_id',
-    mentions: ['"pool_id"', 'poolId'],
-    call: (rest) => rest.openOrders(unchecked({ pool_id: 1 })),
-  },
-  {
-    title: 'pools rejects the unknown key base',
-    method: 'pools',
-    argument: 'base',
-    mentions: ['"base"', 'baseCoin'],
-    call: (rest) => rest.pools(unchecked({ base: 'x' })),
-  },
-  {
-    title: 'order rejects an unknown key in the parts object',
-    method: 'order',
-    argument: 'orderid',
-    mentions: ['"orderid"', 'orderId'],
-    call: (rest) => rest.order(unchecked({ poolId: 1, orderid: 1, side: 0 })),
-  },
-  // order ids
-  ...['1-2', 'a-b-c', '1-2-3', '-1-2-0', '1-2-0-', ''].map(
-    (id): RejectCase => ({
-      title: `order rejects the id ${show(id)}`,
-      method: 'order',
-      argument: 'id',
-      mentions: ['{poolId}-{orderId}-{side}'],
-      call: (rest) => rest.order(id),
-    }),
+  unknownKey('depth', 'poolid', 'poolId', (rest) => rest.depth(unchecked({ poolid: 1 }))),
+  unknownKey('klines', 'from', 'start', (rest) =>
+    rest.klines(unchecked({ poolId: 1, interval: '1m', from: T })),
   ),
-  {
-    title: 'order rejects a negative orderId',
-    method: 'order',
-    argument: 'orderId',
-    mentions: ['integer >= 0'],
-    call: (rest) => rest.order({ poolId: 1, orderId: -1, side: 0 }),
-  },
-  {
-    title: 'order rejects side 2 in the parts object',
-    method: 'order',
-    argument: 'side',
-    mentions: ['one of 0, 1'],
-    call: (rest) => rest.order(unchecked({ poolId: 1, orderId: 1, side: 2 })),
-  },
-  {
-    title: 'order rejects a number',
-    method: 'order',
-    argument: 'id',
-    mentions: ['"0-1-0"'],
-    call: (rest) => rest.order(unchecked(7)),
-  },
-  // texts
-  {
-    title: 'orderByClientId rejects an empty client id',
-    method: 'orderByClientId',
-    argument: 'clientId',
-    mentions: ['non-empty string'],
-    call: (rest) => rest.orderByClientId(''),
-  },
-  {
-    title: 'orderByClientId rejects a client id with a newline',
-    method: 'orderByClientId',
-    argument: 'clientId',
-    mentions: ['without control characters'],
-    call: (rest) => rest.orderByClientId('a\nb'),
-  },
-  {
-    title: 'token rejects an empty symbol',
-    method: 'token',
-    argument: 'symbol',
-    mentions: ['non-empty string'],
-    call: (rest) => rest.token(''),
-  },
-  {
-    title: 'token rejects a non-string symbol',
-    method: 'token',
-    argument: 'symbol',
-    mentions: ['non-empty string'],
-    call: (rest) => rest.token(unchecked(5)),
-  },
-  {
-    title: 'pool rejects an empty symbol',
-    method: 'pool',
-    argument: 'idOrSymbol',
-    mentions: ['non-empty string'],
-    call: (rest) => rest.pool(''),
-  },
-  // transfer ids
-  ...['12a', '', '-1', '1.5', ' 12', '18446744073709551616'].map(
-    (afterId): RejectCase => ({
-      title: `transfers rejects afterId ${show(afterId)}`,
-      method: 'transfers',
-      argument: 'afterId',
-      mentions: ['digits of an unsigned 64-bit integer or a non-negative safe integer'],
-      call: (rest) => rest.transfers({ afterId }),
-    }),
+  unknownKey('trades', 'afterseq', 'afterSeq', (rest) => rest.trades(unchecked({ afterseq: 1 }))),
+  unknownKey('transfers', 'afterID', 'afterId', (rest) =>
+    rest.transfers(unchecked({ afterID: '1' })),
   ),
-  ...['9.5', '-3', 'x'].map(
-    (afterSeq): RejectCase => ({
-      title: `trades rejects afterSeq ${show(afterSeq)}`,
-      method: 'trades',
-      argument: 'afterSeq',
-      mentions: ['digits of an unsigned 64-bit integer'],
-      call: (rest) => rest.trades({ afterSeq }),
-    }),
+  unknownKey('openOrders', 'pool_id', 'poolId', (rest) =>
+    rest.openOrders(unchecked({ pool_id: 1 })),
   ),
-  {
-    title: 'transfers rejects a negative numeric afterId',
-    method: 'transfers',
-    argument: 'afterId',
-    mentions: ['integer >= 0'],
-    call: (rest) => rest.transfers({ afterId: -1 }),
-  },
+  unknownKey('pools', 'base', 'baseCoin', (rest) => rest.pools(unchecked({ base: 'x' }))),
+  ...breaking('orderid', ['"orderid"', 'orderId'], {
+    'order rejects an unknown key in the parts object': (rest) =>
+      rest.order(unchecked({ poolId: 1, orderid: 1, side: 0 })),
+  }),
+  // transfer and trade ids
+  ...breaking(
+    'afterId',
+    'digits of an unsigned 64-bit integer or a non-negative safe integer',
+    perValue(
+      ['12a', '', '-1', '1.5', ' 12', '18446744073709551616'],
+      (afterId) => `transfers rejects afterId ${show(afterId)}`,
+      (afterId) => (rest) => rest.transfers({ afterId }),
+    ),
+  ),
+  ...breaking(
+    'afterSeq',
+    'digits of an unsigned 64-bit integer',
+    perValue(
+      ['9.5', '-3', 'x'],
+      (afterSeq) => `trades rejects afterSeq ${show(afterSeq)}`,
+      (afterSeq) => (rest) => rest.trades({ afterSeq }),
+    ),
+  ),
   // source and the arguments object
-  {
-    title: "depth rejects source 'v3'",
-    method: 'depth',
-    argument: 'source',
-    mentions: ["'v2' or 'v1'"],
-    call: (rest) => rest.depth(unchecked({ poolId: 1, source: 'v3' })),
-  },
-  ...(['depth', 'klines', 'latestTrades'] as const).map(
-    (method): RejectCase => ({
-      title: `${method} rejects source null (not taken as "use the default")`,
-      method,
-      argument: 'source',
-      mentions: ["'v2' or 'v1'"],
-      call: (rest) =>
-        method === 'depth'
-          ? rest.depth(unchecked({ poolId: 1, source: null }))
-          : method === 'klines'
-            ? rest.klines(unchecked({ poolId: 1, interval: '1m', source: null }))
-            : rest.latestTrades(unchecked({ source: null })),
-    }),
-  ),
-  {
-    title: 'trades rejects arguments that are not an object',
-    method: 'trades',
-    argument: 'args',
-    mentions: ['must be an object'],
-    call: (rest) => rest.trades(unchecked(5)),
-  },
+  ...breaking('source', "'v2' or 'v1'", {
+    "depth rejects source 'v3'": (rest) => rest.depth(unchecked({ poolId: 1, source: 'v3' })),
+    'depth rejects source null (not taken as "use the default")': (rest) =>
+      rest.depth(unchecked({ poolId: 1, source: null })),
+    'klines rejects source null (not taken as "use the default")': (rest) =>
+      rest.klines(unchecked({ poolId: 1, interval: '1m', source: null })),
+    'latestTrades rejects source null (not taken as "use the default")': (rest) =>
+      rest.latestTrades(unchecked({ source: null })),
+  }),
+  ...breaking('args', 'must be an object', {
+    'trades rejects arguments that are not an object': (rest) => rest.trades(unchecked(5)),
+  }),
   // call options
-  {
-    title: 'ping rejects a signal that is not an AbortSignal',
-    method: 'ping',
-    argument: 'signal',
-    mentions: ['AbortSignal'],
-    call: (rest) => rest.ping(unchecked({ signal: { aborted: false, addEventListener() {} } })),
-  },
-  {
-    title: 'depth rejects a string signal',
-    method: 'depth',
-    argument: 'signal',
-    mentions: ['AbortSignal'],
-    call: (rest) => rest.depth({ poolId: 1 }, unchecked({ signal: 'abort' })),
-  },
-  {
-    title: 'balances rejects an AbortController in place of its signal',
-    method: 'balances',
-    argument: 'signal',
-    mentions: ['AbortSignal'],
-    call: (rest) => rest.balances(unchecked({ signal: new AbortController() })),
-  },
-  {
-    title: 'accountInfo rejects call options that are not an object',
-    method: 'accountInfo',
-    argument: 'options',
-    mentions: ['{ signal }'],
-    call: (rest) => rest.accountInfo(unchecked('fast')),
-  },
+  ...breaking('signl', 'unknown call option', {
+    'ping rejects an unknown call option (a typo of signal)': (rest) =>
+      rest.ping(unchecked({ signl: new AbortController().signal })),
+  }),
+  ...breaking('options', '{ signal }', {
+    'ping rejects an array as call options': (rest) => rest.ping(unchecked([])),
+    'accountInfo rejects call options that are not an object': (rest) =>
+      rest.accountInfo(unchecked('fast')),
+  }),
+  ...breaking('signal', 'AbortSignal', {
+    'ping rejects a signal that is not an AbortSignal': (rest) =>
+      rest.ping(unchecked({ signal: { aborted: false, addEventListener() {} } })),
+    'depth rejects a string signal': (rest) =>
+      rest.depth({ poolId: 1 }, unchecked({ signal: 'abort' })),
+    'balances rejects an AbortController in place of its signal': (rest) =>
+      rest.balances(unchecked({ signal: new AbortController() })),
+  }),
 ]
 
 /** A call whose arguments are at the edge of what is allowed, and the query it sends. */
@@ -732,28 +487,11 @@ describe('argument checks', () => {
 })
 
 describe('API key', () => {
-  const ACCOUNT: readonly { name: string; call: (rest: RestClient) => Promise<unknown> }[] = [
-    { name: 'accountInfo', call: (rest) => rest.accountInfo() },
-    { name: 'balances', call: (rest) => rest.balances() },
-    { name: 'historyOrders', call: (rest) => rest.historyOrders() },
-    { name: 'openOrders', call: (rest) => rest.openOrders() },
-    { name: 'order', call: (rest) => rest.order('0-1-0') },
-    { name: 'orderByClientId', call: (rest) => rest.orderByClientId('cid-7') },
-    { name: 'trades', call: (rest) => rest.trades() },
-    { name: 'transfers', call: (rest) => rest.transfers() },
-  ]
-
-  const PUBLIC: readonly { name: string; call: (rest: RestClient) => Promise<unknown> }[] = [
-    { name: 'depth', call: (rest) => rest.depth({ poolId: 1 }) },
-    { name: 'klines', call: (rest) => rest.klines({ poolId: 1, interval: '1m' }) },
-    { name: 'latestTrades', call: (rest) => rest.latestTrades() },
-    { name: 'ping', call: (rest) => rest.ping() },
-    { name: 'systemInfo', call: (rest) => rest.systemInfo() },
-    { name: 'pools', call: (rest) => rest.pools() },
-    { name: 'pool', call: (rest) => rest.pool(1) },
-    { name: 'tokens', call: (rest) => rest.tokens() },
-    { name: 'token', call: (rest) => rest.token('USDT') },
-  ]
+  /** One row per method of `calls`: its name and its call. */
+  const rows = (calls: Readonly<Record<string, RestCall>>) =>
+    Object.entries(calls).map(([name, call]) => ({ name, call }))
+  const ACCOUNT = rows(ACCOUNT_CALLS)
+  const PUBLIC = rows({ ...MARKET_CALLS, ...GENERAL_CALLS })
 
   eachCase(
     ACCOUNT,

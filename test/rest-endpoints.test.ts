@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type {
   CallOptions,
   MarketDataSource,
+  OrdersArgs,
   RestClient,
   RestMethodName,
   Venue,
@@ -34,6 +35,50 @@ interface EndpointCase {
   readonly auth: boolean
 }
 
+/** A method that takes nothing but the call options, so sends no query. */
+function optionsOnly(
+  method: 'accountInfo' | 'balances' | 'ping' | 'systemInfo' | 'tokens',
+  path: string,
+  auth: boolean,
+): EndpointCase {
+  return { call: (rest, o) => rest[method](o), path, query: {}, auth }
+}
+
+/** A method whose one string argument is the `{id}` path segment, so sends no query. */
+function byId(
+  method: 'order' | 'orderByClientId' | 'token',
+  id: string,
+  path: string,
+  auth: boolean,
+): EndpointCase {
+  return { call: (rest, o) => rest[method](id, o), path, id, query: {}, auth }
+}
+
+/**
+ * An orders method (account) given every filter: each is sent under its own name, except
+ * `poolId` as `pool_id`.
+ */
+function everyOrderFilter(
+  method: 'historyOrders' | 'openOrders',
+  path: string,
+  filters: Required<OrdersArgs>,
+): EndpointCase {
+  const { poolId, side, type, status, limit, offset } = filters
+  return {
+    call: (rest, o) => rest[method](filters, o),
+    path,
+    query: {
+      pool_id: String(poolId),
+      side: String(side),
+      type: String(type),
+      status: String(status),
+      limit: String(limit),
+      offset: String(offset),
+    },
+    auth: true,
+  }
+}
+
 /**
  * Every REST method. Typed as a record over `RestMethodName`, and checked at run time
  * against `ENDPOINTS` and `venue.rest`, so a new endpoint without a case fails.
@@ -57,46 +102,26 @@ const CASES: Readonly<Record<RestMethodName, EndpointCase>> = {
     query: { pool_id: '3', limit: '20' },
     auth: false,
   },
-  accountInfo: {
-    call: (rest, o) => rest.accountInfo(o),
-    path: '/api/v1/info',
-    query: {},
-    auth: true,
-  },
-  balances: {
-    call: (rest, o) => rest.balances(o),
-    path: '/api/v1/balances',
-    query: {},
-    auth: true,
-  },
-  historyOrders: {
-    call: (rest, o) =>
-      rest.historyOrders({ poolId: 4, side: 1, type: 0, status: 3, limit: 50, offset: 100 }, o),
-    path: '/api/v1/history-orders',
-    query: { pool_id: '4', side: '1', type: '0', status: '3', limit: '50', offset: '100' },
-    auth: true,
-  },
-  openOrders: {
-    call: (rest, o) =>
-      rest.openOrders({ poolId: 5, side: 0, type: 1, status: 0, limit: 10, offset: 0 }, o),
-    path: '/api/v1/open-orders',
-    query: { pool_id: '5', side: '0', type: '1', status: '0', limit: '10', offset: '0' },
-    auth: true,
-  },
-  order: {
-    call: (rest, o) => rest.order('1-7-0', o),
-    path: '/api/v1/orders/1-7-0',
-    id: '1-7-0',
-    query: {},
-    auth: true,
-  },
-  orderByClientId: {
-    call: (rest, o) => rest.orderByClientId('cid-7', o),
-    path: '/api/v1/orders/client-id/cid-7',
-    id: 'cid-7',
-    query: {},
-    auth: true,
-  },
+  accountInfo: optionsOnly('accountInfo', '/api/v1/info', true),
+  balances: optionsOnly('balances', '/api/v1/balances', true),
+  historyOrders: everyOrderFilter('historyOrders', '/api/v1/history-orders', {
+    poolId: 4,
+    side: 1,
+    type: 0,
+    status: 3,
+    limit: 50,
+    offset: 100,
+  }),
+  openOrders: everyOrderFilter('openOrders', '/api/v1/open-orders', {
+    poolId: 5,
+    side: 0,
+    type: 1,
+    status: 0,
+    limit: 10,
+    offset: 0,
+  }),
+  order: byId('order', '1-7-0', '/api/v1/orders/1-7-0', true),
+  orderByClientId: byId('orderByClientId', 'cid-7', '/api/v1/orders/client-id/cid-7', true),
   trades: {
     call: (rest, o) =>
       rest.trades(
@@ -121,18 +146,8 @@ const CASES: Readonly<Record<RestMethodName, EndpointCase>> = {
     query: { limit: '500', start: String(T - 86_400), end: String(T), id: '16', sort: 'desc' },
     auth: true,
   },
-  ping: {
-    call: (rest, o) => rest.ping(o),
-    path: '/api/v1/ping',
-    query: {},
-    auth: false,
-  },
-  systemInfo: {
-    call: (rest, o) => rest.systemInfo(o),
-    path: '/api/v1/system-info',
-    query: {},
-    auth: false,
-  },
+  ping: optionsOnly('ping', '/api/v1/ping', false),
+  systemInfo: optionsOnly('systemInfo', '/api/v1/system-info', false),
   pools: {
     call: (rest, o) =>
       rest.pools(
@@ -150,35 +165,13 @@ const CASES: Readonly<Record<RestMethodName, EndpointCase>> = {
     query: {},
     auth: false,
   },
-  tokens: {
-    call: (rest, o) => rest.tokens(o),
-    path: '/api/v1/tokens',
-    query: {},
-    auth: false,
-  },
-  token: {
-    call: (rest, o) => rest.token('USDT', o),
-    path: '/api/v1/token/USDT',
-    id: 'USDT',
-    query: {},
-    auth: false,
-  },
+  tokens: optionsOnly('tokens', '/api/v1/tokens', false),
+  token: byId('token', 'USDT', '/api/v1/token/USDT', false),
 }
 
-const ACCOUNT_METHODS: readonly RestMethodName[] = [
-  'accountInfo',
-  'balances',
-  'historyOrders',
-  'openOrders',
-  'order',
-  'orderByClientId',
-  'trades',
-  'transfers',
-]
-
 const ROWS = Object.entries(CASES).map(([name, c]) => ({ name: name as RestMethodName, ...c }))
-const ACCOUNT_ROWS = ROWS.filter((row) => ACCOUNT_METHODS.includes(row.name))
-const PUBLIC_ROWS = ROWS.filter((row) => !ACCOUNT_METHODS.includes(row.name))
+const ACCOUNT_ROWS = ROWS.filter((row) => row.auth)
+const PUBLIC_ROWS = ROWS.filter((row) => !row.auth)
 
 /** The query of a recorded request, failing on a repeated name (which `query` would hide). */
 function queryOf(request: RecordedRequest): Record<string, string> {
@@ -401,16 +394,10 @@ describe('returned values', () => {
   it('depth returns levels as decimal strings and the timestamp as epoch ms', async () => {
     server.handle(() => ok({ ...depth, checksum: 'abc' }))
     const book = await venue.rest.depth({ poolId: 1 })
-    expect(book).toEqual({
-      pool_id: 1,
-      precision: '0.0001',
-      timestamp: T * 1000 + 123,
-      bids: [
-        ['1.0452', '310.5'],
-        ['1.0450', '12'],
-      ],
-      asks: [['1.0460', '7.25']],
-    })
+    // The wire depth already has decimal strings and a timestamp in ms: only `checksum` goes.
+    expect(book).toEqual(depth)
+    expect(book.timestamp).toBe(T * 1000 + 123)
+    expect(book.bids.flat().every((value) => typeof value === 'string')).toBe(true)
   })
 
   it('klines returns prices as decimal strings, times as epoch ms, unknown fields stripped', async () => {
@@ -525,47 +512,48 @@ describe('path parameters', () => {
     expect(server.requests.map((r) => r.pathname)).not.toContain('/api/v1/ping')
   })
 
+  /** A call with one path argument, and the raw path it must request. */
+  const SEGMENTS: readonly {
+    readonly method: 'orderByClientId' | 'token' | 'pool'
+    readonly arg: string | number
+    readonly rawPath: string
+  }[] = [
+    {
+      method: 'orderByClientId',
+      arg: 'a b/c?d#e',
+      rawPath: '/api/v1/orders/client-id/a%20b%2Fc%3Fd%23e',
+    },
+    {
+      method: 'orderByClientId',
+      arg: "it's(1)*!",
+      rawPath: '/api/v1/orders/client-id/it%27s%281%29%2A%21',
+    },
+    { method: 'token', arg: 'US DT', rawPath: '/api/v1/token/US%20DT' },
+    {
+      method: 'pool',
+      arg: 'chain.token-CHN-usdt.ext-USDT',
+      rawPath: '/api/v1/pools/chain.token-CHN-usdt.ext-USDT',
+    },
+    { method: 'pool', arg: 3, rawPath: '/api/v1/pools/3' },
+  ]
+
+  /** The call as it reads in source, e.g. `token('US DT')`. */
+  function shown(method: string, arg: string | number): string {
+    if (typeof arg === 'number') return `${method}(${arg})`
+    return arg.includes("'") ? `${method}(${JSON.stringify(arg)})` : `${method}('${arg}')`
+  }
+
   eachCase(
-    [
-      {
-        title: "orderByClientId('a b/c?d#e')",
-        call: (rest: RestClient) => rest.orderByClientId('a b/c?d#e'),
-        rawPath: '/api/v1/orders/client-id/a%20b%2Fc%3Fd%23e',
-        value: 'a b/c?d#e',
-      },
-      {
-        title: 'orderByClientId("it\'s(1)*!")',
-        call: (rest: RestClient) => rest.orderByClientId("it's(1)*!"),
-        rawPath: '/api/v1/orders/client-id/it%27s%281%29%2A%21',
-        value: "it's(1)*!",
-      },
-      {
-        title: "token('US DT')",
-        call: (rest: RestClient) => rest.token('US DT'),
-        rawPath: '/api/v1/token/US%20DT',
-        value: 'US DT',
-      },
-      {
-        title: "pool('chain.token-CHN-usdt.ext-USDT')",
-        call: (rest: RestClient) => rest.pool('chain.token-CHN-usdt.ext-USDT'),
-        rawPath: '/api/v1/pools/chain.token-CHN-usdt.ext-USDT',
-        value: 'chain.token-CHN-usdt.ext-USDT',
-      },
-      {
-        title: 'pool(3)',
-        call: (rest: RestClient) => rest.pool(3),
-        rawPath: '/api/v1/pools/3',
-        value: '3',
-      },
-    ],
-    (r) => `${r.title} is sent as one encoded path segment: ${r.rawPath}`,
-    async ({ call, rawPath, value }) => {
-      await call(venue.rest)
+    SEGMENTS,
+    (r) => `${shown(r.method, r.arg)} is sent as one encoded path segment: ${r.rawPath}`,
+    async ({ method, arg, rawPath }) => {
+      // Each method takes a string here; `pool` also takes the number.
+      await venue.rest[method](arg as string)
       const request = server.last()
       expect(request.rawPath).toBe(rawPath)
       expect(queryOf(request)).toEqual({})
       const segment = request.rawPath.split('/').at(-1) ?? ''
-      expect(decodeURIComponent(segment)).toBe(value)
+      expect(decodeURIComponent(segment)).toBe(String(arg))
     },
   )
 

@@ -1,71 +1,22 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import {
-  createVenue,
-  type RestClient,
-  type RestMethodName,
-  type Venue,
-  VenueAbortError,
-  VenueApiError,
-  VenueAuthError,
-  VenueError,
-  VenueNetworkError,
-  VenueNotFoundError,
-  VenueRateLimitError,
-  VenueRejectedError,
-  VenueResponseError,
-  VenueServerError,
-  VenueTimeoutError,
-} from '../src/index.js'
+import { describe, expect, it, vi } from 'vitest'
+import { createVenue, type RestMethodName, VenueAuthError, VenueError } from '../src/index.js'
 import { ENDPOINTS } from '../src/rest/endpoints.js'
 import * as fixtures from './helpers/fixtures.js'
-import {
-  fail,
-  ok,
-  type RecordingServer,
-  type Reply,
-  startRecordingServer,
-} from './helpers/recording-server.js'
+import { fail, ok, type Reply, startRecordingServer } from './helpers/recording-server.js'
 import { rejectionOf } from './helpers/rejection.js'
-import { startRestVenue, TEST_KEY } from './helpers/rest-venue.js'
+import { REST_CALLS, type RestCall } from './helpers/rest-calls.js'
+import { expectVenueError, type VenueErrorCode, type VenueErrorOf } from './helpers/rest-errors.js'
+import { restVenuePerTest, TEST_KEY } from './helpers/rest-venue.js'
 
 const KEY = TEST_KEY
 
-let server: RecordingServer
-let venue: Venue
-let close: () => Promise<void>
-
-beforeEach(async () => {
-  ;({ server, venue, close } = await startRestVenue({ requestTimeoutMs: 5_000 }))
-})
-
-afterEach(() => close())
+const current = restVenuePerTest({ requestTimeoutMs: 5_000 })
 
 /** Answers every request with `reply`. */
 function answer(reply: Reply): void {
-  server.handle(() => reply)
-}
-
-/** One valid call per REST method. */
-const CALLS: Record<RestMethodName, (rest: RestClient) => Promise<unknown>> = {
-  depth: (rest) => rest.depth({ poolId: 1 }),
-  klines: (rest) => rest.klines({ poolId: 1, interval: '1m' }),
-  latestTrades: (rest) => rest.latestTrades({ poolId: 1 }),
-  accountInfo: (rest) => rest.accountInfo(),
-  balances: (rest) => rest.balances(),
-  historyOrders: (rest) => rest.historyOrders(),
-  openOrders: (rest) => rest.openOrders(),
-  order: (rest) => rest.order('1-7-0'),
-  orderByClientId: (rest) => rest.orderByClientId('cid-7'),
-  trades: (rest) => rest.trades(),
-  transfers: (rest) => rest.transfers(),
-  ping: (rest) => rest.ping(),
-  systemInfo: (rest) => rest.systemInfo(),
-  pools: (rest) => rest.pools(),
-  pool: (rest) => rest.pool(1),
-  tokens: (rest) => rest.tokens(),
-  token: (rest) => rest.token('USDT'),
+  current.server.handle(() => reply)
 }
 
 const METHODS = Object.keys(ENDPOINTS) as RestMethodName[]
@@ -116,6 +67,24 @@ async function startRawServer(
   }
 }
 
+/**
+ * A test that answers every request with `reply`, then checks that `call` rejects with the
+ * error of `code` carrying `fields`; `more` checks anything else about that error.
+ */
+function itRejects<C extends VenueErrorCode>(
+  title: string,
+  reply: Reply,
+  call: RestCall,
+  code: C,
+  fields: Parameters<typeof expectVenueError<C>>[2],
+  more: (error: VenueErrorOf<C>) => void = () => undefined,
+): void {
+  it(title, async () => {
+    answer(reply)
+    more(expectVenueError(await rejectionOf(call(current.venue.rest)), code, fields))
+  })
+}
+
 describe('auth failures', () => {
   it.each([
     ['missing API key', 'missing-key'],
@@ -124,19 +93,17 @@ describe('auth failures', () => {
     'HTTP 400 code 0 "%s" is a VenueAuthError with reason %s',
     async (message, reason) => {
       answer(fail(400, 0, message))
-      const error = await rejectionOf(venue.rest.balances())
-      expect(error).toBeInstanceOf(VenueAuthError)
+      const error = await rejectionOf(current.venue.rest.balances())
       expect(error).toBeInstanceOf(VenueError)
-      expect(error).toMatchObject({
+      expectVenueError(error, 'VENUE_AUTH', {
         name: 'VenueAuthError',
-        code: 'VENUE_AUTH',
         reason,
         status: 400,
         venueMessage: message,
         retryable: false,
         endpoint: 'balances',
       })
-      expect(server.requests).toHaveLength(1)
+      expect(current.server.requests).toHaveLength(1)
     },
   )
 
@@ -145,10 +112,8 @@ describe('auth failures', () => {
     [403, 'forbidden'],
   ] as const)('HTTP %i is a VenueAuthError with reason %s', async (status, reason) => {
     answer(fail(status, status, 'nope'))
-    const error = await rejectionOf(venue.rest.accountInfo())
-    expect(error).toBeInstanceOf(VenueAuthError)
-    expect(error).toMatchObject({
-      code: 'VENUE_AUTH',
+    const error = await rejectionOf(current.venue.rest.accountInfo())
+    expectVenueError(error, 'VENUE_AUTH', {
       reason,
       status,
       venueMessage: 'nope',
@@ -159,120 +124,114 @@ describe('auth failures', () => {
 })
 
 describe('not found', () => {
-  it('HTTP 404 is a VenueNotFoundError', async () => {
-    answer(fail(404, 404, 'not found'))
-    const error = await rejectionOf(venue.rest.token('NOPE'))
-    expect(error).toBeInstanceOf(VenueNotFoundError)
-    expect(error).toMatchObject({
-      code: 'VENUE_NOT_FOUND',
-      status: 404,
-      venueMessage: 'not found',
-      retryable: false,
-      endpoint: 'token',
-    })
-  })
+  itRejects(
+    'HTTP 404 is a VenueNotFoundError',
+    fail(404, 404, 'not found'),
+    (rest) => rest.token('NOPE'),
+    'VENUE_NOT_FOUND',
+    { status: 404, venueMessage: 'not found', retryable: false, endpoint: 'token' },
+  )
 
-  it('pool(99) answered with HTTP 200 and the all-zero record is a VenueNotFoundError', async () => {
-    answer(ok(fixtures.zeroPool))
-    const error = await rejectionOf(venue.rest.pool(99))
-    expect(server.last().pathname).toBe('/api/v1/pools/99')
-    expect(error).toBeInstanceOf(VenueNotFoundError)
-    expect(error).toMatchObject({
-      code: 'VENUE_NOT_FOUND',
-      status: 200,
-      retryable: false,
-      endpoint: 'pool',
-    })
-    expect((error as Error).message).toContain('99')
-  })
+  itRejects(
+    'pool(99) answered with HTTP 200 and the all-zero record is a VenueNotFoundError',
+    ok(fixtures.zeroPool),
+    (rest) => rest.pool(99),
+    'VENUE_NOT_FOUND',
+    { status: 200, retryable: false, endpoint: 'pool' },
+    (error) => {
+      expect(current.server.last().pathname).toBe('/api/v1/pools/99')
+      expect(error.message).toContain('99')
+    },
+  )
 
   it('a real pool record is not mistaken for the all-zero record', async () => {
     answer(ok(fixtures.poolDetail))
-    const pool = await venue.rest.pool(1)
+    const pool = await current.venue.rest.pool(1)
     expect(pool.symbol).toBe(fixtures.poolDetail.symbol)
   })
 })
 
 describe('rejected requests', () => {
-  it('HTTP 400 "invalid parameter" is a VenueRejectedError carrying the venue code and message', async () => {
-    answer(fail(400, 400, 'invalid parameter'))
-    const error = await rejectionOf(venue.rest.depth({ poolId: 1 }))
-    expect(error).toBeInstanceOf(VenueRejectedError)
-    expect(error).not.toBeInstanceOf(VenueAuthError)
-    expect(error).toMatchObject({
-      code: 'VENUE_REJECTED',
+  itRejects(
+    'HTTP 400 "invalid parameter" is a VenueRejectedError carrying the venue code and message',
+    fail(400, 400, 'invalid parameter'),
+    (rest) => rest.depth({ poolId: 1 }),
+    'VENUE_REJECTED',
+    {
       status: 400,
       venueCode: 400,
       venueMessage: 'invalid parameter',
       retryable: false,
       endpoint: 'depth',
-    })
-    expect((error as Error).message).toContain('invalid parameter')
-  })
+    },
+    (error) => {
+      expect(error).not.toBeInstanceOf(VenueAuthError)
+      expect(error.message).toContain('invalid parameter')
+    },
+  )
 
-  it('another 4xx (HTTP 422) is a VenueRejectedError too', async () => {
-    answer(fail(422, 422, 'unprocessable'))
-    const error = await rejectionOf(venue.rest.pools())
-    expect(error).toBeInstanceOf(VenueRejectedError)
-    expect(error).toMatchObject({ status: 422, venueCode: 422, retryable: false })
-  })
+  itRejects(
+    'another 4xx (HTTP 422) is a VenueRejectedError too',
+    fail(422, 422, 'unprocessable'),
+    (rest) => rest.pools(),
+    'VENUE_REJECTED',
+    { status: 422, venueCode: 422, retryable: false },
+  )
 })
 
 describe('rate limiting', () => {
-  it('HTTP 429 with Retry-After: 3 is a retryable VenueRateLimitError with retryAfterMs 3000', async () => {
-    answer(fail(429, 429, 'too many requests', { 'retry-after': '3' }))
-    const error = await rejectionOf(venue.rest.ping())
-    expect(error).toBeInstanceOf(VenueRateLimitError)
-    expect(error).toMatchObject({
-      code: 'VENUE_RATE_LIMITED',
-      status: 429,
-      retryAfterMs: 3000,
-      retryable: true,
-      endpoint: 'ping',
-    })
-  })
+  itRejects(
+    'HTTP 429 with Retry-After: 3 is a retryable VenueRateLimitError with retryAfterMs 3000',
+    fail(429, 429, 'too many requests', { 'retry-after': '3' }),
+    (rest) => rest.ping(),
+    'VENUE_RATE_LIMITED',
+    { status: 429, retryAfterMs: 3000, retryable: true, endpoint: 'ping' },
+  )
 
   it('HTTP 429 with an HTTP-date Retry-After 10 s ahead gives retryAfterMs of about 10 s', async () => {
+    // The date is taken when the test runs, not when the file is collected.
     const at = new Date(Date.now() + 10_000).toUTCString()
     answer(fail(429, 429, 'too many requests', { 'retry-after': at }))
-    const error = await rejectionOf(venue.rest.ping())
-    expect(error).toBeInstanceOf(VenueRateLimitError)
-    const { retryAfterMs } = error as VenueRateLimitError
+    const error = await rejectionOf(current.venue.rest.ping())
+    const { retryAfterMs } = expectVenueError(error, 'VENUE_RATE_LIMITED')
     // HTTP dates have whole seconds: up to 1 s is lost to truncation, a little more to latency.
     expect(retryAfterMs).toBeGreaterThan(7_000)
     expect(retryAfterMs).toBeLessThanOrEqual(10_000)
   })
 
-  it('HTTP 429 with an HTTP-date Retry-After in the past gives retryAfterMs 0, never negative', async () => {
-    answer(fail(429, 429, 'slow down', { 'retry-after': new Date(0).toUTCString() }))
-    const error = await rejectionOf(venue.rest.ping())
-    expect(error).toMatchObject({ retryAfterMs: 0 })
-  })
+  itRejects(
+    'HTTP 429 with an HTTP-date Retry-After in the past gives retryAfterMs 0, never negative',
+    fail(429, 429, 'slow down', { 'retry-after': new Date(0).toUTCString() }),
+    (rest) => rest.ping(),
+    'VENUE_RATE_LIMITED',
+    { retryAfterMs: 0 },
+  )
 
-  it('HTTP 429 without Retry-After leaves retryAfterMs undefined', async () => {
-    answer(fail(429, 429, 'too many requests'))
-    const error = await rejectionOf(venue.rest.ping())
-    expect(error).toBeInstanceOf(VenueRateLimitError)
-    expect((error as VenueRateLimitError).retryAfterMs).toBeUndefined()
-    expect((error as VenueRateLimitError).retryable).toBe(true)
-  })
+  itRejects(
+    'HTTP 429 without Retry-After leaves retryAfterMs undefined',
+    fail(429, 429, 'too many requests'),
+    (rest) => rest.ping(),
+    'VENUE_RATE_LIMITED',
+    { retryable: true },
+    (error) => expect(error.retryAfterMs).toBeUndefined(),
+  )
 })
 
 describe('server errors', () => {
-  it('HTTP 500 "service internal error" is a retryable VenueServerError marked ambiguous', async () => {
-    answer(fail(500, 500, 'service internal error'))
-    const error = await rejectionOf(venue.rest.order('1-7-0'))
-    expect(error).toBeInstanceOf(VenueServerError)
-    expect(error).toMatchObject({
-      code: 'VENUE_SERVER',
+  itRejects(
+    'HTTP 500 "service internal error" is a retryable VenueServerError marked ambiguous',
+    fail(500, 500, 'service internal error'),
+    (rest) => rest.order('1-7-0'),
+    'VENUE_SERVER',
+    {
       status: 500,
       venueCode: 500,
       venueMessage: 'service internal error',
       ambiguous: true,
       retryable: true,
       endpoint: 'order',
-    })
-  })
+    },
+  )
 
   it.each<[string, Reply]>([
     ['HTTP 502 with another message', fail(502, 502, 'bad gateway')],
@@ -283,10 +242,8 @@ describe('server errors', () => {
     ],
   ])('%s is a retryable VenueServerError that is not ambiguous', async (_, reply) => {
     answer(reply)
-    const error = await rejectionOf(venue.rest.pools())
-    expect(error).toBeInstanceOf(VenueServerError)
-    expect(error).toMatchObject({
-      code: 'VENUE_SERVER',
+    const error = await rejectionOf(current.venue.rest.pools())
+    expectVenueError(error, 'VENUE_SERVER', {
       status: reply.status,
       ambiguous: false,
       retryable: true,
@@ -294,26 +251,32 @@ describe('server errors', () => {
     })
   })
 
-  it('a non-JSON 5xx body leaves venueCode and venueMessage undefined', async () => {
-    answer({ status: 503, raw: '<html>busy</html>' })
-    const error = (await rejectionOf(venue.rest.pools())) as VenueServerError
-    expect(error).toBeInstanceOf(VenueServerError)
-    expect(error.venueCode).toBeUndefined()
-    expect(error.venueMessage).toBeUndefined()
-  })
+  itRejects(
+    'a non-JSON 5xx body leaves venueCode and venueMessage undefined',
+    { status: 503, raw: '<html>busy</html>' },
+    (rest) => rest.pools(),
+    'VENUE_SERVER',
+    {},
+    (error) => {
+      expect(error.venueCode).toBeUndefined()
+      expect(error.venueMessage).toBeUndefined()
+    },
+  )
 })
 
 describe('network failures', () => {
-  it('a socket reset by the server is a retryable VenueNetworkError with a cause code', async () => {
-    answer({ destroy: true })
-    const error = await rejectionOf(venue.rest.ping())
-    expect(error).toBeInstanceOf(VenueNetworkError)
-    expect(error).toMatchObject({ code: 'VENUE_NETWORK', retryable: true, endpoint: 'ping' })
-    const { causeCode, cause } = error as VenueNetworkError
-    expect(typeof causeCode).toBe('string')
-    expect(causeCode).not.toBe('')
-    expect(cause).toBeInstanceOf(Error)
-  })
+  itRejects(
+    'a socket reset by the server is a retryable VenueNetworkError with a cause code',
+    { destroy: true },
+    (rest) => rest.ping(),
+    'VENUE_NETWORK',
+    { retryable: true, endpoint: 'ping' },
+    ({ causeCode, cause }) => {
+      expect(typeof causeCode).toBe('string')
+      expect(causeCode).not.toBe('')
+      expect(cause).toBeInstanceOf(Error)
+    },
+  )
 
   it('a closed port is a VenueNetworkError (ECONNREFUSED)', async () => {
     const gone = await startRecordingServer()
@@ -322,9 +285,7 @@ describe('network failures', () => {
     const closedVenue = createVenue({ baseUrl: url, apiKey: KEY, requestTimeoutMs: 5_000 })
     try {
       const error = await rejectionOf(closedVenue.rest.systemInfo())
-      expect(error).toBeInstanceOf(VenueNetworkError)
-      expect(error).toMatchObject({
-        code: 'VENUE_NETWORK',
+      expectVenueError(error, 'VENUE_NETWORK', {
         retryable: true,
         causeCode: 'ECONNREFUSED',
         endpoint: 'systemInfo',
@@ -337,15 +298,13 @@ describe('network failures', () => {
 
 describe('timeouts', () => {
   it('a server that never answers gives a VenueTimeoutError after requestTimeoutMs', async () => {
-    const quick = createVenue({ baseUrl: server.url, requestTimeoutMs: 150 })
+    const quick = createVenue({ baseUrl: current.server.url, requestTimeoutMs: 150 })
     answer({ hang: true })
     try {
       const started = performance.now()
       const error = await rejectionOf(quick.rest.ping())
       const elapsed = performance.now() - started
-      expect(error).toBeInstanceOf(VenueTimeoutError)
-      expect(error).toMatchObject({
-        code: 'VENUE_TIMEOUT',
+      expectVenueError(error, 'VENUE_TIMEOUT', {
         timeoutMs: 150,
         retryable: true,
         endpoint: 'ping',
@@ -367,8 +326,7 @@ describe('timeouts', () => {
       const started = performance.now()
       const error = await rejectionOf(quick.rest.ping())
       expect(performance.now() - started).toBeLessThan(2_000)
-      expect(error).toBeInstanceOf(VenueTimeoutError)
-      expect(error).toMatchObject({ code: 'VENUE_TIMEOUT', timeoutMs: 150, retryable: true })
+      expectVenueError(error, 'VENUE_TIMEOUT', { timeoutMs: 150, retryable: true })
     } finally {
       await raw.close()
       await quick.close()
@@ -381,25 +339,23 @@ describe('abort', () => {
     answer({ hang: true })
     const controller = new AbortController()
     const reason = new Error('the user navigated away')
-    const pending = rejectionOf(venue.rest.ping({ signal: controller.signal }))
-    await vi.waitFor(() => expect(server.requests).toHaveLength(1))
+    const pending = rejectionOf(current.venue.rest.ping({ signal: controller.signal }))
+    await vi.waitFor(() => expect(current.server.requests).toHaveLength(1))
     const started = performance.now()
     controller.abort(reason)
     const error = await pending
     expect(performance.now() - started).toBeLessThan(2_000)
-    expect(error).toBeInstanceOf(VenueAbortError)
-    expect(error).toMatchObject({ code: 'VENUE_ABORTED', retryable: false, endpoint: 'ping' })
-    expect((error as VenueAbortError).cause).toBe(reason)
+    expectVenueError(error, 'VENUE_ABORTED', { retryable: false, endpoint: 'ping' })
+    expect((error as Error).cause).toBe(reason)
   })
 
   it('abort() without a reason keeps the default AbortError reason as the cause', async () => {
     answer({ hang: true })
     const controller = new AbortController()
-    const pending = rejectionOf(venue.rest.balances({ signal: controller.signal }))
-    await vi.waitFor(() => expect(server.requests).toHaveLength(1))
+    const pending = rejectionOf(current.venue.rest.balances({ signal: controller.signal }))
+    await vi.waitFor(() => expect(current.server.requests).toHaveLength(1))
     controller.abort()
-    const error = (await pending) as VenueAbortError
-    expect(error).toBeInstanceOf(VenueAbortError)
+    const error = expectVenueError(await pending, 'VENUE_ABORTED')
     expect(error.cause).toBe(controller.signal.reason)
     expect((error.cause as Error).name).toBe('AbortError')
   })
@@ -407,12 +363,11 @@ describe('abort', () => {
   it('an already-aborted signal rejects with VenueAbortError and sends no request', async () => {
     const reason = new Error('too late')
     const error = await rejectionOf(
-      venue.rest.depth({ poolId: 1 }, { signal: AbortSignal.abort(reason) }),
+      current.venue.rest.depth({ poolId: 1 }, { signal: AbortSignal.abort(reason) }),
     )
-    expect(error).toBeInstanceOf(VenueAbortError)
-    expect(error).toMatchObject({ code: 'VENUE_ABORTED', retryable: false, endpoint: 'depth' })
-    expect((error as VenueAbortError).cause).toBe(reason)
-    expect(server.requests).toHaveLength(0)
+    expectVenueError(error, 'VENUE_ABORTED', { retryable: false, endpoint: 'depth' })
+    expect((error as Error).cause).toBe(reason)
+    expect(current.server.requests).toHaveLength(0)
   })
 
   it('after an abort the server sees the request closed and the connection released', async () => {
@@ -428,7 +383,7 @@ describe('abort', () => {
       expect(raw.closedResponses).toBe(0)
       expect(raw.closedRequestSockets).toBe(0)
       controller.abort()
-      expect(await pending).toBeInstanceOf(VenueAbortError)
+      expectVenueError(await pending, 'VENUE_ABORTED')
       // undici may open a fresh idle connection afterwards; the one that carried the request closes.
       await vi.waitFor(
         () => {
@@ -445,91 +400,80 @@ describe('abort', () => {
 
   it('a signal that is never aborted does not disturb a normal answer', async () => {
     const controller = new AbortController()
-    const ping = await venue.rest.ping({ signal: controller.signal })
+    const ping = await current.venue.rest.ping({ signal: controller.signal })
     expect(ping.timestamp).toBe(fixtures.T * 1000)
   })
 })
 
 describe('unusable 200 answers', () => {
-  it('a truncated body is a retryable VenueResponseError with problem "json"', async () => {
-    answer({ status: 200, raw: '{"code":0,"data":{"po' })
-    const error = await rejectionOf(venue.rest.pools())
-    expect(error).toBeInstanceOf(VenueResponseError)
-    expect(error).toMatchObject({
-      code: 'VENUE_RESPONSE',
-      problem: 'json',
-      status: 200,
-      retryable: true,
-      issues: [],
-      endpoint: 'pools',
-    })
-  })
+  itRejects(
+    'a truncated body is a retryable VenueResponseError with problem "json"',
+    { status: 200, raw: '{"code":0,"data":{"po' },
+    (rest) => rest.pools(),
+    'VENUE_RESPONSE',
+    { problem: 'json', status: 200, retryable: true, issues: [], endpoint: 'pools' },
+  )
 
-  it('JSON that is not an envelope ([1,2]) is a retryable VenueResponseError with problem "envelope"', async () => {
-    answer({ status: 200, raw: '[1,2]' })
-    const error = await rejectionOf(venue.rest.pools())
-    expect(error).toBeInstanceOf(VenueResponseError)
-    expect(error).toMatchObject({
-      code: 'VENUE_RESPONSE',
-      problem: 'envelope',
-      status: 200,
-      retryable: true,
-      endpoint: 'pools',
-    })
-  })
+  itRejects(
+    'JSON that is not an envelope ([1,2]) is a retryable VenueResponseError with problem "envelope"',
+    { status: 200, raw: '[1,2]' },
+    (rest) => rest.pools(),
+    'VENUE_RESPONSE',
+    { problem: 'envelope', status: 200, retryable: true, endpoint: 'pools' },
+  )
 
-  it('data of the wrong shape is a VenueResponseError "schema", not retryable, naming the path', async () => {
-    const bad = { ...fixtures.depth, bids: [['1.0452', 'abc']] }
-    answer(ok(bad))
-    const error = (await rejectionOf(venue.rest.depth({ poolId: 1 }))) as VenueResponseError
-    expect(error).toBeInstanceOf(VenueResponseError)
-    expect(error).toMatchObject({
-      code: 'VENUE_RESPONSE',
-      problem: 'schema',
-      status: 200,
-      retryable: false,
-      endpoint: 'depth',
-    })
-    expect(error.issues.length).toBeGreaterThan(0)
-    expect(error.issues[0]?.path).toEqual(['bids', 0, 1])
-    expect(error.message).toContain('data["bids"][0][1]')
-  })
+  itRejects(
+    'data of the wrong shape is a VenueResponseError "schema", not retryable, naming the path',
+    ok({ ...fixtures.depth, bids: [['1.0452', 'abc']] }),
+    (rest) => rest.depth({ poolId: 1 }),
+    'VENUE_RESPONSE',
+    { problem: 'schema', status: 200, retryable: false, endpoint: 'depth' },
+    (error) => {
+      expect(error.issues.length).toBeGreaterThan(0)
+      expect(error.issues[0]?.path).toEqual(['bids', 0, 1])
+      expect(error.message).toContain('data["bids"][0][1]')
+    },
+  )
 
-  it('a drifted real pool record names the failing field, like any other endpoint', async () => {
-    answer(ok({ ...fixtures.poolDetail, min_amount: 'abc' }))
-    const error = (await rejectionOf(venue.rest.pool(1))) as VenueResponseError
-    expect(error).toBeInstanceOf(VenueResponseError)
-    expect(error).toMatchObject({ problem: 'schema', retryable: false, endpoint: 'pool' })
-    expect(error.issues[0]?.path).toEqual(['min_amount'])
-    expect(error.message).toContain('data["min_amount"]')
-  })
+  itRejects(
+    'a drifted real pool record names the failing field, like any other endpoint',
+    ok({ ...fixtures.poolDetail, min_amount: 'abc' }),
+    (rest) => rest.pool(1),
+    'VENUE_RESPONSE',
+    { problem: 'schema', retryable: false, endpoint: 'pool' },
+    (error) => {
+      expect(error.issues[0]?.path).toEqual(['min_amount'])
+      expect(error.message).toContain('data["min_amount"]')
+    },
+  )
 
-  it('an envelope with code 10001 "pool closed" is a VenueApiError, not retryable', async () => {
-    answer({ status: 200, body: { code: 10001, message: 'pool closed', data: null } })
-    const error = await rejectionOf(venue.rest.depth({ poolId: 1 }))
-    expect(error).toBeInstanceOf(VenueApiError)
-    expect(error).toMatchObject({
-      code: 'VENUE_API',
+  itRejects(
+    'an envelope with code 10001 "pool closed" is a VenueApiError, not retryable',
+    { status: 200, body: { code: 10001, message: 'pool closed', data: null } },
+    (rest) => rest.depth({ poolId: 1 }),
+    'VENUE_API',
+    {
       status: 200,
       venueCode: 10001,
       venueMessage: 'pool closed',
       retryable: false,
       endpoint: 'depth',
-    })
-    expect((error as Error).message).toContain('pool closed')
-  })
+    },
+    (error) => expect(error.message).toContain('pool closed'),
+  )
 
-  it('an envelope with code 503 is a retryable VenueApiError', async () => {
-    answer({ status: 200, body: { code: 503, message: 'busy', data: null } })
-    const error = await rejectionOf(venue.rest.depth({ poolId: 1 }))
-    expect(error).toBeInstanceOf(VenueApiError)
-    expect(error).toMatchObject({ code: 'VENUE_API', venueCode: 503, retryable: true })
-  })
+  itRejects(
+    'an envelope with code 503 is a retryable VenueApiError',
+    { status: 200, body: { code: 503, message: 'busy', data: null } },
+    (rest) => rest.depth({ poolId: 1 }),
+    'VENUE_API',
+    { venueCode: 503, retryable: true },
+  )
 })
 
 describe('unknown extra fields', () => {
   it('extra fields in the envelope, the data, nested objects and level tuples do not break parsing', async () => {
-    const expected = await venue.rest.depth({ poolId: 1 })
+    const expected = await current.venue.rest.depth({ poolId: 1 })
     answer({
       status: 200,
       body: {
@@ -544,14 +488,14 @@ describe('unknown extra fields', () => {
         server_time: 1,
       },
     })
-    const depth = await venue.rest.depth({ poolId: 1 })
+    const depth = await current.venue.rest.depth({ poolId: 1 })
     expect(depth).toStrictEqual(expected)
     expect(depth).not.toHaveProperty('mystery')
   })
 
   it('extra fields deep inside list items (balance locks, order trades) are dropped', async () => {
-    const balances = await venue.rest.balances()
-    const order = await venue.rest.order('1-7-0')
+    const balances = await current.venue.rest.balances()
+    const order = await current.venue.rest.order('1-7-0')
     answer(
       ok([
         {
@@ -561,7 +505,7 @@ describe('unknown extra fields', () => {
         },
       ]),
     )
-    expect(await venue.rest.balances()).toStrictEqual(balances)
+    expect(await current.venue.rest.balances()).toStrictEqual(balances)
     answer(
       ok({
         ...fixtures.orderWithTrades,
@@ -569,16 +513,15 @@ describe('unknown extra fields', () => {
         trades: [{ ...fixtures.tradeDetail, venue_flag: { a: 1 } }],
       }),
     )
-    expect(await venue.rest.order('1-7-0')).toStrictEqual(order)
+    expect(await current.venue.rest.order('1-7-0')).toStrictEqual(order)
   })
 })
 
 describe('endpoint names', () => {
   it.each(METHODS)('an error of rest.%s names that method in `endpoint`', async (method) => {
     answer(fail(503, 503, 'unavailable'))
-    const error = await rejectionOf(CALLS[method](venue.rest))
-    expect(error).toBeInstanceOf(VenueServerError)
-    expect((error as VenueServerError).endpoint).toBe(method)
+    const error = await rejectionOf(REST_CALLS[method](current.venue.rest))
+    expectVenueError(error, 'VENUE_SERVER', { endpoint: method })
     expect((error as Error).message.startsWith(`${method}: `)).toBe(true)
   })
 })

@@ -1,5 +1,5 @@
 import { defer, type Observable } from 'rxjs'
-import { TestScheduler } from 'rxjs/testing'
+import { type RunHelpers, TestScheduler } from 'rxjs/testing'
 import { describe, expect, it } from 'vitest'
 import {
   backoffDelay,
@@ -19,6 +19,7 @@ import { VenueResponseError } from '../src/errors/venue-response-error.js'
 import { VenueServerError } from '../src/errors/venue-server-error.js'
 import { VenueTimeoutError } from '../src/errors/venue-timeout-error.js'
 import { clampDelay, MAX_TIMER_MS } from '../src/timers.js'
+import { eachCase } from './helpers/each-case.js'
 
 function testScheduler(): TestScheduler {
   return new TestScheduler((actual, expected) => expect(actual).toEqual(expected))
@@ -38,6 +39,34 @@ function inTurn<T>(...sources: Observable<T>[]): Observable<T> {
     if (next === undefined) throw new Error(`unexpected subscription number ${index}`)
     return next
   })
+}
+
+/** `failing` for the first `count` subscriptions, then `ok`. */
+function failingFor<T>(count: number, failing: Observable<T>, ok: Observable<T>): Observable<T> {
+  return inTurn(...Array.from({ length: count }, () => failing), ok)
+}
+
+/** Subscriptions of a source that fails one frame in, resubscribed after each of `delays`. */
+function failingSpans(delays: readonly number[]): string[] {
+  let start = 0
+  return delays.map((delay) => {
+    const subscription = span(start, start + 1)
+    start += 1 + delay
+    return subscription
+  })
+}
+
+/** `options` with an onRetry that keeps every notice, and the notices it keeps. */
+function recorded(options: RetryBackoffOptions) {
+  const notices: RetryNotice[] = []
+  const onRetry = (notice: RetryNotice) => {
+    notices.push(notice)
+  }
+  return { notices, options: { ...options, onRetry } }
+}
+
+function delaysOf(notices: readonly RetryNotice[]): number[] {
+  return notices.map((notice) => notice.delayMs)
 }
 
 const NO_JITTER = { initialMs: 100, maxMs: 1000, factor: 2, jitter: false } as const
@@ -64,85 +93,48 @@ describe('backoffDelay', () => {
 })
 
 describe('retryBackoff: timing', () => {
-  it('resubscribes after 100, 200, 400, 800, 1000, 1000 ms without jitter', () => {
-    const notices: RetryNotice[] = []
-    const error = server503()
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold('-#', undefined, error)
-      const retried = source.pipe(
-        retryBackoff({ ...NO_JITTER, onRetry: (notice) => notices.push(notice) }),
-      )
-      // Errors at 1, 102, 303, 704, 1505, 2506; resubscriptions 100, 200, ... 1000 ms later.
-      expectObservable(retried, '^ 3599ms !').toBe('')
-      expectSubscriptions(source.subscriptions).toBe([
-        span(0, 1),
-        span(101, 102),
-        span(302, 303),
-        span(703, 704),
-        span(1504, 1505),
-        span(2505, 2506),
-        span(3506, 3507),
-      ])
-    })
-    expect(notices.map((notice) => notice.delayMs)).toEqual([100, 200, 400, 800, 1000, 1000, 1000])
-  })
-
-  it('draws full jitter from the injected random source: 0.5 halves every delay', () => {
-    const notices: RetryNotice[] = []
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold('-#', undefined, server503())
-      const retried = source.pipe(
-        retryBackoff({
-          initialMs: 100,
-          maxMs: 1000,
-          factor: 2,
-          random: () => 0.5,
-          onRetry: (notice) => notices.push(notice),
-        }),
-      )
-      // Delays 50, 100, 200, 400, 500, 500.
-      expectObservable(retried, '^ 1299ms !').toBe('')
-      expectSubscriptions(source.subscriptions).toBe([
-        span(0, 1),
-        span(51, 52),
-        span(152, 153),
-        span(353, 354),
-        span(754, 755),
-        span(1255, 1256),
-      ])
-    })
-    expect(notices.map((notice) => notice.delayMs)).toEqual([50, 100, 200, 400, 500, 500])
-  })
-
-  it('rounds jittered delays down and never exceeds the computed delay', () => {
-    const notices: RetryNotice[] = []
-    testScheduler().run(({ cold, expectObservable }) => {
-      const source = cold('-#', undefined, server503())
-      const retried = source.pipe(
-        retryBackoff({
-          initialMs: 100,
-          maxMs: 1000,
-          factor: 2,
-          random: () => 0.999,
-          onRetry: (notice) => notices.push(notice),
-        }),
-      )
-      expectObservable(retried, '^ 400ms !').toBe('')
-    })
-    expect(notices.map((notice) => notice.delayMs)).toEqual([99, 199, 399])
-  })
+  eachCase(
+    [
+      {
+        title: 'resubscribes after 100, 200, 400, 800, 1000, 1000 ms without jitter',
+        options: NO_JITTER,
+        until: '^ 3599ms !',
+        delays: [100, 200, 400, 800, 1000, 1000, 1000],
+      },
+      {
+        title: 'draws full jitter from the injected random source: 0.5 halves every delay',
+        options: { initialMs: 100, maxMs: 1000, factor: 2, random: () => 0.5 },
+        until: '^ 1299ms !',
+        delays: [50, 100, 200, 400, 500, 500],
+      },
+      {
+        title: 'rounds jittered delays down and never exceeds the computed delay',
+        options: { initialMs: 100, maxMs: 1000, factor: 2, random: () => 0.999 },
+        until: '^ 400ms !',
+        delays: [99, 199, 399],
+      },
+    ],
+    (r) => r.title,
+    ({ options, until, delays }) => {
+      const recording = recorded(options)
+      testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+        const source = cold('-#', undefined, server503())
+        expectObservable(source.pipe(retryBackoff(recording.options)), until).toBe('')
+        expectSubscriptions(source.subscriptions).toBe(failingSpans(delays))
+      })
+      expect(delaysOf(recording.notices)).toEqual(delays)
+    },
+  )
 
   it('restarts the attempt count at 1 after a value', () => {
-    const notices: RetryNotice[] = []
+    const { notices, options } = recorded(NO_JITTER)
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const first = cold('-#', undefined, server503())
       const second = cold('-#', undefined, server503())
       const recovers = cold('-a-#', undefined, server503())
       const fourth = cold('-#', undefined, server503())
       const last = cold('-b|')
-      const retried = inTurn(first, second, recovers, fourth, last).pipe(
-        retryBackoff({ ...NO_JITTER, onRetry: (notice) => notices.push(notice) }),
-      )
+      const retried = inTurn(first, second, recovers, fourth, last).pipe(retryBackoff(options))
       expectObservable(retried).toBe('303ms a 303ms b|')
       expectSubscriptions(first.subscriptions).toBe(span(0, 1))
       expectSubscriptions(second.subscriptions).toBe(span(101, 102))
@@ -160,14 +152,14 @@ describe('retryBackoff: timing', () => {
   })
 
   it('reports attempt, delay and the error itself to onRetry before each wait', () => {
-    const notices: RetryNotice[] = []
+    const { notices, options } = recorded(NO_JITTER)
     const errors = [server503(), new VenueTimeoutError('timeout', { timeoutMs: 5000 })]
     testScheduler().run(({ cold, expectObservable }) => {
       const retried = inTurn(
         cold('-#', undefined, errors[0]),
         cold('-#', undefined, errors[1]),
         cold('-a|'),
-      ).pipe(retryBackoff({ ...NO_JITTER, onRetry: (notice) => notices.push(notice) }))
+      ).pipe(retryBackoff(options))
       expectObservable(retried).toBe('303ms a|')
     })
     expect(notices).toEqual([
@@ -180,77 +172,59 @@ describe('retryBackoff: timing', () => {
 })
 
 describe('retryBackoff: Retry-After', () => {
-  it('waits the 5000 ms a 429 asks for even when the backoff says 100', () => {
-    const notices: RetryNotice[] = []
-    const limited = new VenueRateLimitError('HTTP 429', { status: 429, retryAfterMs: 5000 })
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const failing = cold('-#', undefined, limited)
-      const ok = cold('-a|')
-      const retried = inTurn(failing, ok).pipe(
-        retryBackoff({ ...NO_JITTER, onRetry: (notice) => notices.push(notice) }),
-      )
-      expectObservable(retried).toBe('5002ms a|')
-      expectSubscriptions(failing.subscriptions).toBe(span(0, 1))
-      expectSubscriptions(ok.subscriptions).toBe(span(5001, 5003))
-    })
-    expect(notices.map((notice) => notice.delayMs)).toEqual([5000])
-  })
-
-  it('waits at least Retry-After when jitter draws a shorter delay', () => {
-    const notices: RetryNotice[] = []
-    const limited = new VenueRateLimitError('HTTP 429', { status: 429, retryAfterMs: 300 })
-    testScheduler().run(({ cold, expectObservable }) => {
-      const retried = inTurn(cold('-#', undefined, limited), cold('-a|')).pipe(
-        retryBackoff({
-          initialMs: 1000,
-          maxMs: 1000,
-          factor: 2,
-          random: () => 0,
-          onRetry: (notice) => notices.push(notice),
-        }),
-      )
-      expectObservable(retried).toBe('302ms a|')
-    })
-    expect(notices.map((notice) => notice.delayMs)).toEqual([300])
-  })
-
-  it('keeps the longer backoff when Retry-After is shorter', () => {
-    const notices: RetryNotice[] = []
-    const limited = new VenueRateLimitError('HTTP 429', { status: 429, retryAfterMs: 20 })
-    testScheduler().run(({ cold, expectObservable }) => {
-      const retried = inTurn(cold('-#', undefined, limited), cold('-a|')).pipe(
-        retryBackoff({ ...NO_JITTER, onRetry: (notice) => notices.push(notice) }),
-      )
-      expectObservable(retried).toBe('102ms a|')
-    })
-    expect(notices.map((notice) => notice.delayMs)).toEqual([100])
-  })
-
-  it('clamps a Retry-After beyond the timer maximum to it, and reports that wait (no 1 ms hot loop)', () => {
-    const notices: RetryNotice[] = []
-    // Retry-After: 4000000 (seconds): Node would fire such a timer after 1 ms.
-    const limited = new VenueRateLimitError('HTTP 429', { status: 429, retryAfterMs: 4e9 })
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const failing = cold('-#', undefined, limited)
-      const ok = cold('-a|')
-      const retried = inTurn(failing, ok).pipe(
-        retryBackoff({ ...NO_JITTER, onRetry: (notice) => notices.push(notice) }),
-      )
-      expectObservable(retried).toBe(`${MAX_TIMER_MS + 2}ms a|`)
-      expectSubscriptions(ok.subscriptions).toBe(`${MAX_TIMER_MS + 1}ms ^-!`)
-    })
-    expect(notices.map((notice) => notice.delayMs)).toEqual([MAX_TIMER_MS])
-  })
-
-  it('uses the plain backoff for a 429 without Retry-After', () => {
-    const limited = new VenueRateLimitError('HTTP 429', { status: 429 })
-    testScheduler().run(({ cold, expectObservable }) => {
-      const retried = inTurn(cold('-#', undefined, limited), cold('-a|')).pipe(
-        retryBackoff(NO_JITTER),
-      )
-      expectObservable(retried).toBe('102ms a|')
-    })
-  })
+  eachCase(
+    [
+      {
+        title: 'waits the 5000 ms a 429 asks for even when the backoff says 100',
+        retryAfterMs: 5000,
+        options: NO_JITTER,
+        delayMs: 5000,
+      },
+      {
+        title: 'waits at least Retry-After when jitter draws a shorter delay',
+        retryAfterMs: 300,
+        options: { initialMs: 1000, maxMs: 1000, factor: 2, random: () => 0 },
+        delayMs: 300,
+      },
+      {
+        title: 'keeps the longer backoff when Retry-After is shorter',
+        retryAfterMs: 20,
+        options: NO_JITTER,
+        delayMs: 100,
+      },
+      {
+        title:
+          'clamps a Retry-After beyond the timer maximum to it, and reports that wait (no 1 ms hot loop)',
+        // Retry-After: 4000000 (seconds): Node would fire such a timer after 1 ms.
+        retryAfterMs: 4e9,
+        options: NO_JITTER,
+        delayMs: MAX_TIMER_MS,
+      },
+      {
+        title: 'uses the plain backoff for a 429 without Retry-After',
+        retryAfterMs: undefined,
+        options: NO_JITTER,
+        delayMs: 100,
+      },
+    ],
+    (r) => r.title,
+    ({ retryAfterMs, options, delayMs }) => {
+      const limited = new VenueRateLimitError('HTTP 429', {
+        status: 429,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      })
+      const recording = recorded(options)
+      testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+        const failing = cold('-#', undefined, limited)
+        const ok = cold('-a|')
+        const retried = inTurn(failing, ok).pipe(retryBackoff(recording.options))
+        expectObservable(retried).toBe(`${delayMs + 2}ms a|`)
+        expectSubscriptions(failing.subscriptions).toBe(span(0, 1))
+        expectSubscriptions(ok.subscriptions).toBe(`${delayMs + 1}ms ^-!`)
+      })
+      expect(delaysOf(recording.notices)).toEqual([delayMs])
+    },
+  )
 })
 
 const NOT_RETRYABLE: readonly (readonly [string, () => unknown])[] = [
@@ -291,12 +265,10 @@ const RETRYABLE: readonly (readonly [string, () => unknown])[] = [
 describe('retryBackoff: which errors', () => {
   it.each(NOT_RETRYABLE)('ends at once with %s and never resubscribes', (_name, make) => {
     const error = make()
-    const notices: RetryNotice[] = []
+    const { notices, options } = recorded(NO_JITTER)
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold('-a-#', { a: 1 }, error)
-      const retried = source.pipe(
-        retryBackoff({ ...NO_JITTER, onRetry: (notice) => notices.push(notice) }),
-      )
+      const retried = source.pipe(retryBackoff(options))
       expectObservable(retried).toBe('-a-#', { a: 1 }, error)
       expectSubscriptions(source.subscriptions).toBe('^--!')
     })
@@ -317,18 +289,11 @@ describe('retryBackoff: which errors', () => {
 
   it.each(RETRYABLE)('retries %s indefinitely: 50 failures, then the value', (_name, make) => {
     const error = make()
-    const notices: RetryNotice[] = []
+    const { notices, options } = recorded(ONE_MS)
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const failing = cold('-#', undefined, error)
       const ok = cold('-a|')
-      let subscriptions = 0
-      const source = defer(() => {
-        subscriptions += 1
-        return subscriptions <= 50 ? failing : ok
-      })
-      const retried = source.pipe(
-        retryBackoff({ ...ONE_MS, onRetry: (notice) => notices.push(notice) }),
-      )
+      const retried = failingFor(50, failing, ok).pipe(retryBackoff(options))
       expectObservable(retried).toBe('101ms a|')
       expectSubscriptions(failing.subscriptions).toBe(
         Array.from({ length: 50 }, (_, k) => span(2 * k, 2 * k + 1)),
@@ -376,54 +341,41 @@ describe('retryBackoff: the ambiguous 500', () => {
 
   it('is retried without bound when maxAmbiguousRetries is not set', () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const failing = cold('-#', undefined, ambiguous500())
       const ok = cold('-a|')
-      let subscriptions = 0
-      const source = defer(() => {
-        subscriptions += 1
-        return subscriptions <= 10 ? failing : ok
-      })
+      const source = failingFor(10, cold('-#', undefined, ambiguous500()), ok)
       expectObservable(source.pipe(retryBackoff(ONE_MS))).toBe('21ms a|')
       expectSubscriptions(ok.subscriptions).toBe(span(20, 22))
     })
   })
 
-  it('counts again from 0 after a value', () => {
-    const error = ambiguous500()
-    testScheduler().run(({ cold, expectObservable }) => {
-      const fail = () => cold('-#', undefined, error)
-      const source = inTurn(
-        fail(),
-        fail(),
-        fail(),
-        cold('-a-#', undefined, error),
-        fail(),
-        fail(),
-        fail(),
-      )
-      // Errors at 1, 3, 5; value at 7 and error at 9 (1st in a row again); 11, 13, 15 ends.
-      expectObservable(source.pipe(retryBackoff(options))).toBe('7ms a 7ms #', undefined, error)
-    })
-  })
-
-  it('counts again from 0 after a non-ambiguous error', () => {
-    const error = ambiguous500()
-    testScheduler().run(({ cold, expectObservable }) => {
-      const fail = () => cold('-#', undefined, error)
-      const source = inTurn(
-        fail(),
-        fail(),
-        fail(),
-        cold('-#', undefined, server503()),
-        fail(),
-        fail(),
-        fail(),
-        fail(),
-      )
-      // Ends on the 8th error (frame 15): the 503 broke the run of ambiguous ones.
-      expectObservable(source.pipe(retryBackoff(options))).toBe('15ms #', undefined, error)
-    })
-  })
+  eachCase(
+    [
+      {
+        title: 'counts again from 0 after a value',
+        // Errors at 1, 3, 5; value at 7 and error at 9 (1st in a row again); 11, 13, 15 ends.
+        breaker: (cold: RunHelpers['cold'], error: unknown) => cold('-a-#', undefined, error),
+        failuresAfter: 3,
+        expected: '7ms a 7ms #',
+      },
+      {
+        title: 'counts again from 0 after a non-ambiguous error',
+        // Ends on the 8th error (frame 15): the 503 broke the run of ambiguous ones.
+        breaker: (cold: RunHelpers['cold']) => cold('-#', undefined, server503()),
+        failuresAfter: 4,
+        expected: '15ms #',
+      },
+    ],
+    (r) => r.title,
+    ({ breaker, failuresAfter, expected }) => {
+      const error = ambiguous500()
+      testScheduler().run(({ cold, expectObservable }) => {
+        const failures = (count: number) =>
+          Array.from({ length: count }, () => cold('-#', undefined, error))
+        const source = inTurn(...failures(3), breaker(cold, error), ...failures(failuresAfter))
+        expectObservable(source.pipe(retryBackoff(options))).toBe(expected, undefined, error)
+      })
+    },
+  )
 
   it('keeps an independent count for each subscription to the same piped observable', () => {
     const error = ambiguous500()

@@ -61,6 +61,21 @@ function pathsOf(schema: z.ZodType, input: unknown): PropertyKey[][] {
   return issuesOf(schema, input).map((issue) => issue.path)
 }
 
+/**
+ * Parses `wire` with `added` fields (unknown ones, or nested values with unknown fields) and
+ * expects `wire` back with `changes` applied: unknown fields stripped, values converted.
+ */
+function expectParsed<S extends z.ZodType>(
+  schema: S,
+  wire: object,
+  added: object,
+  changes: object,
+): z.output<S> {
+  const parsed = schema.parse({ ...wire, ...added })
+  expect(parsed).toStrictEqual({ ...wire, ...changes })
+  return parsed
+}
+
 const tradeDetailWire = {
   global_seq: 184467,
   tx_id: 'a1b2c3',
@@ -363,25 +378,12 @@ describe('depthSchema', () => {
   }
 
   it('parses a realistic snapshot with millisecond timestamp and exact strings', () => {
-    expect(depthSchema.parse(wire)).toStrictEqual({
-      asks: [
-        ['1.234600', '10.50000000'],
-        ['1.234700', '3.10'],
-      ],
-      bids: [['1.234500', '7.00000001']],
-      pool_id: 1,
-      precision: '0.000001',
-      timestamp: T_MS + 321,
-    })
+    expectParsed(depthSchema, wire, {}, {})
   })
 
   it('strips unknown top-level fields and ignores extra level elements', () => {
-    const parsed = depthSchema.parse({
-      ...wire,
-      bids: [['1.234500', '7', 'extra', 4]],
-      sequence: 99,
-    })
-    expect(parsed.bids).toStrictEqual([['1.234500', '7']])
+    const added = { bids: [['1.234500', '7', 'extra', 4]], sequence: 99 }
+    const parsed = expectParsed(depthSchema, wire, added, { bids: [['1.234500', '7']] })
     expect(parsed).not.toHaveProperty('sequence')
   })
 
@@ -448,10 +450,7 @@ describe('publicTradeSchema', () => {
   }
 
   it('parses a trade with exact strings and epoch ms', () => {
-    expect(publicTradeSchema.parse({ ...wire, maker_order: 3 })).toStrictEqual({
-      ...wire,
-      traded_at: T_MS,
-    })
+    expectParsed(publicTradeSchema, wire, { maker_order: 3 }, { traded_at: T_MS })
   })
 
   it('rejects an unknown side at its path', () => {
@@ -466,14 +465,14 @@ describe('accountInfoSchema and systemInfoSchema', () => {
       parent_chain_account: 'root',
       permission: 'active',
     }
-    expect(accountInfoSchema.parse({ ...account, extra: 1 })).toStrictEqual(account)
+    expectParsed(accountInfoSchema, account, { extra: 1 }, {})
     const system = {
       app_contract: 'app.venue',
       pay_chain_account: 'pay.venue',
       token_contract: 'token.venue',
       version: '2.1.0',
     }
-    expect(systemInfoSchema.parse({ ...system, build: 'abc' })).toStrictEqual(system)
+    expectParsed(systemInfoSchema, system, { build: 'abc' }, {})
   })
 })
 
@@ -487,12 +486,8 @@ describe('balanceSchema', () => {
   }
 
   it('parses a balance with locks and strips unknown nested fields', () => {
-    const parsed = balanceSchema.parse({
-      ...wire,
-      frozen: '0',
-      locks: [{ ...wire.locks[0], order_count: 2 }],
-    })
-    expect(parsed).toStrictEqual(wire)
+    const added = { frozen: '0', locks: [{ ...wire.locks[0], order_count: 2 }] }
+    expectParsed(balanceSchema, wire, added, { locks: wire.locks })
   })
 
   it('defaults locks to [] when absent, with a fresh array each time', () => {
@@ -511,8 +506,7 @@ describe('balanceSchema', () => {
 
 describe('tradeDetailSchema', () => {
   it('parses a fill and converts its time', () => {
-    const parsed = tradeDetailSchema.parse({ ...tradeDetailWire, app_fee: '0.01' })
-    expect(parsed).toStrictEqual(tradeDetailParsed)
+    expectParsed(tradeDetailSchema, tradeDetailWire, { app_fee: '0.01' }, tradeDetailParsed)
   })
 
   it('keeps a global_seq and order ids beyond 2^53 exactly (sent as digits)', () => {
@@ -535,16 +529,12 @@ describe('tradeDetailSchema', () => {
 
 describe('order schemas', () => {
   it('parses an open order', () => {
-    expect(openOrderSchema.parse(openOrderWire)).toStrictEqual({
-      ...openOrderWire,
-      order_id: '77',
-      order_time: T_MS,
-    })
+    expectParsed(openOrderSchema, openOrderWire, {}, { order_id: '77', order_time: T_MS })
   })
 
   it('parses a full order and strips unknown fields', () => {
-    const parsed = orderSchema.parse({ ...orderWire, app_id: 'x' })
-    expect(parsed).toStrictEqual({ ...orderWire, order_id: '77', order_time: T_MS })
+    const converted = { order_id: '77', order_time: T_MS }
+    const parsed = expectParsed(orderSchema, orderWire, { app_id: 'x' }, converted)
     expect(parsed.status).toBe(OrderStatus.Canceled)
   })
 
@@ -604,10 +594,7 @@ describe('transferSchema', () => {
   }
 
   it('parses a documented record with ISO created_at', () => {
-    expect(transferSchema.parse({ ...wire, memo: 'hi' })).toStrictEqual({
-      ...wire,
-      created_at: ISO_MS,
-    })
+    expectParsed(transferSchema, wire, { memo: 'hi' }, { created_at: ISO_MS })
   })
 
   it('reads a numeric created_at as milliseconds', () => {
@@ -661,10 +648,7 @@ describe('poolSummarySchema and poolDetailSchema', () => {
   }
 
   it('parses a pool summary', () => {
-    expect(poolSummarySchema.parse({ ...poolSummaryWire, rank: 3 })).toStrictEqual({
-      ...poolSummaryWire,
-      updated_at: T_MS,
-    })
+    expectParsed(poolSummarySchema, poolSummaryWire, { rank: 3 }, { updated_at: T_MS })
   })
 
   it('accepts change_rate as numeric text', () => {
@@ -674,18 +658,17 @@ describe('poolSummarySchema and poolDetailSchema', () => {
   })
 
   it('parses a pool detail with nested stats and strips unknown nested fields', () => {
-    const parsed = poolDetailSchema.parse({
-      ...detailWire,
-      amm: true,
-      pool_stats: { ...poolSummaryWire, hidden: 1 },
-    })
-    expect(parsed).toStrictEqual({
-      ...detailWire,
-      taker_fee_rate: 0.003,
-      asking_time: T_MS - 60_000,
-      trading_time: T_MS,
-      pool_stats: { ...poolSummaryWire, updated_at: T_MS },
-    })
+    expectParsed(
+      poolDetailSchema,
+      detailWire,
+      { amm: true, pool_stats: { ...poolSummaryWire, hidden: 1 } },
+      {
+        taker_fee_rate: 0.003,
+        asking_time: T_MS - 60_000,
+        trading_time: T_MS,
+        pool_stats: { ...poolSummaryWire, updated_at: T_MS },
+      },
+    )
   })
 
   it('names the path of a bad nested stat', () => {

@@ -4,7 +4,7 @@ import { AmmPool } from '../src/simulator/market/amm-pool.js'
 import { precisionExponent } from '../src/simulator/market/depth-levels.js'
 import { FEE_ACCOUNT } from '../src/simulator/market/fees.js'
 import { formatFixed, isqrt, parseFixed } from '../src/simulator/market/fixed-point.js'
-import { candleBounds } from '../src/simulator/market/kline-intervals.js'
+import { candleBounds, type KlineInterval } from '../src/simulator/market/kline-intervals.js'
 import { Ledger } from '../src/simulator/market/ledger.js'
 import { type Fill, MatchingEngine } from '../src/simulator/market/matching-engine.js'
 import type { Order } from '../src/simulator/market/order.js'
@@ -204,30 +204,18 @@ describe('depth precision, candle bounds and fixed point', () => {
     const t = Date.UTC(2024, 1, 29, 13, 47, 12) / 1000 // Thursday 29 Feb 2024
     const iso = (bounds: [number, number]): string[] =>
       bounds.map((s) => new Date(s * 1000).toISOString())
-    expect(iso(candleBounds('1m', t))).toEqual([
-      '2024-02-29T13:47:00.000Z',
-      '2024-02-29T13:48:00.000Z',
-    ])
-    expect(iso(candleBounds('4h', t))).toEqual([
-      '2024-02-29T12:00:00.000Z',
-      '2024-02-29T16:00:00.000Z',
-    ])
-    expect(iso(candleBounds('1d', t))).toEqual([
-      '2024-02-29T00:00:00.000Z',
-      '2024-03-01T00:00:00.000Z',
-    ])
-    expect(iso(candleBounds('1w', t))).toEqual([
-      '2024-02-26T00:00:00.000Z',
-      '2024-03-04T00:00:00.000Z',
-    ])
-    expect(iso(candleBounds('1M', t))).toEqual([
-      '2024-02-01T00:00:00.000Z',
-      '2024-03-01T00:00:00.000Z',
-    ])
-    expect(iso(candleBounds('1M', Date.UTC(2023, 11, 31, 23, 59, 59) / 1000))).toEqual([
-      '2023-12-01T00:00:00.000Z',
-      '2024-01-01T00:00:00.000Z',
-    ])
+    const newYearsEve = Date.UTC(2023, 11, 31, 23, 59, 59) / 1000
+    const cases: [interval: KlineInterval, at: number, bounds: string[]][] = [
+      ['1m', t, ['2024-02-29T13:47:00.000Z', '2024-02-29T13:48:00.000Z']],
+      ['4h', t, ['2024-02-29T12:00:00.000Z', '2024-02-29T16:00:00.000Z']],
+      ['1d', t, ['2024-02-29T00:00:00.000Z', '2024-03-01T00:00:00.000Z']],
+      ['1w', t, ['2024-02-26T00:00:00.000Z', '2024-03-04T00:00:00.000Z']],
+      ['1M', t, ['2024-02-01T00:00:00.000Z', '2024-03-01T00:00:00.000Z']],
+      ['1M', newYearsEve, ['2023-12-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z']],
+    ]
+    for (const [interval, at, bounds] of cases) {
+      expect(iso(candleBounds(interval, at)), `${interval} at ${at}`).toEqual(bounds)
+    }
   })
 
   it('formats with exactly the precision decimals and takes exact integer square roots', () => {

@@ -1,12 +1,13 @@
 import { Observable, retry, Subject, tap, VirtualTimeScheduler } from 'rxjs'
-import { TestScheduler } from 'rxjs/testing'
-import { describe, expect, it, vi } from 'vitest'
+import { type RunHelpers, TestScheduler } from 'rxjs/testing'
+import { describe, expect, it, type Mock, onTestFinished, vi } from 'vitest'
 import { HealthBoard, type HealthReport } from '../src/core/health.js'
 import { StreamRegistry } from '../src/core/stream-registry.js'
 import { VenueNetworkError } from '../src/errors/venue-network-error.js'
 import { VenueNotFoundError } from '../src/errors/venue-not-found-error.js'
 import { VenueServerError } from '../src/errors/venue-server-error.js'
 import { streamKey } from '../src/streams/stream-key.js'
+import { eachCase } from './helpers/each-case.js'
 
 function testScheduler(): TestScheduler {
   return new TestScheduler((actual, expected) => expect(actual).toEqual(expected))
@@ -42,47 +43,113 @@ function counted() {
   return { state, build }
 }
 
-function activeTimeouts(): number {
-  return process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length
+interface SharedRun extends RunHelpers {
+  scheduler: TestScheduler
+  registry: StreamRegistry
+  health: HealthBoard
+  source: ReturnType<RunHelpers['cold']>
+  build: Mock
+  shared: Observable<unknown>
+}
+
+interface SharedOptions {
+  key?: string
+  replay?: boolean
+  /** The error value of the source's `#`. */
+  error?: unknown
+  /** Passes the TestScheduler in the registry options; otherwise the default scheduler is used. */
+  injectScheduler?: boolean
+  /** The source tells health ok on every value, as a poller does. */
+  reportsOk?: boolean
+}
+
+/**
+ * Runs `body` in virtual time on a registry sharing one cold source (`marbles`) under one key,
+ * built by a mock. Returns the mock, to count the builds.
+ */
+function runShared(marbles: string, body: (run: SharedRun) => void, options: SharedOptions = {}) {
+  const { key = 'k', replay = true, error, injectScheduler = false, reportsOk = false } = options
+  const scheduler = testScheduler()
+  const build = vi.fn()
+  const injected = injectScheduler ? setup(scheduler) : undefined
+  scheduler.run((helpers) => {
+    const { registry, health } = injected ?? setup()
+    const source = helpers.cold(marbles, undefined, error)
+    build.mockReturnValue(reportsOk ? source.pipe(tap(() => health.ok(key))) : source)
+    const shared = registry.shared(key, build, replay)
+    body({ ...helpers, scheduler, registry, health, source, build, shared })
+  })
+  return build
+}
+
+/**
+ * Counts the real timers started and not yet cleared from now on (rxjs's async scheduler
+ * runs on setInterval): only this test's timers, whatever else the process has running.
+ */
+function countTimers(): { readonly active: () => number; readonly restore: () => void } {
+  const started = new Set<unknown>()
+  const realSet = globalThis.setInterval
+  const realClear = globalThis.clearInterval
+  const set = vi.spyOn(globalThis, 'setInterval').mockImplementation(((
+    ...args: Parameters<typeof setInterval>
+  ) => {
+    const id = realSet(...args)
+    started.add(id)
+    return id
+  }) as typeof setInterval)
+  const clear = vi.spyOn(globalThis, 'clearInterval').mockImplementation((id) => {
+    started.delete(id)
+    realClear(id)
+  })
+  return {
+    active: () => started.size,
+    restore: () => {
+      set.mockRestore()
+      clear.mockRestore()
+    },
+  }
 }
 
 describe('StreamRegistry: sharing', () => {
   it('gives two subscribers one subscription to the source and builds it once', () => {
-    const scheduler = testScheduler()
-    const { registry } = setup(scheduler)
-    const build = vi.fn()
-    scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold('-a-b-c-|')
-      build.mockReturnValue(source)
-      const shared = registry.shared('k', build, true)
-      expectObservable(shared).toBe('-a-b-c-|')
-      expectObservable(shared, '--^').toBe('--ab-c-|')
-      expectSubscriptions(source.subscriptions).toBe('^------!')
-    })
+    const build = runShared(
+      '-a-b-c-|',
+      ({ shared, source, expectObservable, expectSubscriptions }) => {
+        expectObservable(shared).toBe('-a-b-c-|')
+        expectObservable(shared, '--^').toBe('--ab-c-|')
+        expectSubscriptions(source.subscriptions).toBe('^------!')
+      },
+      { injectScheduler: true },
+    )
     expect(build).toHaveBeenCalledTimes(1)
   })
 
-  it('replays the latest value to a late subscriber at once, then the live ones', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const { registry } = setup()
-      const source = cold('-a---b-c-|')
-      const shared = registry.shared('k', () => source, true)
-      expectObservable(shared).toBe('-a---b-c-|')
-      expectObservable(shared, '---^').toBe('---a-b-c-|')
-      expectSubscriptions(source.subscriptions).toBe('^--------!')
-    })
-  })
-
-  it('gives a late subscriber only later values with replay: false', () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const { registry } = setup()
-      const source = cold('-a---b-c-|')
-      const shared = registry.shared('k', () => source, false)
-      expectObservable(shared).toBe('-a---b-c-|')
-      expectObservable(shared, '---^').toBe('-----b-c-|')
-      expectSubscriptions(source.subscriptions).toBe('^--------!')
-    })
-  })
+  eachCase(
+    [
+      {
+        title: 'replays the latest value to a late subscriber at once, then the live ones',
+        replay: true,
+        late: '---a-b-c-|',
+      },
+      {
+        title: 'gives a late subscriber only later values with replay: false',
+        replay: false,
+        late: '-----b-c-|',
+      },
+    ],
+    (r) => r.title,
+    ({ replay, late }) => {
+      runShared(
+        '-a---b-c-|',
+        ({ shared, source, expectObservable, expectSubscriptions }) => {
+          expectObservable(shared).toBe('-a---b-c-|')
+          expectObservable(shared, '---^').toBe(late)
+          expectSubscriptions(source.subscriptions).toBe('^--------!')
+        },
+        { replay },
+      )
+    },
+  )
 
   it('keeps different keys apart', () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
@@ -97,16 +164,11 @@ describe('StreamRegistry: sharing', () => {
   })
 
   it('joins the live poller of the key at subscribe time, whoever built the Observable', () => {
-    const build = vi.fn()
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const { registry } = setup()
-      const source = cold(EVERY_10)
-      build.mockReturnValue(source)
-      const first = registry.shared('k', build, true)
-      const second = registry.shared('k', build, true)
-      expectObservable(first, '^ 24ms !').toBe('a 9ms b 9ms c')
-      expectObservable(second, '5ms ^ 9ms !').toBe('5ms a 4ms b')
-      expectSubscriptions(source.subscriptions).toBe('^ 74ms !')
+    const build = runShared(EVERY_10, (run) => {
+      const second = run.registry.shared('k', run.build, true)
+      run.expectObservable(run.shared, '^ 24ms !').toBe('a 9ms b 9ms c')
+      run.expectObservable(second, '5ms ^ 9ms !').toBe('5ms a 4ms b')
+      run.expectSubscriptions(run.source.subscriptions).toBe('^ 74ms !')
     })
     expect(build).toHaveBeenCalledTimes(1)
   })
@@ -115,13 +177,9 @@ describe('StreamRegistry: sharing', () => {
 describe('StreamRegistry: linger', () => {
   it('keeps the source subscribed exactly lingerMs after the last unsubscribe, then drops the key', () => {
     const sizes: [number, number][] = []
-    const scheduler = testScheduler()
-    scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const { registry } = setup()
-      const source = cold(EVERY_10)
-      const shared = registry.shared('k', () => source, true)
-      expectObservable(shared, '^ 14ms !').toBe('a 9ms b')
-      expectSubscriptions(source.subscriptions).toBe('^ 64ms !')
+    runShared(EVERY_10, ({ scheduler, registry, shared, source, ...run }) => {
+      run.expectObservable(shared, '^ 14ms !').toBe('a 9ms b')
+      run.expectSubscriptions(source.subscriptions).toBe('^ 64ms !')
       for (const frame of [14, 16, 64, 66]) {
         scheduler.schedule(() => sizes.push([frame, registry.size]), frame)
       }
@@ -135,47 +193,48 @@ describe('StreamRegistry: linger', () => {
   })
 
   it('uses the scheduler given in the options for the linger', () => {
-    const scheduler = testScheduler()
-    const { registry } = setup(scheduler)
-    scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold(EVERY_10)
-      expectObservable(
-        registry.shared('k', () => source, true),
-        '^ 14ms !',
-      ).toBe('a 9ms b')
-      expectSubscriptions(source.subscriptions).toBe('^ 64ms !')
-    })
+    runShared(
+      EVERY_10,
+      ({ shared, source, expectObservable, expectSubscriptions }) => {
+        expectObservable(shared, '^ 14ms !').toBe('a 9ms b')
+        expectSubscriptions(source.subscriptions).toBe('^ 64ms !')
+      },
+      { injectScheduler: true },
+    )
   })
 
-  it('reuses the same source subscription when a subscriber comes back within the linger', () => {
-    const build = vi.fn()
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const { registry } = setup()
-      const source = cold(EVERY_10)
-      build.mockReturnValue(source)
-      const shared = registry.shared('k', build, true)
-      expectObservable(shared, '^ 14ms !').toBe('a 9ms b')
-      // Back at 35, within 15..65: replay of d (30), then e, f, g; leaves at 65.
-      expectObservable(shared, '35ms ^ 29ms !').toBe('35ms d 4ms e 9ms f 9ms g')
-      expectSubscriptions(source.subscriptions).toBe('^ 114ms !')
-    })
-    expect(build).toHaveBeenCalledTimes(1)
-  })
-
-  it('builds a fresh source for a subscriber that comes after the linger', () => {
-    const build = vi.fn()
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const { registry } = setup()
-      const source = cold(EVERY_10)
-      build.mockReturnValue(source)
-      const shared = registry.shared('k', build, true)
-      expectObservable(shared, '^ 14ms !').toBe('a 9ms b')
-      // The first poller stopped at 65: no stale replay, the new one starts from a.
-      expectObservable(shared, '80ms ^ 14ms !').toBe('80ms a 9ms b')
-      expectSubscriptions(source.subscriptions).toBe(['^ 64ms !', '80ms ^ 64ms !'])
-    })
-    expect(build).toHaveBeenCalledTimes(2)
-  })
+  eachCase(
+    [
+      {
+        title: 'reuses the same source subscription when a subscriber comes back within the linger',
+        // Back at 35, within 15..65: replay of d (30), then e, f, g; leaves at 65.
+        back: '35ms ^ 29ms !',
+        sees: '35ms d 4ms e 9ms f 9ms g',
+        subscriptions: ['^ 114ms !'],
+        builds: 1,
+      },
+      {
+        title: 'builds a fresh source for a subscriber that comes after the linger',
+        // The first poller stopped at 65: no stale replay, the new one starts from a.
+        back: '80ms ^ 14ms !',
+        sees: '80ms a 9ms b',
+        subscriptions: ['^ 64ms !', '80ms ^ 64ms !'],
+        builds: 2,
+      },
+    ],
+    (r) => r.title,
+    ({ back, sees, subscriptions, builds }) => {
+      const build = runShared(
+        EVERY_10,
+        ({ shared, source, expectObservable, expectSubscriptions }) => {
+          expectObservable(shared, '^ 14ms !').toBe('a 9ms b')
+          expectObservable(shared, back).toBe(sees)
+          expectSubscriptions(source.subscriptions).toBe(subscriptions)
+        },
+      )
+      expect(build).toHaveBeenCalledTimes(builds)
+    },
+  )
 
   it('leaves registry.size 0 and no scheduled action after 10,000 subscribe/unsubscribe cycles (virtual time)', () => {
     const scheduler = new VirtualTimeScheduler()
@@ -201,7 +260,8 @@ describe('StreamRegistry: linger', () => {
   it('leaves registry.size 0 and no active timer after 10,000 subscribe/unsubscribe cycles (real time)', async () => {
     const health = new HealthBoard()
     const registry = new StreamRegistry({ lingerMs: 5, health, closed: new Subject() })
-    const baseline = activeTimeouts()
+    const timers = countTimers()
+    onTestFinished(timers.restore)
     let stopped: () => void = () => undefined
     const sourceStopped = new Promise<void>((resolve) => {
       stopped = resolve
@@ -219,30 +279,28 @@ describe('StreamRegistry: linger', () => {
     expect(builds).toBe(1)
     expect(registry.size).toBe(1)
     // Only the one linger timer of the last unsubscribe is pending.
-    expect(activeTimeouts()).toBe(baseline + 1)
+    expect(timers.active()).toBe(1)
     await sourceStopped
     expect(registry.size).toBe(0)
-    expect(activeTimeouts()).toBe(baseline)
+    expect(timers.active()).toBe(0)
   })
 })
 
 describe('StreamRegistry: errors, close, health', () => {
   it('sends an error to every subscriber, marks the key failed and rebuilds on the next subscribe', () => {
     const error = new VenueNotFoundError('pool: HTTP 404', { status: 404 })
-    const build = vi.fn()
     const seen: [number, number, HealthReport][] = []
-    const scheduler = testScheduler()
-    scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const { registry, health } = setup()
-      const source = cold('-a--#', undefined, error)
-      build.mockReturnValue(source)
-      const shared = registry.shared('watchPool("1")', build, true)
-      expectObservable(shared).toBe('-a--#', undefined, error)
-      expectObservable(shared, '--^').toBe('--a-#', undefined, error)
-      expectObservable(shared, '10ms ^').toBe('10ms -a--#', undefined, error)
-      expectSubscriptions(source.subscriptions).toBe(['^---!', '10ms ^---!'])
-      scheduler.schedule(() => seen.push([5, registry.size, health.current]), 5)
-    })
+    const build = runShared(
+      '-a--#',
+      ({ scheduler, registry, health, shared, source, expectObservable, expectSubscriptions }) => {
+        expectObservable(shared).toBe('-a--#', undefined, error)
+        expectObservable(shared, '--^').toBe('--a-#', undefined, error)
+        expectObservable(shared, '10ms ^').toBe('10ms -a--#', undefined, error)
+        expectSubscriptions(source.subscriptions).toBe(['^---!', '10ms ^---!'])
+        scheduler.schedule(() => seen.push([5, registry.size, health.current]), 5)
+      },
+      { key: 'watchPool("1")', error },
+    )
     expect(build).toHaveBeenCalledTimes(2)
     expect(seen).toEqual([
       [
@@ -278,29 +336,29 @@ describe('StreamRegistry: errors, close, health', () => {
   })
 
   it('removes the key from health when a stream stops normally', () => {
-    const scheduler = testScheduler()
     const reports: HealthReport[] = []
-    scheduler.run(({ cold, expectObservable }) => {
-      const { registry, health } = setup()
-      const source = cold(EVERY_10)
-      const shared = registry.shared('k', () => source.pipe(tap(() => health.ok('k'))), true)
-      expectObservable(shared, '^ 14ms !').toBe('a 9ms b')
-      for (const frame of [64, 66]) scheduler.schedule(() => reports.push(health.current), frame)
-    })
+    runShared(
+      EVERY_10,
+      ({ scheduler, health, shared, expectObservable }) => {
+        expectObservable(shared, '^ 14ms !').toBe('a 9ms b')
+        for (const frame of [64, 66]) scheduler.schedule(() => reports.push(health.current), frame)
+      },
+      { reportsOk: true },
+    )
     expect(reports).toEqual([{ k: { state: 'ok' } }, {}])
   })
 
   it('keeps a failed key in health after the stream is gone', () => {
-    const scheduler = testScheduler()
     const reports: HealthReport[] = []
     const error = new VenueNetworkError('reset', { causeCode: 'ECONNRESET' })
-    scheduler.run(({ cold, expectObservable }) => {
-      const { registry, health } = setup()
-      const source = cold('a-#', undefined, error)
-      const shared = registry.shared('k', () => source.pipe(tap(() => health.ok('k'))), true)
-      expectObservable(shared).toBe('a-#', undefined, error)
-      scheduler.schedule(() => reports.push(health.current), 100)
-    })
+    runShared(
+      'a-#',
+      ({ scheduler, health, shared, expectObservable }) => {
+        expectObservable(shared).toBe('a-#', undefined, error)
+        scheduler.schedule(() => reports.push(health.current), 100)
+      },
+      { error, reportsOk: true },
+    )
     expect(reports).toEqual([
       { k: { state: 'failed', errorCode: 'VENUE_NETWORK', errorMessage: 'reset' } },
     ])

@@ -1,7 +1,7 @@
 import { Subject } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { applyBookEvent } from '../src/book/apply-book-event.js'
-import type { BookEvent, BookSide, Level } from '../src/book/book-event.js'
+import type { BookEvent, BookSide, BookSnapshot, Level } from '../src/book/book-event.js'
 import type { OrderBook } from '../src/book/order-book.js'
 import { type DepthPoll, toBookEvents } from '../src/streams/to-book-events.js'
 import { units } from './helpers/exact-decimal.js'
@@ -254,6 +254,17 @@ function flat(perPoll: readonly BookEvent[][]): BookEvent[] {
   return perPoll.flat()
 }
 
+/** The whole snapshot event expected for `POOL`. */
+function snapshot(
+  reason: BookSnapshot['reason'],
+  seq: number,
+  timestamp: number,
+  bids: readonly Level[],
+  asks: readonly Level[],
+): BookSnapshot {
+  return { type: 'snapshot', reason, poolId: POOL, seq, timestamp, bids, asks }
+}
+
 describe('the BookEvent law on random books', () => {
   const CASES = 400
   const SEED = 7_000
@@ -408,17 +419,7 @@ describe('toBookEvents edge cases', () => {
       poll(4, A_BIDS, A_ASKS),
     ])
     expect(perPoll[1]).toEqual([])
-    expect(perPoll[2]).toEqual([
-      {
-        type: 'snapshot',
-        reason: 'resync',
-        poolId: POOL,
-        seq: 2,
-        timestamp: 3,
-        bids: B_BIDS,
-        asks: A_ASKS,
-      },
-    ])
+    expect(perPoll[2]).toEqual([snapshot('resync', 2, 3, B_BIDS, A_ASKS)])
     expect(perPoll[3]?.[0]).toMatchObject({ type: 'delta', seq: 3, prevSeq: 2 })
   })
 
@@ -430,17 +431,7 @@ describe('toBookEvents edge cases', () => {
 
   it('afterRecovery gives a resync snapshot, even of an unchanged book', () => {
     const perPoll = run([poll(1, A_BIDS, A_ASKS), poll(2, A_BIDS, A_ASKS, true)])
-    expect(perPoll[1]).toEqual([
-      {
-        type: 'snapshot',
-        reason: 'resync',
-        poolId: POOL,
-        seq: 2,
-        timestamp: 2,
-        bids: A_BIDS,
-        asks: A_ASKS,
-      },
-    ])
+    expect(perPoll[1]).toEqual([snapshot('resync', 2, 2, A_BIDS, A_ASKS)])
   })
 
   it('afterRecovery on the very first poll is still the initial snapshot', () => {
@@ -463,37 +454,18 @@ describe('toBookEvents edge cases', () => {
         A_ASKS,
       ),
     ])
-    expect(perPoll[1]).toEqual([
-      {
-        type: 'snapshot',
-        reason: 'resync',
-        poolId: POOL,
-        seq: 2,
-        timestamp: 2,
-        bids: [
-          ['1.05', '10'],
-          ['1.04', '20'],
-          ['1.01', '3'],
-        ],
-        asks: A_ASKS,
-      },
-    ])
+    const sorted: Level[] = [
+      ['1.05', '10'],
+      ['1.04', '20'],
+      ['1.01', '3'],
+    ]
+    expect(perPoll[1]).toEqual([snapshot('resync', 2, 2, sorted, A_ASKS)])
     expect(perPoll[2]).toEqual([])
   })
 
   it('an out-of-order first poll is the initial snapshot, sorted', () => {
     const events = flat(run([poll(1, [...A_BIDS].reverse(), [...A_ASKS].reverse())]))
-    expect(events).toEqual([
-      {
-        type: 'snapshot',
-        reason: 'initial',
-        poolId: POOL,
-        seq: 1,
-        timestamp: 1,
-        bids: A_BIDS,
-        asks: A_ASKS,
-      },
-    ])
+    expect(events).toEqual([snapshot('initial', 1, 1, A_BIDS, A_ASKS)])
   })
 
   it('a price served twice ("1.1" and "1.10") is one level in the resync snapshot', () => {

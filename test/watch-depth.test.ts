@@ -36,6 +36,27 @@ function rebuild(events: readonly BookEvent[]): OrderBook {
   return book
 }
 
+/** The snapshot event of the book the simulator serves now, top 10 levels. */
+function servedSnapshot(sim: Simulator, reason: 'initial' | 'resync', seq: number): BookEvent {
+  const { timestamp, bids, asks } = served(sim, 10)
+  return { type: 'snapshot', reason, poolId: POOL, seq, timestamp, bids, asks }
+}
+
+/** A venue watching the top 10 levels of the pool, once the first event has come. */
+async function watching(options: Partial<VenueOptions> = {}) {
+  const started = await setup(options)
+  const events = collect(started.venue.watchDepth(POOL, { limit: 10 }))
+  const first = await events.nth(1)
+  return { ...started, events, first }
+}
+
+/** Makes every depth poll fail, until `n` more have failed. */
+async function failPolls(sim: Simulator, n: number): Promise<void> {
+  sim.faults.set({ errorRate: 1 }, V2_PATH)
+  const errors = sim.faults.stats().error
+  await waitFor(() => sim.faults.stats().error >= errors + n, `${n} failed polls`)
+}
+
 /** Advances the market until the served top `limit` levels change. */
 function advanceUntilChanged(sim: Simulator, limit: number): void {
   const levels = () => {
@@ -52,25 +73,12 @@ function advanceUntilChanged(sim: Simulator, limit: number): void {
 
 describe('venue.watchDepth against the simulator', () => {
   it('starts with an initial snapshot of the served book', async () => {
-    const { sim, venue } = await setup()
-    const events = collect(venue.watchDepth(POOL, { limit: 10 }))
-    const first = await events.nth(1)
-    const depth = served(sim, 10)
-    expect(first).toEqual({
-      type: 'snapshot',
-      reason: 'initial',
-      poolId: POOL,
-      seq: 1,
-      timestamp: depth.timestamp,
-      bids: depth.bids,
-      asks: depth.asks,
-    })
+    const { sim, first } = await watching()
+    expect(first).toEqual(servedSnapshot(sim, 'initial', 1))
   })
 
   it('emits nothing while the book is unchanged, and a delta after the market moves', async () => {
-    const { sim, venue, hits } = await setup()
-    const events = collect(venue.watchDepth(POOL, { limit: 10 }))
-    await events.nth(1)
+    const { sim, hits, events } = await watching()
     const polls = count(hits, V2_PATH)
     const requests = sim.faults.stats().requests
     await waitFor(() => count(hits, V2_PATH) >= polls + 5, '5 more polls')
@@ -112,9 +120,7 @@ describe('venue.watchDepth against the simulator', () => {
   })
 
   it('a late subscriber gets a snapshot of the current book (seq 1) and shares the poller', async () => {
-    const { sim, venue, hits } = await setup({ pollIntervalMs: 40 })
-    const early = collect(venue.watchDepth(POOL, { limit: 10 }))
-    await early.nth(1)
+    const { sim, venue, hits, events: early } = await watching({ pollIntervalMs: 40 })
     advanceUntilChanged(sim, 10)
     await early.nth(2)
     const late = collect(venue.watchDepth(POOL, { limit: 10 }))
@@ -143,35 +149,18 @@ describe('venue.watchDepth against the simulator', () => {
   })
 
   it('after an error burst, the next event is a resync snapshot of the served book', async () => {
-    const { sim, venue } = await setup()
-    const events = collect(venue.watchDepth(POOL, { limit: 10 }))
-    await events.nth(1)
-    sim.faults.set({ errorRate: 1 }, V2_PATH)
-    const errors = sim.faults.stats().error
-    await waitFor(() => sim.faults.stats().error >= errors + 3, '3 failed polls')
+    const { sim, events } = await watching()
+    await failPolls(sim, 3)
     sim.advance(3)
     sim.faults.clear()
     const next = await events.nth(2)
-    const depth = served(sim, 10)
-    expect(next).toEqual({
-      type: 'snapshot',
-      reason: 'resync',
-      poolId: POOL,
-      seq: 2,
-      timestamp: depth.timestamp,
-      bids: depth.bids,
-      asks: depth.asks,
-    })
+    expect(next).toEqual(servedSnapshot(sim, 'resync', 2))
     expect(events.error).toBeUndefined()
   })
 
   it('a resync comes even when the book did not change during the errors', async () => {
-    const { sim, venue } = await setup()
-    const events = collect(venue.watchDepth(POOL, { limit: 10 }))
-    await events.nth(1)
-    sim.faults.set({ errorRate: 1 }, V2_PATH)
-    const errors = sim.faults.stats().error
-    await waitFor(() => sim.faults.stats().error >= errors + 2, '2 failed polls')
+    const { sim, events } = await watching()
+    await failPolls(sim, 2)
     sim.faults.clear()
     const next = await events.nth(2)
     expect(next).toMatchObject({ type: 'snapshot', reason: 'resync', seq: 2 })

@@ -1,4 +1,25 @@
-import type { MyTradesOptions, Venue } from '../../src/index.js'
+import { createVenue, type MyTradesOptions, type Venue } from '../../src/index.js'
+
+/**
+ * Calls `use` with a venue on a benchmark server (no rate limit, and a tail poll only after
+ * a minute, so none comes during a run); closes the venue after it.
+ */
+export async function withBenchVenue<T>(
+  server: { readonly url: string; readonly apiKey: string },
+  use: (venue: Venue) => Promise<T>,
+): Promise<T> {
+  const venue = createVenue({
+    baseUrl: server.url,
+    apiKey: server.apiKey,
+    maxRequestsPerSecond: 1_000_000,
+    pollIntervalMs: 60_000,
+  })
+  try {
+    return await use(venue)
+  } finally {
+    await venue.close()
+  }
+}
 
 /**
  * Runs `venue.watchMyTrades(options)` until its backfill is done (the first progress of

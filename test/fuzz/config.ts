@@ -46,18 +46,27 @@ export function params<T>(defaultRuns: number): fc.Parameters<T> {
   }
 }
 
+/** A property's default runs (`FUZZ_RUNS` overrides them) and about how long one run takes. */
+export interface PropertySize {
+  readonly runs: number
+  readonly perRunMs: number
+}
+
 /**
  * A vitest timeout for a property: enough for `runs(defaultRuns)` runs of about
  * `perRunMs` each plus shrinking, and never less than 20 s.
  */
-export function timeoutFor(defaultRuns: number, perRunMs: number): number {
-  return Math.max(20_000, runs(defaultRuns) * perRunMs * 4 + 10_000)
+export function timeoutFor(size: PropertySize): number
+export function timeoutFor(defaultRuns: number, perRunMs: number): number
+export function timeoutFor(size: number | PropertySize, perRunMs = 0): number {
+  if (typeof size !== 'number') return timeoutFor(size.runs, size.perRunMs)
+  return Math.max(20_000, runs(size) * perRunMs * 4 + 10_000)
 }
 
-/** `fc.assert` with {@link params}. */
+/** `fc.assert` with {@link params}; `size` is the default runs or a {@link PropertySize}. */
 export async function check<Ts extends [unknown, ...unknown[]]>(
   property: fc.IAsyncPropertyWithHooks<Ts>,
-  defaultRuns: number,
+  size: number | PropertySize,
 ): Promise<void> {
-  await fc.assert(property, params<Ts>(defaultRuns))
+  await fc.assert(property, params<Ts>(typeof size === 'number' ? size : size.runs))
 }

@@ -1,3 +1,4 @@
+import { afterEach, beforeEach } from 'vitest'
 import { createVenue, type Venue, type VenueOptions } from '../../src/index.js'
 import { dataFor } from './fixtures.js'
 import { ok, type RecordingServer, startRecordingServer } from './recording-server.js'
@@ -26,6 +27,39 @@ export async function startRestVenue(options: Partial<VenueOptions> = {}): Promi
     close: async () => {
       await server.close()
       await venue.close()
+    },
+  }
+}
+
+/** The server and venue of the test that is running. */
+export interface CurrentRestVenue {
+  readonly server: RecordingServer
+  readonly venue: Venue
+}
+
+/**
+ * Starts a fresh {@link RestVenue} before each test of the calling file and closes it after
+ * the test. What it returns gives the server and venue of the test that is running.
+ */
+export function restVenuePerTest(options: Partial<VenueOptions> = {}): CurrentRestVenue {
+  let current: RestVenue | undefined
+  beforeEach(async () => {
+    current = await startRestVenue(options)
+  })
+  afterEach(async () => {
+    await current?.close()
+    current = undefined
+  })
+  const started = (): RestVenue => {
+    if (current === undefined) throw new Error('the REST venue exists only while a test runs')
+    return current
+  }
+  return {
+    get server() {
+      return started().server
+    },
+    get venue() {
+      return started().venue
     },
   }
 }

@@ -17,7 +17,8 @@
  *
  * `tsx test/long/chaos.ts --polls 10000 --seed 7 [--fault-rate 0.2]` prints the report and
  * exits 1 when a count is wrong; `runChaos` is the same run for tests. The pieces live in
- * `chaos/` (faults, ground truth, counting, books, report) and `support/run-support.ts`.
+ * `chaos/` (faults, ground truth, counting, books, report) and `support/` (run-support.ts,
+ * run-report.ts).
  */
 import type { Subscription } from 'rxjs'
 import type { Venue } from '../../src/index.js'
@@ -37,15 +38,7 @@ import {
   truthTrades,
   truthTransfers,
 } from './chaos/truth.js'
-import {
-  describeError,
-  isMainModule,
-  numberFlag,
-  parseFlags,
-  seededRandom,
-  trackUnhandled,
-  waitUntil,
-} from './support/run-support.js'
+import { describeError, runScript, startRun, waitUntil } from './support/run-support.js'
 
 export { countFeed, countPublicTrades, type PublicEvent } from './chaos/counting.js'
 export { CHAOS_FAULT_KINDS, chaosFaults } from './chaos/faults.js'
@@ -100,8 +93,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   if (!(faultRate >= 0 && faultRate <= 1)) throw new RangeError(`runChaos: faultRate is 0..1`)
   const started = performance.now()
   const failures: string[] = []
-  const unhandled = trackUnhandled()
-  const random = seededRandom(seed)
+  const { unhandled, random } = startRun(seed)
   const sim = await startSimulator({ seed, faultSeed: seed, clock: 'manual' })
   let venue: Venue | undefined
   let advancer: NodeJS.Timeout | undefined
@@ -334,24 +326,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   return { ...report, failures: [...failures, ...chaosFailures(report)] }
 }
 
-async function main(): Promise<number> {
-  const flags = parseFlags(process.argv.slice(2), ['polls', 'seed', 'fault-rate'])
+runScript(import.meta.url, ['polls', 'seed', 'fault-rate'], async (flags) => {
   const report = await runChaos({
-    seed: numberFlag(flags, 'seed', 7),
-    polls: numberFlag(flags, 'polls', 10_000),
-    faultRate: numberFlag(flags, 'fault-rate', 0.2),
+    seed: flags.number('seed', 7),
+    polls: flags.number('polls', 10_000),
+    faultRate: flags.number('fault-rate', 0.2),
     log: (line) => console.log(line),
   })
   console.log(formatChaosReport(report))
   return report.failures.length === 0 ? 0 : 1
-}
-
-if (isMainModule(import.meta.url)) {
-  main().then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      console.error(error)
-      process.exit(2)
-    },
-  )
-}
+})

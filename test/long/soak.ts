@@ -9,7 +9,7 @@
  * `node --expose-gc --import tsx test/long/soak.ts --minutes N` (default 1; `--seconds S`
  * for short runs; `--seed N`) prints the figures and exits 1 when handles remain (or a
  * rejection went unhandled); `runSoak` is the same run for tests. The pieces live in `soak/`
- * (faults, streams, handles, heap, the simulator worker, report) and `support/run-support.ts`.
+ * (faults, streams, handles, heap, the simulator worker, report) and `support/`.
  */
 import type { Subscription } from 'rxjs'
 import type { Venue } from '../../src/index.js'
@@ -17,18 +17,10 @@ import { createVenue } from '../../src/index.js'
 import type { FaultStats } from '../../src/simulator/index.js'
 import { activeHandles, handlesLeftAfter, nextTurn, total } from './soak/handles.js'
 import { garbageCollector, slope } from './soak/heap.js'
-import { formatSoakReport, type HeapSample, type SoakReport } from './soak/report.js'
+import { formatSoakReport, type HeapSample, type SoakReport, soakPassed } from './soak/report.js'
 import { startSimulatorWorker } from './soak/simulator-worker.js'
 import { type Market, pick, STREAMS } from './soak/streams.js'
-import {
-  describeError,
-  isMainModule,
-  numberFlag,
-  parseFlags,
-  seededRandom,
-  trackUnhandled,
-  waitUntil,
-} from './support/run-support.js'
+import { describeError, runScript, startRun, waitUntil } from './support/run-support.js'
 
 export { activeHandles } from './soak/handles.js'
 export { slope } from './soak/heap.js'
@@ -70,8 +62,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const gc = garbageCollector()
   await nextTurn()
   const handlesAtStart = activeHandles()
-  const unhandled = trackUnhandled()
-  const random = seededRandom(seed)
+  const { unhandled, random } = startRun(seed)
   const messages: string[] = []
   const streamErrors: Record<string, number> = {}
   const perStream: Record<string, number> = {}
@@ -199,32 +190,19 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   }
 }
 
-async function main(): Promise<number> {
-  const flags = parseFlags(process.argv.slice(2), ['minutes', 'seconds', 'seed', 'fault-rate'])
+runScript(import.meta.url, ['minutes', 'seconds', 'seed', 'fault-rate'], async (flags) => {
   const seconds = flags.has('seconds')
-    ? numberFlag(flags, 'seconds', 60)
-    : numberFlag(flags, 'minutes', 1) * 60
+    ? flags.number('seconds', 60)
+    : flags.number('minutes', 1) * 60
   if ((globalThis as { gc?: unknown }).gc === undefined) {
     console.log('note: started without --expose-gc; enabling gc at run time')
   }
   const report = await runSoak({
     seconds,
-    seed: numberFlag(flags, 'seed', 1),
-    faultRate: numberFlag(flags, 'fault-rate', 0.08),
+    seed: flags.number('seed', 1),
+    faultRate: flags.number('fault-rate', 0.08),
     log: (line) => console.log(line),
   })
   console.log(formatSoakReport(report))
-  return report.openHandles === 0 && report.unhandledRejections + report.uncaughtExceptions === 0
-    ? 0
-    : 1
-}
-
-if (isMainModule(import.meta.url)) {
-  main().then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      console.error(error)
-      process.exit(2)
-    },
-  )
-}
+  return soakPassed(report) ? 0 : 1
+})

@@ -1,5 +1,6 @@
 /** What a chaos run counted, what is wrong in it, and the report as a readable table. */
-import type { FaultStats } from '../../../src/simulator/index.js'
+import type { Counts, RunReport } from '../support/run-report.js'
+import { countsText, faultsText, unhandledText } from '../support/run-report.js'
 
 /** Counts of an exactly-once feed against the ground truth. */
 export interface FeedCounts {
@@ -67,8 +68,7 @@ export interface BookCounts {
 }
 
 /** Everything a chaos run counted. */
-export interface ChaosReport {
-  readonly seed: number
+export interface ChaosReport extends RunReport {
   readonly faultRate: number
   readonly durationMs: number
   /** Ticks the market moved during the run (history excluded). */
@@ -80,12 +80,10 @@ export interface ChaosReport {
     /** Requests in all, catch-up included. */
     readonly total: number
     /** Requests per route. */
-    readonly perRoute: Readonly<Record<string, number>>
+    readonly perRoute: Counts
   }
-  /** The simulator's fault counters when the faults were cleared. */
-  readonly faults: FaultStats
   /** Injected 5xx by status. */
-  readonly errorStatuses: Readonly<Record<string, number>>
+  readonly errorStatuses: Counts
   /** Whether every feed and book reached the ground truth in time. */
   readonly caughtUp: boolean
   readonly myTrades: FeedCounts
@@ -94,8 +92,6 @@ export interface ChaosReport {
   readonly books: readonly BookCounts[]
   /** Share of book events (all streams) whose rebuilt book equals the served one, 0..1. */
   readonly bookEqualShare: number
-  readonly unhandledRejections: number
-  readonly uncaughtExceptions: number
   /** Errors that ended a stream (none is expected: every injected fault is retryable). */
   readonly streamErrors: readonly string[]
   readonly fills: string
@@ -156,17 +152,10 @@ export function formatChaosReport(report: ChaosReport): string {
   lines.push(
     `polls: ${report.polls.atStop} when the faults stopped (target ${report.polls.target}), ${report.polls.total} in all`,
   )
+  lines.push(`  per route: ${countsText(report.polls.perRoute)}`)
+  const statuses = countsText(report.errorStatuses, { separator: ': ' })
   lines.push(
-    `  per route: ${Object.entries(report.polls.perRoute)
-      .map(([route, n]) => `${route} ${n}`)
-      .join(', ')}`,
-  )
-  const statuses = Object.entries(report.errorStatuses)
-    .map(([status, n]) => `${status}: ${n}`)
-    .join(', ')
-  lines.push(
-    `faults injected: error ${f.error} (${statuses}), reset ${f.reset}, truncate ${f.truncate}, ` +
-      `malformed ${f.malformed}, rate limit ${f.rateLimit}, hang ${f.hang}, latency ${f.latency}, ` +
+    `faults injected: ${faultsText(f, ` (${statuses})`)}, ` +
       `extra fields ${f.extraFields} (of ${f.requests} requests)`,
   )
   lines.push(`caught up with the ground truth: ${report.caughtUp ? 'yes' : 'NO'}`)
@@ -210,9 +199,7 @@ export function formatChaosReport(report: ChaosReport): string {
     `books equal to the served book at every event: ${(report.bookEqualShare * 100).toFixed(2)} %`,
   )
   lines.push('')
-  lines.push(
-    `unhandled rejections: ${report.unhandledRejections}, uncaught exceptions: ${report.uncaughtExceptions}`,
-  )
+  lines.push(unhandledText(report))
   for (const error of report.streamErrors) lines.push(`  ${error}`)
   lines.push(`fills: ${report.fills}`)
   lines.push('')

@@ -21,7 +21,8 @@ function idKey(value: unknown): string {
   return BigInt(String(value)).toString()
 }
 
-export function deliveredTrade(trade: TradeDetail): Keyed {
+/** The compared fields of a delivered or true trade, with its timestamp in epoch ms. */
+function tradeKeyed(trade: TradeDetail | TradeDetailRecord, timestampMs: number): Keyed {
   return {
     key: idKey(trade.global_seq),
     text: [
@@ -30,7 +31,7 @@ export function deliveredTrade(trade: TradeDetail): Keyed {
       trade.price,
       trade.base_quantity,
       trade.quote_quantity,
-      trade.timestamp,
+      timestampMs,
       trade.taker,
       trade.maker,
       trade.taker_fee,
@@ -39,44 +40,32 @@ export function deliveredTrade(trade: TradeDetail): Keyed {
       idKey(trade.maker_order_id),
     ].join('|'),
   }
+}
+
+export function deliveredTrade(trade: TradeDetail): Keyed {
+  return tradeKeyed(trade, trade.timestamp)
 }
 
 function trueTrade(trade: TradeDetailRecord): Keyed {
-  return {
-    key: idKey(trade.global_seq),
-    text: [
-      trade.tx_id,
-      trade.pool_id,
-      trade.price,
-      trade.base_quantity,
-      trade.quote_quantity,
-      // Unix seconds on the wire, epoch ms out of the client.
-      trade.timestamp * 1000,
-      trade.taker,
-      trade.maker,
-      trade.taker_fee,
-      trade.maker_fee,
-      idKey(trade.taker_order_id),
-      idKey(trade.maker_order_id),
-    ].join('|'),
-  }
+  // Unix seconds on the wire, epoch ms out of the client.
+  return tradeKeyed(trade, trade.timestamp * 1000)
 }
 
-export function deliveredTransfer(transfer: Transfer): Keyed {
-  const { amount, symbol, side, tx_id, from, to, created_at } = transfer
-  return {
-    key: idKey(transfer.sid),
-    text: [amount, symbol, side, tx_id, from, to, created_at].join('|'),
-  }
-}
-
-function trueTransfer(transfer: TransferRecord): Keyed {
+/** The compared fields of a delivered or true transfer, with its creation time in epoch ms. */
+function transferKeyed(transfer: Transfer | TransferRecord, createdAt: number): Keyed {
   const { amount, symbol, side, tx_id, from, to } = transfer
-  const createdAt = Date.parse(transfer.created_at)
   return {
     key: idKey(transfer.sid),
     text: [amount, symbol, side, tx_id, from, to, createdAt].join('|'),
   }
+}
+
+export function deliveredTransfer(transfer: Transfer): Keyed {
+  return transferKeyed(transfer, transfer.created_at)
+}
+
+function trueTransfer(transfer: TransferRecord): Keyed {
+  return transferKeyed(transfer, Date.parse(transfer.created_at))
 }
 
 export function publicTradeText(trade: PublicTrade): string {

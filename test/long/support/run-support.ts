@@ -1,7 +1,7 @@
 /**
  * Small helpers of the long runs (chaos and soak): a seeded generator, a tracker of unhandled
  * rejections and uncaught exceptions, error text, polling for a condition, and the command
- * line (is this the script node started, `--name value` flags).
+ * line (run `main` when this is the script node started, with its `--name value` flags).
  */
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -11,13 +11,27 @@ import { mulberry32 } from '../../helpers/random.js'
 /** A seeded generator of numbers in [0, 1) (mulberry32). */
 export const seededRandom = mulberry32
 
-/** Counts unhandled rejections and uncaught exceptions until `stop()`. */
-export function trackUnhandled(): {
+/** Counts of unhandled rejections and uncaught exceptions, and their first messages. */
+export interface UnhandledTracker {
   readonly rejections: () => number
   readonly exceptions: () => number
   readonly messages: string[]
   stop(): void
+}
+
+/**
+ * What both runs start with: the generator of the run's own choices, seeded, and a tracker
+ * of unhandled rejections and uncaught exceptions (stop it at the end).
+ */
+export function startRun(seed: number): {
+  readonly random: () => number
+  readonly unhandled: UnhandledTracker
 } {
+  return { unhandled: trackUnhandled(), random: seededRandom(seed) }
+}
+
+/** Counts unhandled rejections and uncaught exceptions until `stop()`. */
+export function trackUnhandled(): UnhandledTracker {
   let rejections = 0
   let exceptions = 0
   const messages: string[] = []
@@ -69,13 +83,20 @@ export function waitUntil(
 }
 
 /** Whether this module is the script node was started with (in the main thread). */
-export function isMainModule(moduleUrl: string): boolean {
+function isMainModule(moduleUrl: string): boolean {
   const script = process.argv[1]
   return isMainThread && script !== undefined && pathToFileURL(resolve(script)).href === moduleUrl
 }
 
+/** The `--name value` flags of a command line. */
+export interface Flags {
+  has(name: string): boolean
+  /** The flag's value as a finite number, or `fallback` when it is not given. */
+  number(name: string, fallback: number): number
+}
+
 /** `--name value` pairs of argv; throws on anything else. */
-export function parseFlags(argv: readonly string[], known: readonly string[]): Map<string, string> {
+function parseFlags(argv: readonly string[], known: readonly string[]): Flags {
   const flags = new Map<string, string>()
   for (let i = 0; i < argv.length; i += 2) {
     const name = argv[i] ?? ''
@@ -87,15 +108,35 @@ export function parseFlags(argv: readonly string[], known: readonly string[]): M
     }
     flags.set(name.slice(2), value)
   }
-  return flags
+  return {
+    has: (name) => flags.has(name),
+    number: (name, fallback) => {
+      const text = flags.get(name)
+      if (text === undefined) return fallback
+      const value = Number(text)
+      if (!Number.isFinite(value))
+        throw new Error(`--${name} must be a number (got ${JSON.stringify(text)})`)
+      return value
+    },
+  }
 }
 
-/** A finite number from a flag, or the default. */
-export function numberFlag(flags: Map<string, string>, name: string, fallback: number): number {
-  const text = flags.get(name)
-  if (text === undefined) return fallback
-  const value = Number(text)
-  if (!Number.isFinite(value))
-    throw new Error(`--${name} must be a number (got ${JSON.stringify(text)})`)
-  return value
+/**
+ * When `moduleUrl` is the script node started, runs `main` with the command line's flags
+ * (those in `known`) and exits with the code it resolves to, or 2 when it fails.
+ */
+export function runScript(
+  moduleUrl: string,
+  known: readonly string[],
+  main: (flags: Flags) => Promise<number>,
+): void {
+  if (!isMainModule(moduleUrl)) return
+  const run = async () => main(parseFlags(process.argv.slice(2), known))
+  run().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error)
+      process.exit(2)
+    },
+  )
 }
