@@ -18,7 +18,11 @@ import type { TradeDetail } from './schemas/trade-detail.js'
 import type { Transfer } from './schemas/transfer.js'
 import type { StreamContext } from './streams/stream-context.js'
 import { noArguments } from './streams/stream-options.js'
-import { type BalancesUpdate, watchBalances } from './streams/watch-balances.js'
+import {
+  type BalancesOptions,
+  type BalancesUpdate,
+  watchBalances,
+} from './streams/watch-balances.js'
 import { type DepthStreamOptions, watchDepth, watchOrderBook } from './streams/watch-depth.js'
 import { type MyTradesOptions, watchMyTrades } from './streams/watch-my-trades.js'
 import { type OpenOrderEvent, watchOpenOrders } from './streams/watch-open-orders.js'
@@ -72,9 +76,15 @@ export interface Venue {
   watchSystemInfo(): Observable<SystemInfo>
   /** The account behind the API key, whenever it changed. */
   watchAccount(): Observable<AccountInfo>
-  /** Balances with per-coin changes, whenever a balance changed. */
-  watchBalances(): Observable<BalancesUpdate>
-  /** Open orders as `opened` / `changed` / `closed` events. */
+  /**
+   * Balances with per-coin changes, whenever a holding changed (`balance`, `locked`,
+   * locks; a valuation change too with `includeValuation`).
+   */
+  watchBalances(options?: BalancesOptions): Observable<BalancesUpdate>
+  /**
+   * Open orders as `opened` / `changed` / `closed` events; `closed` says how the order
+   * ended (`filled`, `canceled`, `rejected`) with its final record.
+   */
   watchOpenOrders(): Observable<OpenOrderEvent>
   /**
    * The pool's order book as `BookEvent`s: a snapshot first, then a delta only when a
@@ -181,7 +191,9 @@ export function createVenue(options: VenueOptions): Venue {
     watchTokens: guard('watchTokens', () => resources.watchTokens(context)),
     watchSystemInfo: guard('watchSystemInfo', () => resources.watchSystemInfo(context)),
     watchAccount: guard('watchAccount', () => resources.watchAccount(context)),
-    watchBalances: guard('watchBalances', () => watchBalances(context)),
+    watchBalances: guard('watchBalances', (balancesOptions) =>
+      watchBalances(context, balancesOptions),
+    ),
     watchOpenOrders: guard('watchOpenOrders', () => watchOpenOrders(context)),
     watchDepth: guard('watchDepth', (poolId, depthOptions) =>
       watchDepth(context, resolved.marketData, poolId, depthOptions),

@@ -167,9 +167,19 @@ const CASES: readonly Case[] = [
   { title: 'watchPool with a path trick', argument: 'idOrSymbol', call: (v) => v.watchPool('..') },
   { title: 'watchPool with null', argument: 'idOrSymbol', call: (v) => v.watchPool(loose(null)) },
   {
+    title: 'watchBalances with an unknown option',
+    argument: 'coin',
+    call: (v) => v.watchBalances(loose({ coin: 'USDT' })),
+  },
+  {
+    title: 'watchBalances with includeValuation that is not a boolean',
+    argument: 'includeValuation',
+    call: (v) => v.watchBalances(loose({ includeValuation: 'yes' })),
+  },
+  {
     title: 'watchBalances with an argument it does not take',
     argument: 'arguments',
-    call: (v) => (v.watchBalances as (...args: unknown[]) => unknown)({ coin: 'USDT' }),
+    call: (v) => (v.watchBalances as (...args: unknown[]) => unknown)({}, 1),
   },
   {
     title: 'watchPools with an argument it does not take',

@@ -185,9 +185,9 @@ describe('deep-distinct emission with a manual clock', () => {
     expect(second).not.toEqual(values.values[0])
   })
 
-  it('watchBalances lists only the coins whose entry changed, with previous and current', async () => {
+  it('watchBalances with includeValuation lists the coins whose entry changed in any field, with previous and current', async () => {
     const { sim, venue, account } = await setup()
-    const updates = collect(venue.watchBalances())
+    const updates = collect(venue.watchBalances({ includeValuation: true }))
     let last = await updates.nth(1)
     let changedCoins = 0
     for (let step = 2; step <= 6; step += 1) {
@@ -211,6 +211,40 @@ describe('deep-distinct emission with a manual clock', () => {
     expect(changedCoins).toBeGreaterThan(0)
   })
 
+  it('watchBalances emits only when a holding changed: a valuation-only tick emits nothing', async () => {
+    const { sim, venue, hits, account } = await setup()
+    const updates = collect(venue.watchBalances())
+    let last = await updates.nth(1)
+    const holding = (b: { balance: string; locked: string; locks: unknown }) =>
+      JSON.stringify([b.balance, b.locked, b.locks])
+    let quiet = 0
+    let moved = 0
+    for (let tick = 1; tick <= 40 && (quiet === 0 || moved === 0); tick += 1) {
+      sim.advance(1)
+      const truth = balancesView(account)
+      const changed = truth.filter((b) => {
+        const before = last.byCoin.get(b.coin)
+        return before === undefined || holding(before) !== holding(b)
+      })
+      const emitted = updates.values.length
+      if (changed.length === 0) {
+        // Two full polls after the tick: the valuation moved, the holdings did not.
+        const polled = count(hits, '/api/v1/balances')
+        await waitFor(() => count(hits, '/api/v1/balances') >= polled + 2, 'two more polls')
+        expect(updates.values).toHaveLength(emitted)
+        quiet += 1
+      } else {
+        const update: BalancesUpdate = await updates.nth(emitted + 1)
+        expect(update.changes.map((c) => c.coin)).toEqual(changed.map((b) => b.coin))
+        expect(update.balances).toEqual(truth)
+        last = update
+        moved += 1
+      }
+    }
+    // The run saw both kinds of tick.
+    expect([quiet > 0, moved > 0]).toEqual([true, true])
+  })
+
   it('watchOpenOrders events replay every tick of the market: opened, changed, closed', async () => {
     const { sim, venue, account } = await setup({}, { ticks: 2 })
     const stream = collect(venue.watchOpenOrders())
@@ -221,7 +255,14 @@ describe('deep-distinct emission with a manual clock', () => {
 
     let closed = 0
     let filled = 0
-    for (let tick = 0; tick < 120 && (closed === 0 || filled === 0); tick += 1) {
+    // How each closed order ended, by the venue's final status.
+    const endings = new Set<string>()
+    const wanted = ['2 filled', '3 canceled']
+    for (
+      let tick = 0;
+      tick < 120 && (closed === 0 || filled === 0 || wanted.some((w) => !endings.has(w)));
+      tick += 1
+    ) {
       const before = new Map(openOrdersView(account).map((o) => [o.id, o]))
       const from = events.length
       sim.advance(1)
@@ -246,10 +287,26 @@ describe('deep-distinct emission with a manual clock', () => {
         expect(history.get(order.id)?.history).toBe(true)
         closed += 1
       }
+      // Each closed event tells how the order ended, with its final record and trades.
+      for (const event of step) {
+        if (event.type !== 'closed') continue
+        const record = history.get(event.order.id)
+        const outcome = { 2: 'filled', 3: 'canceled', 4: 'rejected', 1: 'canceled', 0: 'canceled' }
+        expect(event.status).toBe(outcome[record?.status as keyof typeof outcome])
+        expect(event.final.executed_amount).toBe(record?.executed_amount)
+        expect(event.final.status).toBe(record?.status)
+        const [poolId, orderId, side] = event.order.id.split('-').map(Number)
+        const truth = account.order(poolId ?? -1, orderId ?? -1, side === 1 ? 1 : 0)
+        expect(event.final.trades.map((t) => t.global_seq)).toEqual(
+          truth?.trades.map((t) => String(t.global_seq)),
+        )
+        endings.add(`${record?.status} ${event.status}`)
+      }
       filled += changed.filter((e) => e.previous.executed_amount !== e.order.executed_amount).length
     }
     expect(closed).toBeGreaterThan(0)
     expect(filled).toBeGreaterThan(0)
+    expect([...endings].sort()).toEqual(expect.arrayContaining(wanted))
   })
 })
 

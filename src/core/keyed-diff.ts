@@ -14,7 +14,9 @@ export interface KeyedDiff<T> {
 }
 
 /**
- * Compares two collections keyed by `keyOf`. Linear in their sizes.
+ * Compares two collections keyed by `keyOf`. Linear in their sizes. `same` decides whether
+ * an item kept its value (default: deep equality); an item it calls the same is not
+ * `changed`, though `current` holds its newest value.
  *
  * @example
  * ```ts
@@ -26,6 +28,7 @@ export function diffByKey<T>(
   previous: ReadonlyMap<string, T>,
   items: Iterable<T>,
   keyOf: (item: T) => string,
+  same: (previous: T, current: T) => boolean = equal,
 ): KeyedDiff<T> {
   const current = new Map<string, T>()
   const added: T[] = []
@@ -35,7 +38,7 @@ export function diffByKey<T>(
     current.set(key, item)
     const before = previous.get(key)
     if (before === undefined) added.push(item)
-    else if (!equal(before, item)) changed.push({ previous: before, current: item })
+    else if (!same(before, item)) changed.push({ previous: before, current: item })
   }
   const removed: T[] = []
   for (const [key, item] of previous) if (!current.has(key)) removed.push(item)
@@ -53,13 +56,21 @@ export function diffByKey<T>(
  *   .pipe(keyedDiff((o) => o.id))
  * // added a; then changed a, added b; then removed a
  * ```
+ *
+ * `same` decides whether an item kept its value (default: deep equality), e.g. to ignore a
+ * field that changes on its own:
+ *
+ * ```ts
+ * keyedDiff((o) => o.id, (a, b) => a.q === b.q)
+ * ```
  */
 export function keyedDiff<T>(
   keyOf: (item: T) => string,
+  same: (previous: T, current: T) => boolean = equal,
 ): OperatorFunction<Iterable<T>, KeyedDiff<T>> {
   const empty: KeyedDiff<T> = { added: [], changed: [], removed: [], current: new Map() }
   return scan(
-    (last: KeyedDiff<T>, items: Iterable<T>) => diffByKey(last.current, items, keyOf),
+    (last: KeyedDiff<T>, items: Iterable<T>) => diffByKey(last.current, items, keyOf, same),
     empty,
   )
 }

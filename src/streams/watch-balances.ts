@@ -1,9 +1,21 @@
 import { filter, map, type Observable } from 'rxjs'
 import { isEmptyDiff, keyedDiff } from '../core/keyed-diff.js'
+import { compareDecimal } from '../decimal.js'
+import { failArgument } from '../rest/index.js'
 import type { Balance } from '../schemas/balance.js'
 import { polledResource } from './polled-resource.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
+import { streamOptions } from './stream-options.js'
+
+/** Options of `watchBalances`. */
+export interface BalancesOptions {
+  /**
+   * Also count a change of `stablecoin_price` (the coin's valuation) as a change of the
+   * coin; default `false`: only `balance`, `locked` and the locks count.
+   */
+  readonly includeValuation?: boolean | undefined
+}
 
 /** How one coin's balance changed. */
 export type BalanceChange =
@@ -27,16 +39,29 @@ export interface BalancesUpdate {
 }
 
 /**
- * The account's balances, with per-coin changes. Emits only when a balance really
- * changed. Subscribers share one poller; each one's first update lists every coin as
- * `added`, so a late subscriber starts from the full picture.
+ * The account's balances, with per-coin changes. Emits only when a holding really
+ * changed: a coin's `balance`, `locked` or its locks (compared as exact decimals, so
+ * `'1.0'` and `'1'` are the same), a coin added or removed. A change of valuation alone
+ * (`stablecoin_price`) is no change unless `includeValuation` is set; the values listed
+ * are always the newest polled. Subscribers share one poller; each one's first update
+ * lists every coin as `added`, so a late subscriber starts from the full picture.
+ * Throws `VenueInputError` at once for bad options.
  */
-export function watchBalances(context: StreamContext): Observable<BalancesUpdate> {
+export function watchBalances(
+  context: StreamContext,
+  options?: BalancesOptions,
+): Observable<BalancesUpdate> {
+  const given = streamOptions('watchBalances', options, ['includeValuation'])
+  const includeValuation = given['includeValuation'] ?? false
+  if (typeof includeValuation !== 'boolean') {
+    failArgument('watchBalances', 'includeValuation', 'must be true or false', includeValuation)
+  }
+  const same = includeValuation === true ? sameWithValuation : sameHolding
   const state = polledResource(context, streamKey('watchBalances'), (rest, signal) =>
     rest.balances({ signal }),
   )
   return state.pipe(
-    keyedDiff((balance: Balance) => balance.coin),
+    keyedDiff((balance: Balance) => balance.coin, same),
     filter((diff, index) => index === 0 || !isEmptyDiff(diff)),
     map(
       (diff): BalancesUpdate => ({
@@ -61,4 +86,28 @@ export function watchBalances(context: StreamContext): Observable<BalancesUpdate
       }),
     ),
   )
+}
+
+const sameAmount = (a: string, b: string) => compareDecimal(a, b) === 0
+
+/** The same holding: balance, locked and every lock (pool and amount), in order. */
+function sameHolding(a: Balance, b: Balance): boolean {
+  return (
+    sameAmount(a.balance, b.balance) &&
+    sameAmount(a.locked, b.locked) &&
+    a.locks.length === b.locks.length &&
+    a.locks.every((lock, i) => {
+      const other = b.locks[i]
+      return (
+        other !== undefined &&
+        lock.pool_id === other.pool_id &&
+        lock.pool_symbol === other.pool_symbol &&
+        sameAmount(lock.balance, other.balance)
+      )
+    })
+  )
+}
+
+function sameWithValuation(a: Balance, b: Balance): boolean {
+  return sameHolding(a, b) && sameAmount(a.stablecoin_price, b.stablecoin_price)
 }

@@ -180,7 +180,9 @@ export const WATCH_ARGS: Readonly<Record<WatchMethodName, fc.Arbitrary<unknown[]
   watchTokens: extras,
   watchSystemInfo: extras,
   watchAccount: extras,
-  watchBalances: extras,
+  watchBalances: fc
+    .tuple(argsObject({ includeValuation: fc.boolean() }), extras)
+    .map(([options, more]) => [options, ...more]),
   watchOpenOrders: extras,
   watchDepth: fc
     .tuple(mostly(valid.poolId), depthOptions, extras)
@@ -413,7 +415,7 @@ export const WATCH_ARITY: Readonly<Record<WatchMethodName, number>> = {
   watchTokens: 0,
   watchSystemInfo: 0,
   watchAccount: 0,
-  watchBalances: 0,
+  watchBalances: 1,
   watchOpenOrders: 0,
   watchDepth: 2,
   watchOrderBook: 2,

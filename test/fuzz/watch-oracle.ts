@@ -124,6 +124,9 @@ export function watchInputProblems(
     case 'watchTransfers':
       optionProblems(first, { ...FEED_OPTIONS, cursor: isTransfersCursor }, problems)
       break
+    case 'watchBalances':
+      optionProblems(first, { includeValuation: (v) => typeof v === 'boolean' }, problems)
+      break
     default:
       break
   }
