@@ -265,10 +265,15 @@ describe('fileCheckpoint: a restart of a feed', () => {
       expect(repeated.every((s) => s === stoppedOn)).toBe(true)
       expect(repeated.length).toBeLessThanOrEqual(1)
       expect(first.length).toBe(n)
-      // Backfill in full ascending pages of the venue's maximum size.
-      for (const request of server?.requests ?? []) {
-        expect(request.query).toMatchObject({ sort: 'asc', limit: '100' })
-      }
+      // Backfill in full ascending pages of the venue's maximum size; the shared tail
+      // asks once per run for the newest trade (descending, one).
+      const requests = server?.requests ?? []
+      const pages = requests.filter((r) => r.query['sort'] === 'asc')
+      for (const request of pages) expect(request.query).toMatchObject({ limit: '100' })
+      const heads = requests.filter((r) => r.query['sort'] !== 'asc')
+      for (const request of heads) expect(request.query).toMatchObject({ sort: 'desc', limit: '1' })
+      expect(heads.length).toBeLessThanOrEqual(2)
+      expect(pages.length + heads.length).toBe(requests.length)
     },
   )
 

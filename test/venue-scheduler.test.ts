@@ -31,7 +31,11 @@ afterEach(async () => {
 /** A venue on a virtual clock whose answers are `status(n)` for the n-th request. */
 function rig(
   options: Partial<Parameters<typeof createVenue>[0]> = {},
-  status: (n: number, path: string) => number | { status: number; retryAfter: string } = () => 200,
+  status: (
+    n: number,
+    path: string,
+    query: URLSearchParams,
+  ) => number | { status: number; retryAfter: string } = () => 200,
   payload: (pathname: string) => unknown = dataFor,
 ): Rig {
   const scheduler = new VirtualTimeScheduler(undefined, Number.POSITIVE_INFINITY)
@@ -44,7 +48,11 @@ function rig(
     .reply((request) => {
       requests.push({ path: request.path, at: scheduler.now() })
       const pathname = request.path.split('?')[0] ?? ''
-      const answer = status(requests.length, pathname)
+      const answer = status(
+        requests.length,
+        pathname,
+        new URLSearchParams(request.path.split('?')[1] ?? ''),
+      )
       const code = typeof answer === 'number' ? answer : answer.status
       const headers = typeof answer === 'number' ? {} : { 'retry-after': answer.retryAfter }
       return code === 200
@@ -163,9 +171,18 @@ describe('a venue on a virtual clock', () => {
   })
 
   it("an exactly-once feed waits out a 429's Retry-After (1 s) however small the backoff, then goes on", async () => {
+    // The backfill's first two tries (ascending, from the start: no global_seq) answer
+    // 429; the shared tail's look-up of the newest trade and its pages answer at once.
+    let backfillPages = 0
     const { venue, requests, advance } = rig(
       { pollIntervalMs: 60_000, backoff: { initialMs: 10, maxMs: 10, factor: 1, jitter: false } },
-      (n, path) => (path === '/api/v1/trades' && n <= 2 ? { status: 429, retryAfter: '1' } : 200),
+      (_, path, query) =>
+        path === '/api/v1/trades' &&
+        query.get('sort') === 'asc' &&
+        !query.has('global_seq') &&
+        ++backfillPages <= 2
+          ? { status: 429, retryAfter: '1' }
+          : 200,
     )
     const delivered: { seq: string; at: number }[] = []
     const subscription = venue
@@ -175,8 +192,28 @@ describe('a venue on a virtual clock', () => {
       )
     await advance(5000)
     subscription.unsubscribe()
-    expect(requests.slice(0, 3).map((r) => r.at)).toEqual([0, 1000, 2000])
+    const backfill = requests
+      .filter((r) => r.path.includes('sort=asc') && !r.path.includes('global_seq'))
+      .slice(0, 3)
+    expect(backfill.map((r) => r.at)).toEqual([0, 1000, 2000])
     expect(delivered).toEqual([{ seq: String(tradeDetail.global_seq), at: 2000 }])
+  })
+
+  it('five trade feeds without a checkpoint share one tail: one /trades request per interval once caught up', async () => {
+    const { venue, requests, advance } = rig({ pollIntervalMs: 1000 })
+    const seen = [0, 0, 0, 0, 0]
+    const subscriptions = seen.map((_, i) =>
+      venue.watchMyTrades().subscribe(() => {
+        seen[i] = (seen[i] ?? 0) + 1
+      }),
+    )
+    await advance(10_000)
+    const trades = (from: number, to: number) =>
+      requests.filter((r) => r.path.startsWith('/api/v1/trades?') && r.at >= from && r.at < to)
+    // Each feed delivered the one trade once; from 5 s on, one poller asks once a second.
+    expect(seen).toEqual([1, 1, 1, 1, 1])
+    expect(trades(5000, 10_000).map((r) => r.at)).toEqual([5000, 6000, 7000, 8000, 9000])
+    for (const subscription of subscriptions) subscription.unsubscribe()
   })
 
   it('60 REST calls at 20 a second: a burst of 20 at once, then one every 50 ms, all answered', async () => {

@@ -3,6 +3,7 @@ import {
   concat,
   concatMap,
   defer,
+  EMPTY,
   ignoreElements,
   map,
   Observable,
@@ -51,6 +52,14 @@ export interface PaginateCursorOptions<T, C> {
   readonly onProgress?: ((progress: CursorProgress<C>) => void) | undefined
   /** Scheduler of the tail pauses (tests). */
   readonly scheduler?: SchedulerLike | undefined
+  /**
+   * Hands the feed over instead of tailing. Asked after each page that is not full, with
+   * the cursor delivered so far: `'end'` completes the feed (another source takes over
+   * from there), `'next'` fetches the next page at once (more items are known to exist;
+   * taken as `'wait'` when the page did not move the cursor), `'wait'` polls again after
+   * `intervalMs`. Without it the feed tails for ever.
+   */
+  readonly handOver?: ((cursor: C | undefined) => 'end' | 'next' | 'wait') | undefined
 }
 
 interface Step<T, C> {
@@ -60,6 +69,8 @@ interface Step<T, C> {
   readonly cursor: C | undefined
   /** Whether the next page is fetched at once (backfill) or after a pause (tail). */
   readonly full: boolean
+  /** Whether the page moved the cursor. */
+  readonly moved: boolean
 }
 
 /**
@@ -89,8 +100,18 @@ interface Step<T, C> {
  * ```
  */
 export function paginateCursor<T, C>(options: PaginateCursorOptions<T, C>): Observable<T> {
-  const { fetchPage, cursorOf, compare, pageSize, intervalMs, save, retry, onProgress, scheduler } =
-    options
+  const {
+    fetchPage,
+    cursorOf,
+    compare,
+    pageSize,
+    intervalMs,
+    save,
+    retry,
+    onProgress,
+    scheduler,
+    handOver,
+  } = options
   return defer(() => {
     let pages = 0
     let items = 0
@@ -114,6 +135,7 @@ export function paginateCursor<T, C>(options: PaginateCursorOptions<T, C>): Obse
             // Full and moving: go on at once. A full page that did not move the cursor
             // ends the page loop (wait for the tail interval instead of spinning).
             full: page.length >= pageSize && unique.length > 0,
+            moved: unique.length > 0,
           }
         }),
       )
@@ -165,10 +187,21 @@ export function paginateCursor<T, C>(options: PaginateCursorOptions<T, C>): Obse
       concatMap((step) =>
         concat(
           deliver(step),
-          (step.full ? of(0) : timer(intervalMs, scheduler as SchedulerLike)).pipe(
-            tap(() => next.next(delivered)),
-            ignoreElements(),
-          ),
+          defer(() => {
+            const decision = step.full ? 'next' : (handOver?.(delivered) ?? 'wait')
+            if (decision === 'end') {
+              next.complete()
+              return EMPTY
+            }
+            return (
+              decision === 'next' && step.moved
+                ? of(0)
+                : timer(intervalMs, scheduler as SchedulerLike)
+            ).pipe(
+              tap(() => next.next(delivered)),
+              ignoreElements(),
+            )
+          }),
         ),
       ),
     )

@@ -1,5 +1,20 @@
-import { concatMap, from, type Observable, type ObservableInput } from 'rxjs'
+import {
+  catchError,
+  concat,
+  concatMap,
+  defer,
+  from,
+  map,
+  mergeWith,
+  Observable,
+  type ObservableInput,
+  of,
+  Subject,
+  throwError,
+} from 'rxjs'
+import { fromRequest } from '../core/from-request.js'
 import { type CursorProgress, paginateCursor } from '../core/paginate-cursor.js'
+import { retryBackoff } from '../core/retry-backoff.js'
 import type { RestClient } from '../rest/index.js'
 import type { Checkpoint } from './checkpoint.js'
 import { pollingPipeline } from './polling-pipeline.js'
@@ -26,11 +41,33 @@ export interface CursorFeedSpec<T, C> {
     cursor: C | undefined,
     signal: AbortSignal,
   ) => ObservableInput<readonly T[]>
+  /** The cursor of the newest item now, `undefined` when there is none yet. */
+  readonly head: (rest: RestClient, signal: AbortSignal) => Promise<C | undefined>
   readonly cursorOf: (item: T) => C
   readonly compare: (a: C, b: C) => number
   /** Rejects a cursor of the wrong form (e.g. loaded from another feed's checkpoint). */
   readonly checkCursor: (cursor: unknown) => C
 }
+
+/**
+ * What the shared tail of a feed emits: first where it starts (every item after `cursor`
+ * follows), then each item once, ascending. A late subscriber gets the latest event
+ * replayed, so it learns from where the tail covers everything.
+ */
+export type TailEvent<T, C> =
+  | { readonly type: 'start'; readonly cursor: C | undefined }
+  | { readonly type: 'item'; readonly item: T }
+  /** A page was polled; the tail has emitted every item up to `cursor`. */
+  | { readonly type: 'page'; readonly cursor: C | undefined }
+
+/**
+ * Items a subscriber may hold from the shared tail while it backfills or saves; beyond
+ * that it drops them and backfills on its own again (memory stays bounded).
+ */
+const MAX_QUEUED = 10_000
+
+/** A subscriber fell too far behind the shared tail: it backfills again. */
+class FellBehind extends Error {}
 
 /**
  * Checks the options object of a cursor feed at the call: only `cursor`, `checkpoint`,
@@ -49,42 +86,190 @@ export function feedOptions(
 }
 
 /**
- * A cursor feed on the venue: `paginateCursor` run by the {@link pollingPipeline} (the
- * venue's budget, backoff, health board and close), starting from the checkpoint (or
- * `cursor`) and saving to it. Each subscription runs its own feed (its own cursor); its
- * health key gets `#n`.
+ * The shared tail of a feed: one poller per key for every subscriber (the
+ * {@link pollingPipeline}, shared): it finds the newest item (`head`), emits `start`
+ * there, then each newer item once as it appears.
  */
-export function cursorFeed<T, C>(
+export function sharedTail<T, C>(
   context: StreamContext,
   spec: CursorFeedSpec<T, C>,
-  options: CursorFeedOptions<C>,
-): Observable<T> {
-  return pollingPipeline<T>(
-    context,
-    spec.key,
-    (lane) =>
-      from(Promise.resolve(options.checkpoint?.load())).pipe(
-        concatMap((saved) =>
+): Observable<TailEvent<T, C>> {
+  return pollingPipeline<TailEvent<T, C>>(context, spec.key, (lane) => {
+    const pages = new Subject<TailEvent<T, C>>()
+    return fromRequest((signal) => spec.head(lane.rest, signal)).pipe(
+      retryBackoff<C | undefined>(lane.retry()),
+      concatMap((head) =>
+        concat(
+          of<TailEvent<T, C>>({ type: 'start', cursor: head }),
           paginateCursor<T, C>({
-            start: saved === undefined ? options.cursor : spec.checkCursor(saved),
+            start: head,
             fetchPage: (cursor, signal) => spec.fetchPage(lane.rest, cursor, signal),
             cursorOf: spec.cursorOf,
             compare: spec.compare,
             pageSize: spec.pageSize,
             intervalMs: lane.intervalMs,
-            save:
-              options.checkpoint === undefined
-                ? undefined
-                : (cursor) => options.checkpoint?.save(cursor),
             retry: lane.retry(),
-            onProgress: (progress) => {
+            onProgress: ({ cursor }) => {
               lane.ok()
-              options.onProgress?.(progress)
+              pages.next({ type: 'page', cursor })
             },
             scheduler: lane.scheduler,
-          }),
+          }).pipe(
+            map((item): TailEvent<T, C> => ({ type: 'item', item })),
+            mergeWith(pages),
+          ),
         ),
       ),
-    { sharing: 'own' },
+    )
+  })
+}
+
+/**
+ * A cursor feed on the venue: each item exactly once, ascending, from the checkpoint (or
+ * `cursor`), saved after delivery. A subscriber that is behind backfills on its own
+ * (`paginateCursor` in full pages, run by the {@link pollingPipeline} under `key#n`), then
+ * joins the feed's shared tail, which every caught-up subscriber shares: one poller
+ * whatever their number. The hand-over loses and repeats nothing: the subscriber listens
+ * to the tail before it backfills, backfills at least up to where the tail starts, then
+ * takes the tail's items after its own cursor. One that falls more than 10,000 items
+ * behind the tail (a slow checkpoint) drops them and backfills again.
+ */
+export function cursorFeed<T, C>(
+  context: StreamContext,
+  spec: CursorFeedSpec<T, C>,
+  options: CursorFeedOptions<C>,
+  tail: Observable<TailEvent<T, C>> = sharedTail(context, spec),
+): Observable<T> {
+  const { compare, cursorOf } = spec
+  const after = (cursor: C, than: C | undefined) => than === undefined || compare(cursor, than) > 0
+  return defer(() => from(Promise.resolve(options.checkpoint?.load()))).pipe(
+    concatMap((saved) => {
+      let delivered = saved === undefined ? options.cursor : spec.checkCursor(saved)
+      const save =
+        options.checkpoint === undefined
+          ? undefined
+          : (cursor: C) => options.checkpoint?.save(cursor)
+      const run = (): Observable<T> =>
+        new Observable<T>((subscriber) => {
+          // From where the tail covers everything: known with its first event.
+          let joinAt: { readonly cursor: C | undefined } | undefined
+          // Tail items, and `undefined` where the tail polled a page (reported as progress).
+          const queue: (T | undefined)[] = []
+          let pages = 0
+          let items = 0
+          let live = false
+          let saving = false
+          let tailEnded = false
+          const pump = (): void => {
+            while (live && !saving && !subscriber.closed) {
+              if (queue.length === 0) {
+                if (tailEnded) subscriber.complete()
+                return
+              }
+              const item = queue.shift()
+              if (item === undefined) {
+                pages += 1
+                options.onProgress?.({ phase: 'tail', pages, items, cursor: delivered })
+                continue
+              }
+              const cursor = cursorOf(item)
+              if (!after(cursor, delivered)) continue
+              subscriber.next(item)
+              delivered = cursor
+              items += 1
+              let saved: Promise<void> | void
+              try {
+                saved = save?.(cursor)
+              } catch (error) {
+                subscriber.error(error)
+                return
+              }
+              if (saved !== undefined) {
+                saving = true
+                saved.then(
+                  () => {
+                    saving = false
+                    pump()
+                  },
+                  (error: unknown) => subscriber.error(error),
+                )
+              }
+            }
+          }
+          const listening = tail.subscribe({
+            next: (event) => {
+              if (joinAt === undefined) {
+                joinAt = { cursor: event.type === 'item' ? cursorOf(event.item) : event.cursor }
+              }
+              if (event.type === 'start') return
+              queue.push(event.type === 'item' ? event.item : undefined)
+              if (queue.length > MAX_QUEUED) subscriber.error(new FellBehind())
+              else pump()
+            },
+            error: (error: unknown) => subscriber.error(error),
+            complete: () => {
+              tailEnded = true
+              pump()
+            },
+          })
+          const backfill = pollingPipeline<T>(
+            context,
+            spec.key,
+            (lane) =>
+              paginateCursor<T, C>({
+                start: delivered,
+                fetchPage: (cursor, signal) => spec.fetchPage(lane.rest, cursor, signal),
+                cursorOf,
+                compare,
+                pageSize: spec.pageSize,
+                intervalMs: lane.intervalMs,
+                save,
+                retry: lane.retry(),
+                onProgress: (progress) => {
+                  lane.ok()
+                  pages = progress.pages
+                  items = progress.items
+                  options.onProgress?.(progress)
+                },
+                scheduler: lane.scheduler,
+                handOver: (cursor) => {
+                  if (joinAt === undefined) return 'wait'
+                  const start = joinAt.cursor
+                  if (
+                    start === undefined ||
+                    (cursor !== undefined && compare(cursor, start) >= 0)
+                  ) {
+                    return 'end'
+                  }
+                  // The tail starts later than this backfill reached: those items exist.
+                  return 'next'
+                },
+              }),
+            { sharing: 'own' },
+          ).subscribe({
+            next: (item) => {
+              delivered = cursorOf(item)
+              subscriber.next(item)
+            },
+            error: (error: unknown) => subscriber.error(error),
+            complete: () => {
+              // Caught up with the tail (or the venue closed: the tail ends too).
+              live = true
+              pump()
+            },
+          })
+          return () => {
+            backfill.unsubscribe()
+            listening.unsubscribe()
+          }
+        })
+      return defer(run).pipe(
+        catchError(function again(error: unknown): Observable<T> {
+          return error instanceof FellBehind
+            ? defer(run).pipe(catchError(again))
+            : throwError(() => error)
+        }),
+      )
+    }),
   )
 }

@@ -41,6 +41,8 @@ export function watchMyTrades(
       fetchPage: (rest, after, signal) =>
         // No cursor yet: no filter at all, so a trade with global_seq 0 is not skipped.
         rest.trades({ poolId, afterSeq: after, sort: 'asc', limit: PAGE }, { signal }),
+      head: async (rest, signal) =>
+        (await rest.trades({ poolId, sort: 'desc', limit: 1 }, { signal }))[0]?.global_seq,
       cursorOf: (trade) => trade.global_seq,
       compare: compareIds,
       checkCursor,

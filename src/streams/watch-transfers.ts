@@ -30,6 +30,8 @@ export function watchTransfers(
       fetchPage: (rest, after, signal) =>
         // No cursor yet: no id filter, so a transfer with sid 0 is not skipped.
         rest.transfers({ afterId: after, sort: 'asc', limit: PAGE }, { signal }),
+      head: async (rest, signal) =>
+        (await rest.transfers({ sort: 'desc', limit: 1 }, { signal }))[0]?.sid,
       cursorOf: (transfer) => transfer.sid,
       compare: compareIds,
       checkCursor,
