@@ -161,6 +161,32 @@ export function multiplyDecimal(a: string, b: string): string {
 }
 
 /**
+ * `a / b` to `places` decimals, rounded half to even; exact whenever the quotient has at
+ * most `places` decimals. Throws `RangeError` for a zero divisor.
+ *
+ * @example
+ * ```ts
+ * divideDecimal('10', '4', 18) // '2.5'
+ * divideDecimal('1', '3', 4) // '0.3333'
+ * ```
+ */
+export function divideDecimal(a: string, b: string, places: number): string {
+  const x = scaled(a)
+  const y = scaled(b)
+  if (y.units === 0n) throw new RangeError('divideDecimal: division by zero')
+  // units of 10^-places: a × 10^places / b, with the scales folded in.
+  const numerator = x.units * 10n ** BigInt(places + y.scale)
+  const denominator = y.units * 10n ** BigInt(x.scale)
+  const negative = numerator < 0n !== denominator < 0n
+  const n = numerator < 0n ? -numerator : numerator
+  const d = denominator < 0n ? -denominator : denominator
+  let quotient = n / d
+  const twice = (n % d) * 2n
+  if (twice > d || (twice === d && quotient % 2n === 1n)) quotient += 1n
+  return format(negative ? -quotient : quotient, places)
+}
+
+/**
  * `a / 2`, exactly (one more decimal at most).
  *
  * @example

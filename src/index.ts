@@ -106,11 +106,20 @@ export {
   memoryCheckpoint,
 } from './streams/checkpoint.js'
 export type { CursorFeedOptions } from './streams/cursor-feed.js'
+export type { Fill } from './streams/fills.js'
+export type { OrderOutcome } from './streams/order-outcome.js'
 // Streams and their events
-export type { BalanceChange, BalancesUpdate } from './streams/watch-balances.js'
+export type { BalanceChange, BalancesOptions, BalancesUpdate } from './streams/watch-balances.js'
 export type { DepthStreamOptions } from './streams/watch-depth.js'
+export type { FillsOptions } from './streams/watch-fills.js'
 export type { MyTradesOptions } from './streams/watch-my-trades.js'
 export type { OpenOrderEvent } from './streams/watch-open-orders.js'
+export type {
+  OrderEvent,
+  OrderProgress,
+  WatchOrderOptions,
+  WatchOrderRef,
+} from './streams/watch-order.js'
 export type { PublicTradeEvent, PublicTradesOptions } from './streams/watch-trades.js'
 export type { TransfersFeedOptions } from './streams/watch-transfers.js'
 export type { VenueDispatcher } from './transport/undici-transport.js'

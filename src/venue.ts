@@ -16,6 +16,7 @@ import type { SystemInfo } from './schemas/system-info.js'
 import type { Token } from './schemas/token.js'
 import type { TradeDetail } from './schemas/trade-detail.js'
 import type { Transfer } from './schemas/transfer.js'
+import type { Fill } from './streams/fills.js'
 import type { StreamContext } from './streams/stream-context.js'
 import { noArguments } from './streams/stream-options.js'
 import {
@@ -24,8 +25,15 @@ import {
   watchBalances,
 } from './streams/watch-balances.js'
 import { type DepthStreamOptions, watchDepth, watchOrderBook } from './streams/watch-depth.js'
+import { type FillsOptions, watchFills } from './streams/watch-fills.js'
 import { type MyTradesOptions, watchMyTrades } from './streams/watch-my-trades.js'
 import { type OpenOrderEvent, watchOpenOrders } from './streams/watch-open-orders.js'
+import {
+  type OrderEvent,
+  type WatchOrderOptions,
+  type WatchOrderRef,
+  watchOrder,
+} from './streams/watch-order.js'
 import * as resources from './streams/watch-resources.js'
 import {
   type PublicTradeEvent,
@@ -105,6 +113,16 @@ export interface Venue {
   watchMyTrades(options?: MyTradesOptions): Observable<TradeDetail>
   /** The account's transfers, each exactly once in ascending id (`sid`); resumable. */
   watchTransfers(options?: TransfersFeedOptions): Observable<Transfer>
+  /**
+   * Every fill of the account exactly once, in `global_seq` order, with the account's
+   * role, side and fee (a self-trade gives two fills); resumable with `checkpoint`.
+   */
+  watchFills(options?: FillsOptions): Observable<Fill>
+  /**
+   * One order's `fill` events (in `global_seq` order), `update`s, then `done` (`filled`,
+   * `canceled`, `rejected`) once every fill is out, then completion.
+   */
+  watchOrder(ref: WatchOrderRef, options?: WatchOrderOptions): Observable<OrderEvent>
   /**
    * Stops every poller (their streams complete), rejects requests waiting for the
    * budget and closes the connection pool. Later calls reject with `VenueAbortError`.
@@ -206,6 +224,8 @@ export function createVenue(options: VenueOptions): Venue {
     ),
     watchMyTrades: guard('watchMyTrades', (feedOptions) => watchMyTrades(context, feedOptions)),
     watchTransfers: guard('watchTransfers', (feedOptions) => watchTransfers(context, feedOptions)),
+    watchFills: guard('watchFills', (fillsOptions) => watchFills(context, fillsOptions)),
+    watchOrder: guard('watchOrder', (ref, orderOptions) => watchOrder(context, ref, orderOptions)),
     close: () => transport.close(),
   }
   Object.defineProperties(venue, {

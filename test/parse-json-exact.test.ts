@@ -149,13 +149,15 @@ describe('integers beyond 2^53', () => {
     raw = (pathname, query) => {
       if (pathname !== '/api/v1/trades') return undefined
       const after = query['global_seq'] === undefined ? -1n : BigInt(query['global_seq'])
-      const page = seqs.filter((s) => s > after).slice(0, Number(query['limit'] ?? 50))
+      const newer = seqs.filter((s) => s > after)
+      const sorted = query['sort'] === 'desc' ? newer.reverse() : newer
+      const page = sorted.slice(0, Number(query['limit'] ?? 50))
       return envelope(`[${page.map(wireTrade).join(',')}]`)
     }
     const delivered = await firstValueFrom(venue.watchMyTrades().pipe(take(150), toArray()))
     expect(delivered.map((t) => t.global_seq)).toEqual(seqs.map(String))
     const cursors = server.requests
-      .filter((r) => r.pathname === '/api/v1/trades')
+      .filter((r) => r.pathname === '/api/v1/trades' && r.query['sort'] === 'asc')
       .map((r) => r.query['global_seq'])
     // A safe sequence number and one past 2^53 on the same page: neither blocks the other.
     expect(cursors.slice(0, 2)).toEqual([undefined, String(seqs[99])])

@@ -23,7 +23,7 @@ export {
   type ParamNamesOverride,
 } from './param-names.js'
 // Query builders the streams key their pollers by.
-export { depthQuery, poolSegment, unsignedId } from './requests.js'
+export { depthQuery, orderSegment, poolSegment, unsignedId } from './requests.js'
 export {
   createRestClient,
   type RestClient,

@@ -45,6 +45,8 @@ export const WATCH_METHODS: readonly WatchMethodName[] = [
   'watchTrades',
   'watchMyTrades',
   'watchTransfers',
+  'watchFills',
+  'watchOrder',
 ]
 
 /** One call of one method: its name and the argument list it gets. */
@@ -207,6 +209,25 @@ export const WATCH_ARGS: Readonly<Record<WatchMethodName, fc.Arbitrary<unknown[]
   watchTransfers: fc
     .tuple(argsObject({ cursor: valid.transferId, checkpoint, onProgress }), extras)
     .map(([options, more]) => [options, ...more]),
+  watchFills: fc
+    .tuple(
+      argsObject({ poolId: valid.poolId, cursor: valid.unsignedId, checkpoint, onProgress }),
+      extras,
+    )
+    .map(([options, more]) => [options, ...more]),
+  watchOrder: fc
+    .tuple(
+      mostly(
+        fc.oneof(
+          fc.constant('0-1-0'),
+          fc.record({ poolId: valid.poolId, orderId: valid.unsignedId, side: valid.side }),
+          fc.record({ clientId: valid.text }),
+        ),
+      ),
+      argsObject({ visibleWithinMs: fc.nat({ max: 60_000 }) }),
+      extras,
+    )
+    .map(([ref, options, more]) => [ref, options, ...more]),
 }
 
 type AnyMethod = (...args: unknown[]) => unknown
@@ -406,6 +427,8 @@ export const VALID_WATCH_ARGS: Readonly<Record<WatchMethodName, readonly unknown
   watchTrades: [1],
   watchMyTrades: [],
   watchTransfers: [],
+  watchFills: [],
+  watchOrder: ['0-1-0'],
 }
 
 /** How many arguments each watch method takes (`watchDepth(poolId, options)` takes 2). */
@@ -422,6 +445,15 @@ export const WATCH_ARITY: Readonly<Record<WatchMethodName, number>> = {
   watchTrades: 2,
   watchMyTrades: 1,
   watchTransfers: 1,
+  watchFills: 1,
+  watchOrder: 2,
+}
+
+/** Endpoints a watch method asks besides the one it polls (account info, order look-ups). */
+export const WATCH_ALSO: Readonly<Partial<Record<WatchMethodName, readonly RestMethodName[]>>> = {
+  watchFills: ['accountInfo'],
+  watchOrder: ['accountInfo', 'order', 'orderByClientId', 'openOrders'],
+  watchOpenOrders: ['order'],
 }
 
 /** The REST endpoint each watch method polls. */
@@ -438,6 +470,8 @@ export const WATCH_ENDPOINT: Readonly<Record<WatchMethodName, RestMethodName>> =
   watchTrades: 'latestTrades',
   watchMyTrades: 'trades',
   watchTransfers: 'transfers',
+  watchFills: 'trades',
+  watchOrder: 'trades',
 }
 
 /** `Name: message` of an error, or the type of a thrown non-error, for assertion messages. */

@@ -65,6 +65,35 @@ function isCheckpoint(value: unknown): boolean {
   return typeof store.load === 'function' && typeof store.save === 'function'
 }
 
+/** A composite order id or its parts, as `rest.order` takes them. */
+function isOrderRef(value: unknown): boolean {
+  if (typeof value === 'string') {
+    const match = /^(0|[1-9]\d*)-(0|[1-9]\d{0,19})-([01])$/.exec(value)
+    return match !== null && isPoolId(Number(match[1])) && BigInt(match[2] ?? '') <= MAX_UINT64
+  }
+  if (typeof value !== 'object' || value === null || 'clientId' in value) {
+    return isClientIdRef(value) && (value as { clientId: unknown }).clientId !== ''
+  }
+  const parts = value as Record<string, unknown>
+  return (
+    Object.keys(parts).every((name) => ['poolId', 'orderId', 'side'].includes(name)) &&
+    isPoolId(parts['poolId']) &&
+    isTradesCursor(parts['orderId']) &&
+    (parts['side'] === 0 || parts['side'] === 1)
+  )
+}
+
+/** `{ clientId }` with a non-empty string and nothing else. */
+function isClientIdRef(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || !('clientId' in value)) return false
+  const given = value as Record<string, unknown>
+  return (
+    Object.keys(given).length === 1 &&
+    typeof given['clientId'] === 'string' &&
+    given['clientId'] !== ''
+  )
+}
+
 type OptionRules = Readonly<Record<string, (value: unknown) => boolean>>
 
 const DEPTH_OPTIONS: OptionRules = {
@@ -123,6 +152,17 @@ export function watchInputProblems(
       break
     case 'watchTransfers':
       optionProblems(first, { ...FEED_OPTIONS, cursor: isTransfersCursor }, problems)
+      break
+    case 'watchFills':
+      optionProblems(first, { ...FEED_OPTIONS, poolId: isPoolId, cursor: isTradesCursor }, problems)
+      break
+    case 'watchOrder':
+      if (!isOrderRef(first)) problems.add(isClientIdRef(first) ? 'clientId' : 'ref')
+      optionProblems(
+        second,
+        { visibleWithinMs: (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 },
+        problems,
+      )
       break
     case 'watchBalances':
       optionProblems(first, { includeValuation: (v) => typeof v === 'boolean' }, problems)

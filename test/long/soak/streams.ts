@@ -54,6 +54,13 @@ export const STREAMS: readonly (readonly [name: string, make: Maker])[] = [
     },
   ],
   ['watchTransfers', (venue) => venue.watchTransfers()],
+  ['watchFills', (venue, random) => venue.watchFills(random() < 0.5 ? {} : { poolId: 0 })],
+  // The demo account's first orders (client ids cid-1 ...) ended long ago: their fills
+  // replay, then done.
+  [
+    'watchOrder',
+    (venue, random) => venue.watchOrder({ clientId: `cid-${1 + Math.floor(random() * 8)}` }),
+  ],
 ]
 
 export function pick<T>(random: () => number, choices: readonly T[]): T {

@@ -1,0 +1,130 @@
+import { compareIds } from '../decimal.js'
+import { VenueInputError } from '../errors/venue-input-error.js'
+import { VenueResponseError } from '../errors/venue-response-error.js'
+import type { RestClient } from '../rest/index.js'
+import type { TradeDetail } from '../schemas/trade-detail.js'
+
+/** One fill of one of the account's orders: its side of a trade. */
+export interface Fill {
+  /** The trade's `global_seq` (digits, exact). */
+  readonly globalSeq: string
+  readonly txId: string
+  readonly poolId: number
+  /** The account's order that filled (digits). */
+  readonly orderId: string
+  /** That order's client id. */
+  readonly clientId: string
+  readonly price: string
+  /** Base quantity. */
+  readonly quantity: string
+  readonly quoteQuantity: string
+  /** The account's fee for this fill (the maker's or the taker's, as the account was). */
+  readonly fee: string
+  readonly role: 'maker' | 'taker'
+  /** The account's side: a taker that bid bought; the maker took the other side. */
+  readonly side: 'buy' | 'sell'
+  /** Epoch ms. */
+  readonly timestamp: number
+}
+
+/** Feed cursors of fills, kept beside the fills (an own-trade cursor is one form of it). */
+const cursors = new WeakMap<Fill, string>()
+
+/**
+ * The fills of `account` in one of its trades: one, or two for a self-trade (the maker
+ * fill first). Each fill's feed cursor is the trade's `global_seq`, except the first fill
+ * of a self-trade: `global_seq/1` (half the trade delivered).
+ *
+ * @example
+ * ```ts
+ * fillsOf(trade, 'alice') // [{ role: 'taker', side: 'buy', fee: trade.taker_fee, ... }]
+ * ```
+ */
+export function fillsOf(trade: TradeDetail, account: string): Fill[] {
+  const fill = (role: 'maker' | 'taker'): Fill => {
+    const maker = role === 'maker'
+    const bought = maker ? !trade.taker_is_bid : trade.taker_is_bid
+    return {
+      globalSeq: trade.global_seq,
+      txId: trade.tx_id,
+      poolId: trade.pool_id,
+      orderId: maker ? trade.maker_order_id : trade.taker_order_id,
+      clientId: maker ? trade.maker_order_cid : trade.taker_order_cid,
+      price: trade.price,
+      quantity: trade.base_quantity,
+      quoteQuantity: trade.quote_quantity,
+      fee: maker ? trade.maker_fee : trade.taker_fee,
+      role,
+      side: bought ? 'buy' : 'sell',
+      timestamp: trade.timestamp,
+    }
+  }
+  const fills: Fill[] = []
+  if (trade.maker === account) fills.push(fill('maker'))
+  if (trade.taker === account) fills.push(fill('taker'))
+  if (fills.length === 0) {
+    throw new VenueResponseError(
+      'schema',
+      `trades: trade ${trade.global_seq} names neither side as the account's chain account`,
+      { status: 200 },
+    )
+  }
+  fills.forEach((each, i) => {
+    cursors.set(each, i < fills.length - 1 ? `${trade.global_seq}/1` : trade.global_seq)
+  })
+  return fills
+}
+
+/** The feed cursor of a fill made by {@link fillsOf}. */
+export function fillCursor(fill: Fill): string {
+  return cursors.get(fill) ?? fill.globalSeq
+}
+
+/** Splits a fill cursor into its `global_seq` and whether only half its trade is delivered. */
+function parts(cursor: string): { readonly seq: string; readonly half: boolean } {
+  const half = cursor.endsWith('/1')
+  return { seq: half ? cursor.slice(0, -2) : cursor, half }
+}
+
+/** Orders fill cursors: by `global_seq`, half a trade before the whole of it. */
+export function compareFillCursors(a: string, b: string): number {
+  const x = parts(a)
+  const y = parts(b)
+  return compareIds(x.seq, y.seq) || Number(y.half) - Number(x.half)
+}
+
+/** The own-trades cursor to page from, to get every fill after `cursor`. */
+export function tradesCursorBefore(cursor: string | undefined): string | undefined {
+  if (cursor === undefined) return undefined
+  const { seq, half } = parts(cursor)
+  if (!half) return seq
+  return seq === '0' ? undefined : (BigInt(seq) - 1n).toString()
+}
+
+/** Checks a fill cursor: a `global_seq` (digits), or one with `/1`. */
+export function checkFillCursor(method: string, cursor: unknown): string {
+  const text = typeof cursor === 'number' && Number.isSafeInteger(cursor) ? String(cursor) : cursor
+  if (typeof text !== 'string' || !/^(0|[1-9]\d{0,19})(\/1)?$/.test(text)) {
+    throw new VenueInputError(
+      'cursor',
+      `${method}: cursor must be a global_seq (digits), optionally followed by /1`,
+    )
+  }
+  return text
+}
+
+const accounts = new WeakMap<RestClient, Promise<string>>()
+
+/**
+ * The account's chain account (from account info), asked once per REST client; a failed
+ * answer is asked again next time.
+ */
+export function chainAccount(rest: RestClient, signal: AbortSignal): Promise<string> {
+  let known = accounts.get(rest)
+  if (known === undefined) {
+    known = rest.accountInfo({ signal }).then((info) => info.chain_account)
+    accounts.set(rest, known)
+    known.catch(() => accounts.delete(rest))
+  }
+  return known
+}

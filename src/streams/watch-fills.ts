@@ -1,0 +1,73 @@
+import type { Observable } from 'rxjs'
+import { checkPoolId } from '../rest/index.js'
+import type { Checkpoint } from './checkpoint.js'
+import {
+  type CursorFeedOptions,
+  type CursorFeedSpec,
+  cursorFeed,
+  feedOptions,
+} from './cursor-feed.js'
+import {
+  chainAccount,
+  checkFillCursor,
+  compareFillCursors,
+  type Fill,
+  fillCursor,
+  fillsOf,
+  tradesCursorBefore,
+} from './fills.js'
+import type { StreamContext } from './stream-context.js'
+import { streamKey } from './stream-key.js'
+
+/**
+ * Options of `watchFills`. The cursor is a fill cursor: a `global_seq` (every fill of that
+ * trade delivered; an own-trades cursor works as it is) or `global_seq/1` (the first fill
+ * of a self-trade delivered).
+ */
+export interface FillsOptions extends Omit<CursorFeedOptions<string>, 'cursor' | 'checkpoint'> {
+  /** Start after this cursor (exclusive). Ignored when `checkpoint` holds a saved cursor. */
+  readonly cursor?: string | number | undefined
+  /** Loaded at start, saved after each delivered fill. */
+  readonly checkpoint?: Checkpoint<string> | undefined
+  /** Only this pool's fills. */
+  readonly poolId?: number | undefined
+}
+
+/** The venue's largest page of trades. */
+const PAGE = 100
+
+/** The feed spec of the account's fills, optionally of one pool. */
+export function fillsSpec(poolId: number | undefined): CursorFeedSpec<Fill, string> {
+  return {
+    key: streamKey('watchFills', poolId === undefined ? [] : [{ poolId }]),
+    pageSize: PAGE,
+    fetchPage: async (rest, after, signal) => {
+      const account = await chainAccount(rest, signal)
+      const trades = await rest.trades(
+        { poolId, afterSeq: tradesCursorBefore(after), sort: 'asc', limit: PAGE },
+        { signal },
+      )
+      return trades.flatMap((trade) => fillsOf(trade, account))
+    },
+    head: async (rest, signal) =>
+      (await rest.trades({ poolId, sort: 'desc', limit: 1 }, { signal }))[0]?.global_seq,
+    cursorOf: fillCursor,
+    compare: compareFillCursors,
+    checkCursor: (cursor) => checkFillCursor('watchFills', cursor),
+  }
+}
+
+/**
+ * Every fill of the account exactly once, in `global_seq` order: the own-trades feed,
+ * each trade turned into the account's side of it (role, side and fee worked out from its
+ * chain account); a self-trade gives two fills, maker first. Backfill, then the shared
+ * tail; resumable through `checkpoint`. Throws `VenueInputError` at once for bad options.
+ */
+export function watchFills(context: StreamContext, options?: FillsOptions): Observable<Fill> {
+  const given = feedOptions('watchFills', options, ['poolId']) as FillsOptions
+  const { poolId } = given
+  if (poolId !== undefined) checkPoolId('watchFills', poolId)
+  const cursor =
+    given.cursor === undefined ? undefined : checkFillCursor('watchFills', given.cursor)
+  return cursorFeed(context, fillsSpec(poolId), { ...given, cursor })
+}
