@@ -17,6 +17,8 @@ export type {
   MarketOptions,
   MarketTruth,
   OrderRecord,
+  PlacedOrder,
+  PlaceOrderRequest,
   PoolConfig,
   PoolDetailRecord,
   PoolSummaryRecord,

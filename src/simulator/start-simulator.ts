@@ -1,6 +1,13 @@
 import type { AddressInfo } from 'node:net'
 import { createMarket as createBuiltInMarket } from './market/create-market.js'
-import type { Market, MarketOptions, MarketTruth, PoolConfig } from './market/types.js'
+import type {
+  Market,
+  MarketOptions,
+  MarketTruth,
+  PlacedOrder,
+  PlaceOrderRequest,
+  PoolConfig,
+} from './market/types.js'
 import { createSimulatorServer } from './server/create-simulator-server.js'
 import type { FaultSpec } from './server/fault-spec.js'
 import { Faults } from './server/faults.js'
@@ -21,13 +28,20 @@ export interface SimulatorOptions {
   readonly pools?: readonly PoolConfig[]
   /** Simulated ms per tick, and the real interval between ticks with the realtime clock; default 250. */
   readonly tickMs?: number
-  /** Start of simulated time, Unix ms; default the market's. */
+  /**
+   * Start of simulated time, Unix ms. Default with the realtime clock: now (`Date.now()`
+   * rounded down to a whole second), so the latest candles are today's; with the manual
+   * clock: the market's fixed, reproducible start (1_700_000_000_000).
+   */
   readonly startTime?: number
   /** Faults in force from the start (global); change them later with `faults.set`. */
   readonly faults?: FaultSpec
   /** Seed of fault decisions (a PRNG of their own); default `seed`. */
   readonly faultSeed?: number
-  /** `'realtime'` (default) ticks every `tickMs`; `'manual'` ticks only on `advance`. */
+  /**
+   * `'realtime'` (default) ticks every `tickMs` and starts at the wall clock; `'manual'`
+   * ticks only on `advance` and starts at a fixed time (see `startTime`).
+   */
   readonly clock?: SimulatorClock
   /**
    * Builds the market instead of the built-in `createMarket`. For tests of the HTTP layer
@@ -52,6 +66,54 @@ export interface Simulator {
   readonly market: Market
   /** Moves the market on by `ticks` ticks (default 1), whatever the clock. */
   advance(ticks?: number): void
+  /**
+   * Places an order for one of the simulated accounts (default the demo account, the first
+   * API key), at the current simulated time, through the pool's own matching engine: it
+   * matches at once with price-time priority, pays the engine's fees, locks the balance a
+   * resting limit order needs, and shows in `/open-orders`, `/history-orders`,
+   * `/orders/{id}` (with its trades), `/orders/client-id/{cid}`, `/trades` and `/balances`
+   * like the demo trader's orders. `amount` is the base quantity, for a market buy too.
+   * An order the balance cannot cover ends `rejected` (status 4): it still resolves.
+   *
+   * Resolves to the composite id `{pool_id}-{order_id}-{side}` (side 0 buy, 1 sell) and the
+   * client id (default `sim-<n>`). Rejects with a `TypeError` or `RangeError` naming the
+   * field for bad input (unknown account, pool, side or type; a price or amount that is not
+   * positive or has too many decimals, an amount that is not a multiple of the pool's
+   * `min_amount`; a price on a market order, none on a limit order; a client id already
+   * used by the account; a bad `hiddenForTicks`), never quoting the API key; nothing
+   * changes then.
+   *
+   * With `hiddenForTicks: n`, for the next `n` ticks the order endpoints do not show the
+   * order yet (500 `service internal error` for `/orders/...`, as for an unknown order,
+   * and left out of the order lists); its fills are in `/trades` and `/balances` at once.
+   *
+   * @example
+   * ```ts
+   * const sim = await startSimulator({ clock: 'manual' })
+   * const { id, clientId } = await sim.placeOrder({
+   *   poolId: 0, side: 'buy', type: 'limit', price: '1.0400', amount: '50', clientId: 'bot-1',
+   * })
+   * // e.g. id '0-25-0' (pool 0, order 25, buy), clientId 'bot-1'
+   * await sim.placeOrder({ account: sim.apiKeys[1], poolId: 0, side: 'sell', type: 'market', amount: '20' })
+   * await sim.cancelOrder(id) // true
+   * ```
+   */
+  placeOrder(request: PlaceOrderRequest): Promise<PlacedOrder>
+  /**
+   * Cancels a working order of any account by its composite id `{pool_id}-{order_id}-{side}`
+   * and resolves to `true`; its reservation is unlocked. Rejects with a `RangeError` for a
+   * malformed or unknown id and for an order that is already final (filled, canceled,
+   * rejected). An order canceled after a partial fill stays in the history set with
+   * status 1 (partially filled) and `history: true`, as the live service shows it.
+   *
+   * @example
+   * ```ts
+   * const { id } = await sim.placeOrder({ poolId: 0, side: 'sell', type: 'limit', price: '1.2000', amount: '10' })
+   * await sim.cancelOrder(id) // true
+   * await sim.cancelOrder(id) // rejects: RangeError 'cancelOrder: id "0-25-1": the order is already final (status 3)'
+   * ```
+   */
+  cancelOrder(id: string): Promise<true>
   /** Stops ticking, ends hanging requests, closes every socket and the server. Idempotent. */
   close(): Promise<void>
 }
@@ -90,6 +152,11 @@ function checkOptions(options: SimulatorOptions): CheckedOptions {
   return { port, host, seed, tickMs, clock, faultSeed }
 }
 
+/** The wall clock, Unix ms, rounded down to a whole second. */
+function wallClockSecond(): number {
+  return Math.floor(Date.now() / 1000) * 1000
+}
+
 function urlHost(host: string): string {
   if (host === '0.0.0.0' || host === '::') return '127.0.0.1'
   return host.includes(':') ? `[${host}]` : host
@@ -108,6 +175,7 @@ function urlHost(host: string): string {
  *   headers: { authorization: sim.apiKey },
  * })
  * sim.faults.set({ errorRate: 0.1 })
+ * const { id } = await sim.placeOrder({ poolId: 0, side: 'sell', type: 'market', amount: '10' })
  * await sim.close()
  * ```
  */
@@ -118,11 +186,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     ...(options.faults === undefined ? {} : { spec: options.faults }),
   })
   const createMarket = options.createMarket ?? createBuiltInMarket
+  const startTime =
+    options.startTime ?? (checked.clock === 'realtime' ? wallClockSecond() : undefined)
   const market = createMarket({
     seed: checked.seed,
     tickMs: checked.tickMs,
     ...(options.pools === undefined ? {} : { pools: [...options.pools] }),
-    ...(options.startTime === undefined ? {} : { startTime: options.startTime }),
+    ...(startTime === undefined ? {} : { startTime }),
   })
   const server = createSimulatorServer({ market, faults })
   await new Promise<void>((resolve, reject) => {
@@ -154,6 +224,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     faults,
     market,
     advance,
+    placeOrder: async (request) => {
+      if (market.placeOrder === undefined) {
+        throw new TypeError('placeOrder: this market takes no orders (its placeOrder is missing)')
+      }
+      return market.placeOrder(request)
+    },
+    cancelOrder: async (id) => {
+      if (market.cancelOrder === undefined) {
+        throw new TypeError('cancelOrder: this market takes no orders (its cancelOrder is missing)')
+      }
+      return market.cancelOrder(id)
+    },
     close: () => {
       if (closing === undefined) {
         if (timer !== undefined) clearInterval(timer)

@@ -4,12 +4,15 @@
  * A balance's `balance` is the whole holding (free plus locked); `locked` is the part
  * reserved by open orders, split per pool in `locks`. Free = balance − locked.
  *
+ * An order placed with `hiddenForTicks` is left out of the order lists and answers as
+ * unknown until its tick; its fills already count in the balances and `/trades`.
+ *
  * @packageDocumentation
  */
-import { type KeyedAccount, PARENT_ACCOUNT } from './accounts.js'
+import { isShown, type KeyedAccount, PARENT_ACCOUNT } from './accounts.js'
 import { formatFixed } from './fixed-point.js'
 import type { Ledger } from './ledger.js'
-import { orderKey, PERMISSION, type Side, toOrderRecord } from './order.js'
+import { type Order, orderKey, PERMISSION, type Side, toOrderRecord } from './order.js'
 import type { PoolSpec } from './pool-spec.js'
 import type { AccountView, BalanceRecord, OrderRecord } from './types.js'
 
@@ -19,11 +22,15 @@ export interface AccountViewContext {
   readonly pools: readonly PoolSpec[]
   /** Stable-coin price text per coin id. */
   stablecoinPrices(): ReadonlyMap<string, string>
+  /** Ticks so far: orders placed hidden stay out of the order endpoints until their tick. */
+  ticks(): number
 }
 
 /** Builds the view of one keyed account. */
 export function createAccountView(account: KeyedAccount, context: AccountViewContext): AccountView {
   const { ledger, pools } = context
+  const shown = (order: Order | undefined): order is Order =>
+    order !== undefined && isShown(account, order, context.ticks())
   return {
     info: () => ({
       chain_account: account.name,
@@ -50,24 +57,28 @@ export function createAccountView(account: KeyedAccount, context: AccountViewCon
         }
       })
     },
-    openOrders: () => [...account.open].sort((a, b) => b.seq - a.seq).map(toOrderRecord),
+    openOrders: () =>
+      [...account.open]
+        .filter(shown)
+        .sort((a, b) => b.seq - a.seq)
+        .map(toOrderRecord),
     historyOrders: () => {
       const found: OrderRecord[] = []
       for (let i = account.orders.length - 1; i >= 0; i--) {
         const order = account.orders[i]
-        if (order?.history === true) found.push(toOrderRecord(order))
+        if (order?.history === true && shown(order)) found.push(toOrderRecord(order))
       }
       return found
     },
     order: (poolId: number, orderId: number, side: Side) => {
       const order = account.byId.get(orderKey(poolId, orderId, side))
-      return order === undefined
-        ? undefined
-        : { ...toOrderRecord(order), trades: [...(order.trades ?? [])] }
+      return shown(order)
+        ? { ...toOrderRecord(order), trades: [...(order.trades ?? [])] }
+        : undefined
     },
     orderByClientId: (cid: string) => {
       const order = account.byCid.get(cid)
-      return order === undefined ? undefined : toOrderRecord(order)
+      return shown(order) ? toOrderRecord(order) : undefined
     },
     trades: () => [...account.trades],
     transfers: () => [...account.transfers],

@@ -25,6 +25,11 @@ export interface KeyedAccount {
   readonly open: Set<Order>
   readonly byId: Map<string, Order>
   readonly byCid: Map<string, Order>
+  /**
+   * Orders placed with `hiddenForTicks`, and the tick from which the order endpoints show
+   * them (see {@link isShown}).
+   */
+  readonly hiddenUntil: Map<Order, number>
   /** Trades where the account is taker or maker, ascending global_seq. */
   readonly trades: TradeDetailRecord[]
   /** Transfers, ascending sid. */
@@ -45,6 +50,7 @@ export class Accounts {
       open: new Set(),
       byId: new Map(),
       byCid: new Map(),
+      hiddenUntil: new Map(),
       trades: [],
       transfers: [],
     }))
@@ -90,4 +96,20 @@ export class Accounts {
   addTransfer(account: string, record: TransferRecord): void {
     this.#byName.get(account)?.transfers.push(record)
   }
+}
+
+/**
+ * Whether the order endpoints of `account` show `order` at tick `ticks`: always, unless it
+ * was placed hidden and its tick has not come yet.
+ *
+ * @example
+ * ```ts
+ * account.hiddenUntil.set(order, 12) // placed at tick 10 with hiddenForTicks: 2
+ * isShown(account, order, 11) // false
+ * isShown(account, order, 12) // true
+ * ```
+ */
+export function isShown(account: KeyedAccount, order: Order, ticks: number): boolean {
+  const until = account.hiddenUntil.get(order)
+  return until === undefined || ticks >= until
 }

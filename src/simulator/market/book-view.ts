@@ -1,8 +1,9 @@
 /**
  * The books a pool serves: V1 is the engine's resting orders, V2 the engine merged with
  * the AMM's mapped levels (see amm-levels.ts), and the depth record built from them.
- * Levels are computed at most once per tick per pool and source (state only changes in
- * a tick).
+ * Levels are computed at most once per pool and source for each state of the books
+ * (the core's `revision`, which every order, cancel and swap moves on, in a tick or
+ * between ticks).
  *
  * @packageDocumentation
  */
@@ -19,11 +20,11 @@ export interface RawBook {
   readonly asks: readonly RawLevel[]
 }
 
-/** Integer books of every pool, cached per tick. */
+/** Integer books of every pool, cached per revision of the market. */
 export class BookView {
   readonly #core: MarketCore
   readonly #cache = new Map<string, RawBook>()
-  #cacheTick = -1
+  #cacheRevision = -1
 
   constructor(core: MarketCore) {
     this.#core = core
@@ -95,9 +96,9 @@ export class BookView {
   }
 
   #cached<T extends RawBook>(key: string, build: () => T): T {
-    if (this.#cacheTick !== this.#core.ticks) {
+    if (this.#cacheRevision !== this.#core.revision) {
       this.#cache.clear()
-      this.#cacheTick = this.#core.ticks
+      this.#cacheRevision = this.#core.revision
     }
     const found = this.#cache.get(key)
     if (found !== undefined) return found as T

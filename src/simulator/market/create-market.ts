@@ -13,6 +13,7 @@ import { isKlineInterval } from './kline-intervals.js'
 import { toKlineRecord } from './kline-series.js'
 import { MarketCore } from './market-core.js'
 import { createMarketTruth } from './market-truth.js'
+import { OrderDesk } from './order-desk.js'
 import { poolDetail, poolSummary } from './pool-records.js'
 import { DEFAULT_POOLS, resolvePools } from './pool-spec.js'
 import { stablecoinPrices } from './stablecoin-prices.js'
@@ -28,7 +29,8 @@ export const DEFAULT_START_TIME = 1_700_000_000_000
  * Creates a seeded, deterministic market: a matching engine and an AMM per pool, a crowd
  * of simulated traders, two accounts with API keys (the first is the demo account) and
  * the records the venue serves. Nothing moves until {@link Market.tick} is called; the
- * same seed and the same number of ticks always give the same state and records.
+ * same seed and the same number of ticks (and the same `placeOrder` / `cancelOrder`
+ * calls between them) always give the same state and records.
  *
  * @example
  * ```ts
@@ -36,6 +38,7 @@ export const DEFAULT_START_TIME = 1_700_000_000_000
  * for (let i = 0; i < 100; i++) market.tick()
  * market.depth(0, 'v2', 5, '0.0001')        // five levels a side of CHN/USDT
  * market.account(market.apiKeys()[0] ?? '')?.openOrders()
+ * const { id } = market.placeOrder({ poolId: 0, side: 'buy', type: 'market', amount: '5' })
  * ```
  */
 export function createMarket(options: MarketOptions): SimulatedMarket {
@@ -68,6 +71,7 @@ export function createMarket(options: MarketOptions): SimulatedMarket {
   )
   const treasury = new Treasury(core, endowed)
   const books = new BookView(core)
+  const desk = new OrderDesk(core)
   const tokens = buildTokens(seed, core.ledger.coins(), core.genesis, genesisSec)
   const prices = () => stablecoinPrices(core.pools, (poolId) => core.data[poolId]?.lastPrice ?? 0n)
   const views = new Map<string, AccountView>(
@@ -77,6 +81,7 @@ export function createMarket(options: MarketOptions): SimulatedMarket {
         ledger: core.ledger,
         pools: core.pools,
         stablecoinPrices: prices,
+        ticks: () => core.ticks,
       }),
     ]),
   )
@@ -122,5 +127,7 @@ export function createMarket(options: MarketOptions): SimulatedMarket {
     account: (apiKey) => views.get(apiKey),
     apiKeys: () => core.accounts.keyed.map((account) => account.apiKey),
     truth: createMarketTruth(core, books),
+    placeOrder: (request) => desk.place(request),
+    cancelOrder: (id) => desk.cancel(id),
   }
 }

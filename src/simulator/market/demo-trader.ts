@@ -4,14 +4,18 @@
  * working), market orders, cancels, the odd order too large for the balance (rejected),
  * and deposits and withdrawals now and then.
  *
- * It keeps between two and ten orders working. The demo account opens with a fixed script that produces every order outcome within its
- * first dozen ticks (whatever the seed): filled, canceled, partially filled then canceled
- * (status 1 in the history set), rejected, working and partially filled working orders.
+ * It keeps between two and ten orders working and manages only orders it placed itself:
+ * orders placed for the same account with `placeOrder` are never canceled by it, and its
+ * client ids skip any the account already used. The demo account opens with a fixed
+ * script that produces every order outcome within its first dozen ticks (whatever the
+ * seed): filled, canceled, partially filled then canceled (status 1 in the history set),
+ * rejected, working and partially filled working orders.
  *
  * @packageDocumentation
  */
 import type { Crowd } from './crowd-traders.js'
 import type { MarketCore } from './market-core.js'
+import type { OrderRequest } from './matching-engine.js'
 import type { Order, Side } from './order.js'
 import { quoteAmount } from './pool-spec.js'
 import { priceUnit, randomSize, toLots } from './trade-sizing.js'
@@ -42,6 +46,8 @@ export class DemoTrader {
   readonly #options: DemoTraderOptions
   #cid = 0
   #step = 0
+  /** Orders this strategy placed (the account may hold others, placed with `placeOrder`). */
+  readonly #own = new WeakSet<Order>()
   #rest: Order | undefined
   #partial: Order | undefined
 
@@ -142,7 +148,14 @@ export class DemoTrader {
   }
 
   #working(): Order[] {
-    return [...(this.#core.accounts.named(this.#options.account)?.open ?? [])]
+    const open = this.#core.accounts.named(this.#options.account)?.open ?? []
+    return [...open].filter((order) => this.#own.has(order))
+  }
+
+  #submit(poolId: number, request: OrderRequest): Order {
+    const order = this.#core.submit(poolId, request)
+    this.#own.add(order)
+    return order
   }
 
   #cancelIfWorking(order: Order | undefined): boolean {
@@ -189,7 +202,7 @@ export class DemoTrader {
     const pool = this.#core.pools[poolId]
     if (pool === undefined) return undefined
     const amount = randomSize(this.#core.random, pool, 1, 3)
-    return this.#core.submit(poolId, {
+    return this.#submit(poolId, {
       account: this.#options.account,
       side,
       type: 0,
@@ -204,7 +217,7 @@ export class DemoTrader {
     const best = this.#opposite(poolId, side)
     if (pool === undefined || best === undefined) return undefined
     const amount = this.#affordable(poolId, side, best.price) * 2n + pool.typicalSize * 10n
-    return this.#core.submit(poolId, {
+    return this.#submit(poolId, {
       account: this.#options.account,
       side,
       type: 1,
@@ -219,7 +232,7 @@ export class DemoTrader {
     const affordable = this.#affordable(poolId, side, price)
     const amount = wanted < affordable ? wanted : affordable
     if (amount <= 0n) return undefined
-    return this.#core.submit(poolId, {
+    return this.#submit(poolId, {
       account: this.#options.account,
       side,
       type: 1,
@@ -252,8 +265,13 @@ export class DemoTrader {
   }
 
   #nextCid(): string {
-    this.#cid += 1
-    return `cid-${this.#cid}`
+    const taken = this.#core.accounts.named(this.#options.account)?.byCid
+    let cid: string
+    do {
+      this.#cid += 1
+      cid = `cid-${this.#cid}`
+    } while (taken?.has(cid) === true)
+    return cid
   }
 
   /** Deposits the coin it is shortest of, or withdraws a slice of a coin it holds. */

@@ -56,6 +56,11 @@ export class MarketCore {
   /** Genesis supply per coin, ledger units. */
   readonly genesis = new Map<string, bigint>()
   ticks = 0
+  /**
+   * Grows with every order placed or canceled and every swap, whenever it happens (in a
+   * tick or between ticks, through `placeOrder`): caches of the books key on it.
+   */
+  revision = 0
   readonly #startTime: number
   readonly #tickMs: number
   #globalSeq = 0
@@ -114,12 +119,16 @@ export class MarketCore {
 
   /** Places an order in pool `poolId`. */
   submit(poolId: number, request: OrderRequest): Order {
-    return this.#engine(poolId).submit(request)
+    const engine = this.#engine(poolId)
+    this.revision += 1
+    return engine.submit(request)
   }
 
   /** Cancels a working order; false when it is not working. */
   cancel(order: Order): boolean {
-    return this.#engine(order.pool.id).cancel(order)
+    const engine = this.#engine(order.pool.id)
+    this.revision += 1
+    return engine.cancel(order)
   }
 
   /**
@@ -135,6 +144,7 @@ export class MarketCore {
     const quoteScale = this.ledger.scale(pool.quote.id, pool.quotePrecision)
     const quote = buy ? amm.costToBuy(quantity) : amm.proceedsOfSell(quantity)
     if (quote === undefined || quote <= 0n) return false
+    this.revision += 1
     if (buy) {
       if (this.ledger.free(account, pool.quote.id) < quote * quoteScale) return false
       this.ledger.debit(account, pool.quote.id, quote * quoteScale)

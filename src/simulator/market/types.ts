@@ -246,9 +246,68 @@ export interface MarketTruth {
   genesisSupply?(): Record<string, string>
 }
 
-/** A {@link Market} whose ground truth includes every optional member. */
+/**
+ * An order for {@link Market.placeOrder} (and `Simulator.placeOrder`). Amounts and prices
+ * are exact decimal strings, as the venue serves them.
+ *
+ * @example
+ * ```ts
+ * const request: PlaceOrderRequest = {
+ *   poolId: 0,
+ *   side: 'buy',
+ *   type: 'limit',
+ *   price: '1.0400',
+ *   amount: '25',
+ *   clientId: 'bot-1',
+ * }
+ * ```
+ */
+export interface PlaceOrderRequest {
+  /** API key of the simulated account that places it; default the demo account (the first key). */
+  readonly account?: string
+  /** Pool id (0, 1, 2 ... as in `/pools`). */
+  readonly poolId: number
+  readonly side: 'buy' | 'sell'
+  /** `'limit'` rests what does not fill at once; `'market'` takes the book and drops the rest. */
+  readonly type: 'limit' | 'market'
+  /** Limit price, at most the pool's price decimals; required for a limit order, refused for a market order. */
+  readonly price?: string
+  /**
+   * Base quantity, for every order (a market buy too): positive, a multiple of the pool's
+   * `min_amount` (its lot, e.g. `0.01` CHN in CHN/USDT).
+   */
+  readonly amount: string
+  /** Client id (`order_cid`), unique within the account; default `sim-<n>`. Visible ASCII, 1 to 64 characters. */
+  readonly clientId?: string
+  /**
+   * Ticks during which the order endpoints do not show the order yet, to test a bot with
+   * an order the venue answers like an unknown one: `/orders/{id}` and
+   * `/orders/client-id/{cid}` answer 500 `service internal error` and the order lists
+   * leave it out. Matching happens at once (its fills are in `/trades` and `/balances`).
+   * Default 0.
+   */
+  readonly hiddenForTicks?: number
+}
+
+/**
+ * What {@link Market.placeOrder} answers: the composite order id `{pool_id}-{order_id}-{side}`
+ * (side 0 buy, 1 sell) exactly as the HTTP API serves it, and the client id.
+ *
+ * @example
+ * ```ts
+ * const placed: PlacedOrder = { id: '0-57-0', clientId: 'bot-1' }
+ * ```
+ */
+export interface PlacedOrder {
+  readonly id: string
+  readonly clientId: string
+}
+
+/** A {@link Market} whose ground truth includes every optional member, and that takes orders. */
 export interface SimulatedMarket extends Market {
   readonly truth: Required<MarketTruth>
+  placeOrder(request: PlaceOrderRequest): PlacedOrder
+  cancelOrder(id: string): true
 }
 
 /** The market the server serves. Deterministic: same seed, same ticks, same answers. */
@@ -279,6 +338,34 @@ export interface Market {
   /** API keys of the simulated accounts (the first is the demo account). */
   apiKeys(): string[]
   readonly truth: MarketTruth
+  /**
+   * Places an order for an account with an API key, at the current simulated time, through
+   * the pool's matching engine (price-time priority, fees, balance locking): it shows in the
+   * account's endpoints like any other order. An order the balance cannot cover ends
+   * `rejected` (status 4), as the engine does it. Throws a `RangeError` or `TypeError`
+   * naming the field for bad input, and nothing changes then. Optional: a market of your
+   * own may leave it out.
+   *
+   * @example
+   * ```ts
+   * const market = createMarket({ seed: 1, tickMs: 250 })
+   * const { id } = market.placeOrder({ poolId: 0, side: 'sell', type: 'limit', price: '1.0600', amount: '10' })
+   * // e.g. '0-25-1' (pool 0, order 25, sell)
+   * ```
+   */
+  placeOrder?(request: PlaceOrderRequest): PlacedOrder
+  /**
+   * Cancels a working order of any account by its composite id `{pool_id}-{order_id}-{side}`;
+   * returns `true`. Throws a `RangeError` for an unknown id or an order that is already
+   * final. Canceled after a partial fill, the order keeps status 1 in the history set, as
+   * the live service shows it. Optional, like `placeOrder`.
+   *
+   * @example
+   * ```ts
+   * market.cancelOrder(id) // true
+   * ```
+   */
+  cancelOrder?(id: string): true
 }
 
 /** Pool configuration. */
