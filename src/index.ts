@@ -26,6 +26,7 @@ export {
   addDecimal,
   compareDecimal,
   compareIds,
+  divideDecimal,
   halfDecimal,
   isDecimal,
   isZeroDecimal,

@@ -36,6 +36,7 @@ describe('entry points export exactly their public names', () => {
       'compareDecimal',
       'compareIds',
       'createVenue',
+      'divideDecimal',
       'fileCheckpoint',
       'halfDecimal',
       'isDecimal',
