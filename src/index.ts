@@ -113,6 +113,7 @@ export type { OrderOutcome } from './streams/order-outcome.js'
 export type { BalanceChange, BalancesOptions, BalancesUpdate } from './streams/watch-balances.js'
 export type { DepthStreamOptions } from './streams/watch-depth.js'
 export type { FillsOptions } from './streams/watch-fills.js'
+export type { KlineEvent, KlinesStreamOptions } from './streams/watch-klines.js'
 export type { MyTradesOptions } from './streams/watch-my-trades.js'
 export type { OpenOrderEvent } from './streams/watch-open-orders.js'
 export type {

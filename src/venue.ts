@@ -10,6 +10,7 @@ import { redactError } from './errors/venue-error.js'
 import { type ResolvedVenueOptions, resolveOptions, type VenueOptions } from './options.js'
 import { createRestClient, type RestClient } from './rest/index.js'
 import type { AccountInfo } from './schemas/account-info.js'
+import type { KlineInterval } from './schemas/kline.js'
 import type { PoolDetail } from './schemas/pool-detail.js'
 import type { PoolSummary } from './schemas/pool-summary.js'
 import type { SystemInfo } from './schemas/system-info.js'
@@ -26,6 +27,7 @@ import {
 } from './streams/watch-balances.js'
 import { type DepthStreamOptions, watchDepth, watchOrderBook } from './streams/watch-depth.js'
 import { type FillsOptions, watchFills } from './streams/watch-fills.js'
+import { type KlineEvent, type KlinesStreamOptions, watchKlines } from './streams/watch-klines.js'
 import { type MyTradesOptions, watchMyTrades } from './streams/watch-my-trades.js'
 import { type OpenOrderEvent, watchOpenOrders } from './streams/watch-open-orders.js'
 import {
@@ -123,6 +125,15 @@ export interface Venue {
    * `canceled`, `rejected`) once every fill is out, then completion.
    */
   watchOrder(ref: WatchOrderRef, options?: WatchOrderOptions): Observable<OrderEvent>
+  /**
+   * Candles of a pool: `update` for the open candle when it changes, `closed` once per
+   * bucket in time order; `since` backfills closed candles first. Follows the venue's time.
+   */
+  watchKlines(
+    poolId: number,
+    interval: KlineInterval,
+    options?: KlinesStreamOptions,
+  ): Observable<KlineEvent>
   /**
    * Stops every poller (their streams complete), rejects requests waiting for the
    * budget and closes the connection pool. Later calls reject with `VenueAbortError`.
@@ -226,6 +237,9 @@ export function createVenue(options: VenueOptions): Venue {
     watchTransfers: guard('watchTransfers', (feedOptions) => watchTransfers(context, feedOptions)),
     watchFills: guard('watchFills', (fillsOptions) => watchFills(context, fillsOptions)),
     watchOrder: guard('watchOrder', (ref, orderOptions) => watchOrder(context, ref, orderOptions)),
+    watchKlines: guard('watchKlines', (poolId, interval, klinesOptions) =>
+      watchKlines(context, resolved.marketData, poolId, interval, klinesOptions),
+    ),
     close: () => transport.close(),
   }
   Object.defineProperties(venue, {

@@ -7,12 +7,15 @@ import {
   multiplyDecimal,
   subtractDecimal,
 } from '../decimal.js'
+import { VenueError } from '../errors/venue-error.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { VenueNotFoundError } from '../errors/venue-not-found-error.js'
+import { VenueRateLimitError } from '../errors/venue-rate-limit-error.js'
 import { VenueResponseError } from '../errors/venue-response-error.js'
 import { VenueServerError } from '../errors/venue-server-error.js'
 import { failArgument, orderSegment } from '../rest/index.js'
 import type { OpenOrder, Order, OrderWithTrades } from '../schemas/order.js'
+import { clampDelay } from '../timers.js'
 import { sharedTail } from './cursor-feed.js'
 import { chainAccount, type Fill, fillsOf } from './fills.js'
 import { type OrderOutcome, orderOutcome } from './order-outcome.js'
@@ -164,7 +167,7 @@ export function watchOrder(
     }
     /** Emits the fills of a record's trades not emitted yet, ascending. */
     const emitTrades = async (order: OrderWithTrades) => {
-      const account = await chainAccount(rest, abort.signal)
+      const account = await lookUp(() => chainAccount(rest, abort.signal))
       for (const trade of order.trades) for (const fill of fillsOf(trade, account)) emitFill(fill)
     }
     const end = async (final: OrderWithTrades, status: OrderOutcome) => {
@@ -188,17 +191,22 @@ export function watchOrder(
     }
 
     /** Asks for the order until the venue shows it, for `visibleWithinMs` at most. */
-    const lookUp = async (): Promise<OrderWithTrades> => {
+    const lookUp = async <R = OrderWithTrades>(ask?: () => Promise<R>): Promise<R> => {
       const started = (context.scheduler ?? asyncScheduler).now()
       for (let attempt = 1; ; attempt += 1) {
         try {
+          if (ask !== undefined) return await ask()
           if (id === undefined && 'clientId' in wanted) {
             id = (await rest.orderByClientId(wanted.clientId, { signal: abort.signal })).id
           }
-          return await rest.order(id ?? (wanted as { id: string }).id, { signal: abort.signal })
+          return (await rest.order(id ?? (wanted as { id: string }).id, {
+            signal: abort.signal,
+          })) as R
         } catch (error) {
           const waited = (context.scheduler ?? asyncScheduler).now() - started
-          if (!unseen(error) || waited >= visibleWithinMs) {
+          // Transport trouble (network, timeout, 5xx, 429) is retried like every stream's.
+          const transient = !unseen(error) && error instanceof VenueError && error.retryable
+          if (!transient && (!unseen(error) || waited >= visibleWithinMs)) {
             if (unseen(error)) {
               throw new VenueNotFoundError(
                 `${METHOD}: the venue did not show the order within ${visibleWithinMs} ms`,
@@ -208,10 +216,10 @@ export function watchOrder(
             throw error
           }
           const { initialMs, maxMs, factor } = context.backoff
-          const delay = Math.min(
-            maxMs,
-            initialMs * factor ** (attempt - 1),
-            visibleWithinMs - waited,
+          const retryAfter = error instanceof VenueRateLimitError ? (error.retryAfterMs ?? 0) : 0
+          const backoff = Math.min(maxMs, initialMs * factor ** (attempt - 1))
+          const delay = clampDelay(
+            transient ? Math.max(backoff, retryAfter) : Math.min(backoff, visibleWithinMs - waited),
           )
           await new Promise<void>((resolve) => {
             subscriptions.push(

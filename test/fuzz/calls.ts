@@ -47,6 +47,7 @@ export const WATCH_METHODS: readonly WatchMethodName[] = [
   'watchTransfers',
   'watchFills',
   'watchOrder',
+  'watchKlines',
 ]
 
 /** One call of one method: its name and the argument list it gets. */
@@ -228,6 +229,14 @@ export const WATCH_ARGS: Readonly<Record<WatchMethodName, fc.Arbitrary<unknown[]
       extras,
     )
     .map(([ref, options, more]) => [ref, options, ...more]),
+  watchKlines: fc
+    .tuple(
+      mostly(valid.poolId),
+      mostly(fc.constantFrom('1m', '5m', '1h', '1d', '1w', '1M')),
+      argsObject({ source: valid.source }),
+      extras,
+    )
+    .map(([id, interval, options, more]) => [id, interval, options, ...more]),
 }
 
 type AnyMethod = (...args: unknown[]) => unknown
@@ -429,6 +438,7 @@ export const VALID_WATCH_ARGS: Readonly<Record<WatchMethodName, readonly unknown
   watchTransfers: [],
   watchFills: [],
   watchOrder: ['0-1-0'],
+  watchKlines: [1, '1m'],
 }
 
 /** How many arguments each watch method takes (`watchDepth(poolId, options)` takes 2). */
@@ -447,6 +457,7 @@ export const WATCH_ARITY: Readonly<Record<WatchMethodName, number>> = {
   watchTransfers: 1,
   watchFills: 1,
   watchOrder: 2,
+  watchKlines: 3,
 }
 
 /** Endpoints a watch method asks besides the one it polls (account info, order look-ups). */
@@ -454,6 +465,7 @@ export const WATCH_ALSO: Readonly<Partial<Record<WatchMethodName, readonly RestM
   watchFills: ['accountInfo'],
   watchOrder: ['accountInfo', 'order', 'orderByClientId', 'openOrders'],
   watchOpenOrders: ['order'],
+  watchKlines: ['ping'],
 }
 
 /** The REST endpoint each watch method polls. */
@@ -472,6 +484,7 @@ export const WATCH_ENDPOINT: Readonly<Record<WatchMethodName, RestMethodName>> =
   watchTransfers: 'transfers',
   watchFills: 'trades',
   watchOrder: 'trades',
+  watchKlines: 'klines',
 }
 
 /** `Name: message` of an error, or the type of a thrown non-error, for assertion messages. */

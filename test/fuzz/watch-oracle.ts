@@ -164,6 +164,23 @@ export function watchInputProblems(
         problems,
       )
       break
+    case 'watchKlines': {
+      if (!isPoolId(first)) problems.add('poolId')
+      const intervals = ['1m', '5m', '15m', '30m', '1h', '4h', '1d', '1w', '1M']
+      if (!intervals.includes(second as string)) problems.add('interval')
+      optionProblems(
+        args[2],
+        {
+          source: DEPTH_OPTIONS['source'] as () => boolean,
+          since: (v) =>
+            typeof v === 'number' &&
+            Number.isSafeInteger(v) &&
+            (v === 0 || (v >= 1e11 && v < 1e14)),
+        },
+        problems,
+      )
+      break
+    }
     case 'watchBalances':
       optionProblems(first, { includeValuation: (v) => typeof v === 'boolean' }, problems)
       break

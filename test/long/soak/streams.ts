@@ -55,6 +55,13 @@ export const STREAMS: readonly (readonly [name: string, make: Maker])[] = [
   ],
   ['watchTransfers', (venue) => venue.watchTransfers()],
   ['watchFills', (venue, random) => venue.watchFills(random() < 0.5 ? {} : { poolId: 0 })],
+  [
+    'watchKlines',
+    (venue, random) =>
+      venue.watchKlines(pick(random, [0, 1, 2]), pick(random, ['1m', '1h'] as const), {
+        source: pick(random, ['v1', 'v2'] as const),
+      }),
+  ],
   // The demo account's first orders (client ids cid-1 ...) ended long ago: their fills
   // replay, then done.
   [
