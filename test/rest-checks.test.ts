@@ -292,6 +292,10 @@ const REJECTED: readonly RejectCase[] = [
     'balances rejects an AbortController in place of its signal': (rest) =>
       rest.balances(unchecked({ signal: new AbortController() })),
   }),
+  ...breaking('onMeta', 'function', {
+    'openOrders rejects an onMeta that is not a function': (rest) =>
+      rest.openOrders({}, unchecked({ onMeta: 'total' })),
+  }),
 ]
 
 /** A call whose arguments are at the edge of what is allowed, and the query it sends. */

@@ -391,6 +391,19 @@ describe('market data source', () => {
 })
 
 describe('returned values', () => {
+  it("hands the envelope's meta to onMeta before resolving (the total of a list)", async () => {
+    server.handle(() => ok([], { total: 250 }))
+    const metas: unknown[] = []
+    const orders = await venue.rest.openOrders(
+      { limit: 100, offset: 200 },
+      {
+        onMeta: (meta) => metas.push(meta),
+      },
+    )
+    expect(orders).toEqual([])
+    expect(metas).toEqual([{ total: 250 }])
+  })
+
   it('depth returns levels as decimal strings and the timestamp as epoch ms', async () => {
     server.handle(() => ok({ ...depth, checksum: 'abc' }))
     const book = await venue.rest.depth({ poolId: 1 })

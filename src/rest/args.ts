@@ -10,6 +10,11 @@ export type SortDirection = 'asc' | 'desc'
 export interface CallOptions {
   /** Aborts the request; the promise then rejects with `VenueAbortError`. */
   readonly signal?: AbortSignal | undefined
+  /**
+   * Called with the answer's envelope `meta` before the promise resolves; list endpoints
+   * (pools, open orders, history orders) put their total count in `meta.total`.
+   */
+  readonly onMeta?: ((meta: Readonly<Record<string, unknown>>) => void) | undefined
 }
 
 /** Picks V1 or V2 market data for one call; defaults to the venue's `marketData`. */

@@ -145,13 +145,17 @@ function callSignal(method: string, callOptions: unknown): AbortSignal | undefin
     throw new VenueInputError('options', `${method}: the last argument must be { signal }`)
   }
   for (const name of Object.keys(callOptions)) {
-    if (name !== 'signal') {
+    if (name !== 'signal' && name !== 'onMeta') {
       throw VenueInputError.quoting({
         argument: name,
         render: (shown) =>
-          `${method}: unknown call option ${JSON.stringify(shown)} (allowed: signal)`,
+          `${method}: unknown call option ${JSON.stringify(shown)} (allowed: signal, onMeta)`,
       })
     }
+  }
+  const onMeta = (callOptions as { onMeta?: unknown }).onMeta
+  if (onMeta !== undefined && typeof onMeta !== 'function') {
+    throw new VenueInputError('onMeta', `${method}: onMeta must be a function`)
   }
   const signal = (callOptions as { signal?: unknown }).signal
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
@@ -174,7 +178,11 @@ export function createRestClient(deps: RestClientDeps): RestClient {
     path: string,
     query: q.Query,
     options: CallOptions | undefined,
-  ): Promise<z.output<S>> => (await request(endpoint, path, query, options)).data
+  ): Promise<z.output<S>> => {
+    const answer = await request(endpoint, path, query, options)
+    options?.onMeta?.(answer.meta)
+    return answer.data
+  }
 
   const marketPath = (endpoint: Endpoint, args: SourceArg | undefined): string => {
     const source = checkSource(endpoint.method, args?.source, marketData)

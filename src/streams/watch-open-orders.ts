@@ -48,36 +48,27 @@ const MAX_UNRESOLVED_POLLS = 5
 /** The venue caps a page of orders at 100. */
 const PAGE = 100
 
-/** Scans of more than one page tried before the last scan is taken as it is. */
-const MAX_SCANS = 3
-
 /**
- * Every open order, across pages (newest first); an order seen twice across pages
- * counts once. Offset paging shifts when an order opens or closes between two pages,
- * which could hide an order at a page boundary (a false `closed`): a scan of several
- * pages is therefore checked by reading the first page again, and repeated (up to 3
- * scans) when that page changed meanwhile.
+ * Every open order, across pages (newest first); an order seen twice across pages counts
+ * once. The venue's `meta.total` says when the last page is in (no empty page asked for
+ * after a full one); without it, a short page ends the scan. Offset paging can shift when
+ * an order opens or closes between two pages and hide an order at a page boundary: the
+ * shared poller looks up any order missing from one scan before it calls it closed.
  */
 export async function allOpenOrders(rest: RestClient, signal: AbortSignal): Promise<OpenOrder[]> {
-  for (let scan = 1; ; scan += 1) {
-    const byId = new Map<string, OpenOrder>()
-    let first: OpenOrder[] = []
-    let pages = 0
-    for (let offset = 0; ; offset += PAGE) {
-      const page = await rest.openOrders({ limit: PAGE, offset }, { signal })
-      if (offset === 0) first = page
-      pages += 1
-      for (const order of page) if (!byId.has(order.id)) byId.set(order.id, order)
-      if (page.length < PAGE) break
-    }
-    if (pages === 1 || scan === MAX_SCANS) return [...byId.values()]
-    const again = await rest.openOrders({ limit: PAGE, offset: 0 }, { signal })
-    if (sameIds(first, again)) return [...byId.values()]
+  const byId = new Map<string, OpenOrder>()
+  let total: number | undefined
+  const onMeta = (meta: Readonly<Record<string, unknown>>) => {
+    const value = meta['total']
+    total =
+      typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined
   }
-}
-
-function sameIds(a: readonly OpenOrder[], b: readonly OpenOrder[]): boolean {
-  return a.length === b.length && a.every((order, i) => order.id === b[i]?.id)
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await rest.openOrders({ limit: PAGE, offset }, { signal, onMeta })
+    for (const order of page) if (!byId.has(order.id)) byId.set(order.id, order)
+    if (page.length < PAGE || (total !== undefined && offset + page.length >= total)) break
+  }
+  return [...byId.values()]
 }
 
 /**
