@@ -2,10 +2,13 @@ import { firstValueFrom, lastValueFrom, take, toArray } from 'rxjs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { addDecimal, compareDecimal } from '../src/decimal.js'
 import type { Fill, OrderEvent } from '../src/index.js'
-import { VenueInputError } from '../src/index.js'
+import { createVenue, VenueInputError } from '../src/index.js'
 import type { AccountView, TradeDetailRecord } from '../src/simulator/index.js'
-import { runCleanups } from './helpers/cleanups.js'
+import { onCleanup, runCleanups } from './helpers/cleanups.js'
+import { accountInfo, openOrder, orderWithTrades, tradeDetail } from './helpers/fixtures.js'
 import { collect } from './helpers/observe.js'
+import { ok, startRecordingServer } from './helpers/recording-server.js'
+import { TEST_KEY } from './helpers/rest-venue.js'
 import { count, FAST, startSimulatorVenue } from './helpers/simulator-venue.js'
 import { waitFor } from './helpers/wait-for.js'
 
@@ -157,5 +160,61 @@ describe('watchOrder against the simulator', () => {
       venue.watchOrder('0-999999-0', { visibleWithinMs: 200 }),
     ).catch((caught: unknown) => caught)
     expect((error as Error).name).toBe('VenueNotFoundError')
+  })
+})
+
+describe('watchOrder updates, against a scripted venue', () => {
+  it('emits update when the open order changes without a fill, then done when it ends', async () => {
+    const server = await startRecordingServer()
+    onCleanup(() => server.close())
+    const venue = createVenue({ baseUrl: server.url, apiKey: TEST_KEY, ...FAST })
+    onCleanup(() => venue.close())
+    // An order with its one fill (the fixture trade), resting; later its price is amended,
+    // then it is canceled.
+    let phase: 'open' | 'amended' | 'canceled' = 'open'
+    const record = () => ({
+      ...openOrder,
+      order_price: phase === 'open' ? '1.045' : '1.044',
+    })
+    server.handle((request) => {
+      switch (request.pathname) {
+        case '/api/v1/info':
+          return ok(accountInfo)
+        case '/api/v1/trades':
+          return ok(request.query['sort'] === 'desc' ? [tradeDetail] : [])
+        case '/api/v1/open-orders':
+          return phase === 'canceled' ? ok([], { total: 0 }) : ok([record()], { total: 1 })
+        case '/api/v1/orders/1-7-0':
+          return ok({
+            ...orderWithTrades,
+            ...record(),
+            ...(phase === 'canceled' ? { status: 3, history: true } : {}),
+          })
+        default:
+          return ok(null)
+      }
+    })
+    const events = collect(venue.watchOrder('1-7-0'))
+    await waitFor(() => events.values.length >= 1, 'the replayed fill')
+    // The fill the order already had, once; no update while nothing changes.
+    const polled = server.requests.length
+    await waitFor(() => server.requests.length >= polled + 6, 'more polls')
+    expect(events.values.map((e) => e.type)).toEqual(['fill'])
+    phase = 'amended'
+    await waitFor(() => events.values.length >= 2, 'the update')
+    const update = events.values[1]
+    expect(update?.type).toBe('update')
+    expect(update?.order.record.order_price).toBe('1.044')
+    expect(update?.order.filled).toBe('2')
+    phase = 'canceled'
+    await waitFor(() => events.values.at(-1)?.type === 'done', 'done')
+    expect(events.values.map((e) => e.type)).toEqual(['fill', 'update', 'done'])
+    const done = events.values.at(-1) as Extract<OrderEvent, { type: 'done' }>
+    expect([done.status, done.order.filled, done.order.remaining, done.order.avgPrice]).toEqual([
+      'canceled',
+      '2',
+      '8',
+      '1.045',
+    ])
   })
 })

@@ -87,6 +87,19 @@ function target(ref: unknown): Target {
   }
 }
 
+/** Fields of an order that its fills change. */
+const FILL_FIELDS = new Set(['executed_amount', 'avg_price'])
+
+/** Whether `open` differs from `before` in a field of the open record a fill does not change. */
+function changedBesideFills(before: OpenOrder | Order, open: OpenOrder): boolean {
+  return Object.keys(open).some(
+    (name) =>
+      !FILL_FIELDS.has(name) &&
+      JSON.stringify((before as Record<string, unknown>)[name]) !==
+        JSON.stringify((open as Record<string, unknown>)[name]),
+  )
+}
+
 /** The venue does not show the order (yet or at all): not found, or its ambiguous 500. */
 const unseen = (error: unknown) =>
   error instanceof VenueNotFoundError || (error instanceof VenueServerError && error.ambiguous)
@@ -137,7 +150,8 @@ export function watchOrder(
     const seqs = new Set<string>()
     let filled = '0'
     let notional = '0'
-    let seenOpen = false
+    let absentPolls = 0
+    let asking = false
 
     const progress = (): OrderProgress => {
       const current = record as OpenOrder | Order
@@ -248,12 +262,11 @@ export function watchOrder(
             if (ending !== undefined) return
             const open = state.orders.find((order) => order.id === id)
             if (open !== undefined) {
-              seenOpen = true
+              absentPolls = 0
               const before = record
               record = open
-              const changed = JSON.stringify(before) !== JSON.stringify(open)
-              // A change the fills emitted explain is no update.
-              if (changed && compareDecimal(open.executed_amount, filled) === 0) {
+              // A change the fills explain (executed amount, average price) is no update.
+              if (before !== undefined && changedBesideFills(before, open)) {
                 subscriber.next({ type: 'update', order: progress() })
               }
               return
@@ -261,11 +274,13 @@ export function watchOrder(
             const ended = state.endings.find((each) => each.id === id)
             if (ended !== undefined) {
               void end(ended.final, ended.status).catch((error: unknown) => subscriber.error(error))
-            } else if (seenOpen) {
-              // Left the list before the shared poll saw how: ask once.
-              seenOpen = false
+            } else if (!asking && (++absentPolls === 1 || absentPolls % 5 === 0)) {
+              // Not in the list and not ended there: it ended before the shared poll saw it
+              // open, or the list missed it. Ask (on the first such poll, then every fifth).
+              asking = true
               void lookUp()
                 .then(async (final) => {
+                  asking = false
                   const outcome = orderOutcome(final)
                   if (outcome !== undefined) await end(final, outcome)
                 })
