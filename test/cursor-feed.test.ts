@@ -316,6 +316,40 @@ describe('exactly-once feeds against the faulty simulator', () => {
     expect(transferRun.items.length).toBeGreaterThan(transfersBefore.length)
   })
 
+  it('a subscriber far behind backfills on its own, then joins the shared tail: both equal the truth, each trade once', async () => {
+    sim.faults.set(FAULTS)
+    const venue = openVenue()
+    const reports: HealthReport[] = []
+    const watching = venue.health.subscribe((report) => reports.push(report))
+    cleanups.push(() => watching.unsubscribe())
+    // A caught-up subscriber keeps the shared tail running while the market moves on.
+    const live = runFeed<TradeDetail, string>((onProgress) => venue.watchMyTrades({ onProgress }))
+    await live.caughtUp((items) => items.length >= truthTrades().length, 'the live feed')
+    sim.advance(200)
+    // A second subscriber starts from a cursor a third of the way into the history.
+    const history = truthTrades()
+    const from = history[Math.floor(history.length / 3)]
+    const behind = runFeed<TradeDetail, string>((onProgress) =>
+      venue.watchMyTrades({ onProgress, cursor: from?.global_seq }),
+    )
+    sim.advance(100)
+    const all = truthTrades()
+    await Promise.all([
+      live.caughtUp((items) => items.length >= all.length, 'the live feed after the moves'),
+      behind.caughtUp(
+        (items) => items.length >= all.length - history.indexOf(from as TradeDetail) - 1,
+        'the feed behind',
+      ),
+    ])
+    expectExactly(live.items, all, tradeKey)
+    expectExactly(behind.items, all.slice(history.indexOf(from as TradeDetail) + 1), tradeKey)
+    // One shared tail; the backfill of the one behind had a key of its own, now gone.
+    const keys = [...new Set(reports.flatMap((report) => Object.keys(report)))]
+    expect(keys.filter((key) => key === 'watchMyTrades()')).toHaveLength(1)
+    expect(keys.filter((key) => key.startsWith('watchMyTrades()#')).length).toBe(2)
+    expect(Object.keys(reports.at(-1) ?? {})).toEqual(['watchMyTrades()'])
+  })
+
   describe('restart from a file checkpoint', () => {
     type Stop = 'clean' | 'crash-before-save' | 'crash-during-save'
 
