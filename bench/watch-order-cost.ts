@@ -26,7 +26,13 @@ const bestBid = sim.truth.engineBook(0).bids[0]?.[0] ?? '1'
 const price = (Number(bestBid) / 2).toFixed(4)
 const ids: string[] = []
 for (let i = 0; i < ORDERS; i += 1) {
-  const placed = await sim.placeOrder({ poolId: 0, side: 'buy', type: 'limit', price, amount: '0.01' })
+  const placed = await sim.placeOrder({
+    poolId: 0,
+    side: 'buy',
+    type: 'limit',
+    price,
+    amount: '0.01',
+  })
   ids.push(placed.id)
 }
 
@@ -91,10 +97,14 @@ const naivePerInterval = (hits.length - naiveFrom) / (naiveMs / INTERVAL_MS)
 console.log(
   `${ORDERS} orders (${openOrders} open orders on the account), ${INTERVALS} intervals of ${INTERVAL_MS} ms`,
 )
-console.log(`look-ups at the start: ${lookupsAtStart} (${(lookupsAtStart / ORDERS).toFixed(2)} per order)`)
+console.log(
+  `look-ups at the start: ${lookupsAtStart} (${(lookupsAtStart / ORDERS).toFixed(2)} per order)`,
+)
 console.log(`requests in the window by route: ${JSON.stringify(window)}`)
 console.log(`requests per interval, shared watchOrder: ${sharedPerInterval.toFixed(2)}`)
-console.log(`look-ups at the end: ${lookupsAtEnd} (${(lookupsAtEnd / ORDERS).toFixed(2)} per order)`)
+console.log(
+  `look-ups at the end: ${lookupsAtEnd} (${(lookupsAtEnd / ORDERS).toFixed(2)} per order)`,
+)
 console.log(`requests per interval, naive polling by id: ${naivePerInterval.toFixed(2)}`)
 console.log(`ratio shared / naive: ${(sharedPerInterval / naivePerInterval).toFixed(4)}`)
 await venue.close()
