@@ -592,6 +592,8 @@ describe('exactly-once feeds against the faulty simulator', () => {
     const want = truthTrades()
     const run = runFeed<TradeDetail, string>((onProgress) => venue.watchMyTrades({ onProgress }))
     await run.caughtUp((items) => items.length >= want.length, 'watchMyTrades')
+    // The tail starts when the backfill first catches up: wait for its first report.
+    await waitFor(() => reports.some((report) => 'watchMyTrades()' in report), 'the tail')
 
     const keys = [...new Set(reports.flatMap((report) => Object.keys(report)))].sort()
     expect(keys).toHaveLength(2)

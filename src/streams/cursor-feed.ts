@@ -10,6 +10,7 @@ import {
   type ObservableInput,
   of,
   Subject,
+  type Subscription,
   throwError,
 } from 'rxjs'
 import { fromRequest } from '../core/from-request.js'
@@ -129,9 +130,10 @@ export function sharedTail<T, C>(
  * `cursor`), saved after delivery. A subscriber that is behind backfills on its own
  * (`paginateCursor` in full pages, run by the {@link pollingPipeline} under `key#n`), then
  * joins the feed's shared tail, which every caught-up subscriber shares: one poller
- * whatever their number. The hand-over loses and repeats nothing: the subscriber listens
- * to the tail before it backfills, backfills at least up to where the tail starts, then
- * takes the tail's items after its own cursor. One that falls more than 10,000 items
+ * whatever their number. The hand-over loses and repeats nothing: when the backfill first
+ * catches up the subscriber starts listening to the tail (queueing its items), backfills
+ * on at least up to where the tail starts, then takes the tail's items after its own
+ * cursor. One that falls more than 10,000 items
  * behind the tail (a slow checkpoint) drops them and backfills again.
  */
 export function cursorFeed<T, C>(
@@ -196,22 +198,29 @@ export function cursorFeed<T, C>(
               }
             }
           }
-          const listening = tail.subscribe({
-            next: (event) => {
-              if (joinAt === undefined) {
-                joinAt = { cursor: event.type === 'item' ? cursorOf(event.item) : event.cursor }
-              }
-              if (event.type === 'start') return
-              queue.push(event.type === 'item' ? event.item : undefined)
-              if (queue.length > MAX_QUEUED) subscriber.error(new FellBehind())
-              else pump()
-            },
-            error: (error: unknown) => subscriber.error(error),
-            complete: () => {
-              tailEnded = true
-              pump()
-            },
-          })
+          // The tail is joined once the backfill first catches up (not before: a feed far
+          // behind would keep a tail poller busy for nothing while it backfills). From then
+          // on its items are queued, so none is missed while the backfill reaches where
+          // the tail starts.
+          let listening: Subscription | undefined
+          const listen = () => {
+            listening ??= tail.subscribe({
+              next: (event) => {
+                if (joinAt === undefined) {
+                  joinAt = { cursor: event.type === 'item' ? cursorOf(event.item) : event.cursor }
+                }
+                if (event.type === 'start') return
+                queue.push(event.type === 'item' ? event.item : undefined)
+                if (queue.length > MAX_QUEUED) subscriber.error(new FellBehind())
+                else pump()
+              },
+              error: (error: unknown) => subscriber.error(error),
+              complete: () => {
+                tailEnded = true
+                pump()
+              },
+            })
+          }
           const backfill = pollingPipeline<T>(
             context,
             spec.key,
@@ -233,6 +242,7 @@ export function cursorFeed<T, C>(
                 },
                 scheduler: lane.scheduler,
                 handOver: (cursor) => {
+                  listen()
                   if (joinAt === undefined) return 'wait'
                   const start = joinAt.cursor
                   if (
@@ -253,6 +263,11 @@ export function cursorFeed<T, C>(
             },
             error: (error: unknown) => subscriber.error(error),
             complete: () => {
+              // The venue closed before the backfill caught up: the feed ends with it.
+              if (listening === undefined) {
+                subscriber.complete()
+                return
+              }
               // Caught up with the tail (or the venue closed: the tail ends too).
               live = true
               pump()
@@ -260,7 +275,7 @@ export function cursorFeed<T, C>(
           })
           return () => {
             backfill.unsubscribe()
-            listening.unsubscribe()
+            listening?.unsubscribe()
           }
         })
       return defer(run).pipe(
