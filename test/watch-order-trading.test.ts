@@ -82,7 +82,7 @@ function expectTruth(events: readonly OrderEvent[], account: AccountView, id: st
 
 describe('watchOrder on orders placed on the faulty simulator', () => {
   it('a resting order filled in three pieces: three fills as they happen, then done filled', async () => {
-    const { hits, sim, venue, account, other } = await setup()
+    const { sim, venue, account, other } = await setup()
     const price = insideSpread(sim)
     const placed = await sim.placeOrder({
       poolId: 0,
@@ -130,7 +130,7 @@ describe('watchOrder on orders placed on the faulty simulator', () => {
   })
 
   it('canceled after a partial fill: done canceled with filled > 0 (the venue shows status 1 in history)', async () => {
-    const { hits, sim, venue, account, other } = await setup()
+    const { sim, venue, account, other } = await setup()
     const price = insideSpread(sim)
     const placed = await sim.placeOrder({
       poolId: 0,
