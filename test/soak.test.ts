@@ -12,7 +12,8 @@ describe('soak, short', () => {
   it('churns every stream for 2 s and leaves no open handle after close', async () => {
     const report = await runSoak({ seconds: 2, seed: 1 })
 
-    expect(report.subscriptions).toBeGreaterThan(200)
+    // About 550 on an idle 2-core machine; under a loaded full run it has dropped near 200.
+    expect(report.subscriptions).toBeGreaterThan(150)
     expect(Object.keys(report.perStream).sort()).toEqual([...STREAMS].sort())
     expect(report.values).toBeGreaterThan(report.subscriptions)
     expect(report.faults.requests).toBeGreaterThan(200)
