@@ -5,10 +5,10 @@
  * against the simulator's ground truth: the fills are the order's trades, in order, each
  * once, adding up to its executed amount, and `done` says how it ended.
  */
-import { lastValueFrom, toArray } from 'rxjs'
+import { firstValueFrom, lastValueFrom, toArray } from 'rxjs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { OrderEvent, Venue } from '../src/index.js'
-import { addDecimal, compareDecimal } from '../src/index.js'
+import { addDecimal, compareDecimal, memoryCheckpoint } from '../src/index.js'
 import type { AccountView, Simulator } from '../src/simulator/index.js'
 import { runCleanups } from './helpers/cleanups.js'
 import { collect } from './helpers/observe.js'
@@ -207,5 +207,52 @@ describe('watchOrder on orders placed on the faulty simulator', () => {
     await waitFor(() => events.values.at(-1)?.type === 'done', 'done', 10_000)
     expect(expectTruth(events.values, account, placed.id).status).toBe('filled')
     expect(events.error).toBeUndefined()
+  })
+})
+
+describe('watchFills on a self-trade', () => {
+  it('gives two fills of one trade (maker first), and a checkpoint stopped between them resumes with the second', async () => {
+    const { sim, venue } = await setup()
+    const price = insideSpread(sim)
+    const resting = await sim.placeOrder({
+      poolId: 0,
+      side: 'sell',
+      type: 'limit',
+      price,
+      amount: '0.01',
+    })
+    const crossing = await sim.placeOrder({
+      poolId: 0,
+      side: 'buy',
+      type: 'limit',
+      price,
+      amount: '0.01',
+    })
+    const account = sim.market.account(sim.apiKey)
+    const trade = account?.trades().at(-1)
+    expect([trade?.maker, trade?.taker]).toEqual([
+      account?.info().chain_account,
+      account?.info().chain_account,
+    ])
+    const before = String((trade?.global_seq ?? 1) - 1)
+    // A consumer that stops after the first fill of the self-trade, with a checkpoint.
+    const checkpoint = memoryCheckpoint<string>()
+    const first = await firstValueFrom(venue.watchFills({ cursor: before, checkpoint }))
+    expect([first.role, first.side, first.orderId]).toEqual([
+      'maker',
+      'sell',
+      resting.id.split('-')[1],
+    ])
+    expect(await checkpoint.load()).toBe(`${trade?.global_seq}/1`)
+    // The restart delivers the taker fill of the same trade, then nothing repeated.
+    const second = await firstValueFrom(venue.watchFills({ checkpoint }))
+    expect([second.globalSeq, second.role, second.side, second.orderId]).toEqual([
+      String(trade?.global_seq),
+      'taker',
+      'buy',
+      crossing.id.split('-')[1],
+    ])
+    expect(await checkpoint.load()).toBe(String(trade?.global_seq))
+    expect([first.fee, second.fee]).toEqual([trade?.maker_fee, trade?.taker_fee])
   })
 })
