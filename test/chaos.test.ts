@@ -101,7 +101,7 @@ describe('chaos against the faulty simulator', () => {
     expect(report.caughtUp).toBe(true)
 
     // Exactly-once feeds: the whole truth, once each, ascending, equal field by field.
-    for (const feed of [report.myTrades, report.transfers]) {
+    for (const feed of [report.myTrades, report.fills, report.transfers]) {
       expect(feed.truth).toBeGreaterThan(100)
       expect(feed).toMatchObject({
         delivered: feed.truth,
@@ -141,7 +141,6 @@ describe('chaos against the faulty simulator', () => {
     expect(report.unhandledRejections).toBe(0)
     expect(report.uncaughtExceptions).toBe(0)
     expect(report.streamErrors).toEqual([])
-    expect(report.fills).toBe('not available (watchFills not implemented yet)')
     expect(report.failures).toEqual([])
     expect(seconds).toBeLessThan(8)
   })

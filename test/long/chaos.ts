@@ -30,11 +30,13 @@ import { countFeed, countPublicTrades, type PublicEvent } from './chaos/counting
 import { chaosFaults } from './chaos/faults.js'
 import { type ChaosReport, chaosFailures, formatChaosReport } from './chaos/report.js'
 import {
+  deliveredFill,
   deliveredTrade,
   deliveredTransfer,
   type Keyed,
   publicTradeText,
   truePublicTradeText,
+  truthFills,
   truthTrades,
   truthTransfers,
 } from './chaos/truth.js'
@@ -114,6 +116,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   }
 
   const myTrades: Keyed[] = []
+  const fills: Keyed[] = []
   const transfers: Keyed[] = []
   const publicEvents: PublicEvent[] = []
   let lastPublic: string | undefined
@@ -121,8 +124,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   let faultsAtStop: FaultStats = sim.faults.stats()
   let requestsAtStop = 0
   let caughtUp = false
-  let truth: { trades: Keyed[]; transfers: Keyed[]; tape: string[] } = {
+  let truth: { trades: Keyed[]; fills: Keyed[]; transfers: Keyed[]; tape: string[] } = {
     trades: [],
+    fills: [],
     transfers: [],
     tape: [],
   }
@@ -188,6 +192,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         next: (trade) => myTrades.push(deliveredTrade(trade)),
         error: failed('watchMyTrades'),
       }),
+      client.watchFills().subscribe({
+        next: (fill) => fills.push(deliveredFill(fill)),
+        error: failed('watchFills'),
+      }),
       client.watchTransfers().subscribe({
         next: (transfer) => transfers.push(deliveredTransfer(transfer)),
         error: failed('watchTransfers'),
@@ -251,6 +259,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     // The market stands still now: the truth is final.
     truth = {
       trades: truthTrades(sim, account),
+      fills: truthFills(sim, account),
       transfers: truthTransfers(sim, account),
       tape: sim.truth.publicTrades(TRADES_POOL).map(truePublicTradeText),
     }
@@ -270,6 +279,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       () =>
         streamErrors.length > 0 ||
         (feedDone(myTrades, truth.trades.length, lastTrade) &&
+          feedDone(fills, truth.fills.length, truth.fills.at(-1)?.key) &&
           feedDone(transfers, truth.transfers.length, lastTransfer) &&
           lastPublic === truth.tape.at(-1) &&
           books.every((book) => book.atLatest())),
@@ -279,6 +289,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     if (!caughtUp) {
       failures.push(
         `not caught up within ${CATCH_UP_TIMEOUT_MS} ms: own trades ${myTrades.length}/${truth.trades.length}, ` +
+          `fills ${fills.length}/${truth.fills.length}, ` +
           `transfers ${transfers.length}/${truth.transfers.length}, ` +
           `public trades at the last one: ${lastPublic === truth.tape.at(-1)}, ` +
           `books at the last one: ${books.map((book) => book.atLatest()).join(',')}`,
@@ -321,7 +332,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     unhandledRejections: unhandled.rejections(),
     uncaughtExceptions: unhandled.exceptions(),
     streamErrors: [...streamErrors, ...unhandled.messages],
-    fills: 'not available (watchFills not implemented yet)',
+    fills: countFeed(fills, truth.fills),
   }
   return { ...report, failures: [...failures, ...chaosFailures(report)] }
 }

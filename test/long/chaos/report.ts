@@ -94,7 +94,7 @@ export interface ChaosReport extends RunReport {
   readonly bookEqualShare: number
   /** Errors that ended a stream (none is expected: every injected fault is retryable). */
   readonly streamErrors: readonly string[]
-  readonly fills: string
+  readonly fills: FeedCounts
   /** Why the run failed; empty when every count is right. */
   readonly failures: readonly string[]
 }
@@ -109,6 +109,7 @@ export function chaosFailures(report: Omit<ChaosReport, 'failures'>): string[] {
     if (counts.truth === 0) failures.push(`${name}: the truth is empty`)
   }
   feed('own trades', report.myTrades)
+  feed('fills', report.fills)
   feed('transfers', report.transfers)
   const trades = report.publicTrades
   for (const kind of ['lost', 'repeated', 'unexpected'] as const) {
@@ -166,6 +167,7 @@ export function formatChaosReport(report: ChaosReport): string {
   )
   for (const [name, c] of [
     ['own trades', report.myTrades],
+    ['fills', report.fills],
     ['transfers', report.transfers],
   ] as const) {
     lines.push(
@@ -201,7 +203,6 @@ export function formatChaosReport(report: ChaosReport): string {
   lines.push('')
   lines.push(unhandledText(report))
   for (const error of report.streamErrors) lines.push(`  ${error}`)
-  lines.push(`fills: ${report.fills}`)
   lines.push('')
   lines.push(
     report.failures.length === 0

@@ -2,7 +2,7 @@
  * The delivered items and the simulator's ground truth as comparable text: a cursor key and
  * the fields compared, for own trades, transfers and public trades.
  */
-import type { PublicTrade, TradeDetail, Transfer } from '../../../src/index.js'
+import type { Fill, PublicTrade, TradeDetail, Transfer } from '../../../src/index.js'
 import type {
   PublicTradeRecord,
   Simulator,
@@ -91,4 +91,56 @@ export function truthTransfers(sim: Simulator, account: string): Keyed[] {
     .transfers()
     .filter((transfer) => transfer.from === account || transfer.to === account)
     .map(trueTransfer)
+}
+
+/**
+ * A fill as comparable text. Its key orders the fills of a self-trade: twice the trade's
+ * `global_seq`, plus one for the taker (the maker fill comes first).
+ */
+function fillKeyed(fill: Pick<Fill, 'globalSeq' | 'role'>, fields: readonly unknown[]): Keyed {
+  return {
+    key: (BigInt(fill.globalSeq) * 2n + (fill.role === 'taker' ? 1n : 0n)).toString(),
+    text: fields.join('|'),
+  }
+}
+
+export function deliveredFill(fill: Fill): Keyed {
+  const { txId, poolId, orderId, price, quantity, quoteQuantity, fee, side, timestamp } = fill
+  return fillKeyed(fill, [
+    txId,
+    poolId,
+    orderId,
+    price,
+    quantity,
+    quoteQuantity,
+    fee,
+    side,
+    timestamp,
+  ])
+}
+
+/** The account's fills in every trade of it, from `sim.truth`: its side of each. */
+export function truthFills(sim: Simulator, account: string): Keyed[] {
+  return sim.truth.trades().flatMap((trade) => {
+    const fills: Keyed[] = []
+    for (const role of ['maker', 'taker'] as const) {
+      if (trade[role] !== account) continue
+      const maker = role === 'maker'
+      const bought = maker ? !trade.taker_is_bid : trade.taker_is_bid
+      fills.push(
+        fillKeyed({ globalSeq: String(trade.global_seq), role }, [
+          trade.tx_id,
+          trade.pool_id,
+          idKey(maker ? trade.maker_order_id : trade.taker_order_id),
+          trade.price,
+          trade.base_quantity,
+          trade.quote_quantity,
+          maker ? trade.maker_fee : trade.taker_fee,
+          bought ? 'buy' : 'sell',
+          trade.timestamp * 1000,
+        ]),
+      )
+    }
+    return fills
+  })
 }
