@@ -52,6 +52,17 @@ function insideSpread(sim: Simulator): string {
   return (bid + 0.0001).toFixed(4)
 }
 
+/** A limit order on pool 0, placed for the demo account unless `more` names another. */
+function limit(
+  sim: Simulator,
+  side: 'buy' | 'sell',
+  price: string,
+  amount: string,
+  more: { readonly account?: string; readonly hiddenForTicks?: number } = {},
+) {
+  return sim.placeOrder({ poolId: 0, side, type: 'limit', price, amount, ...more })
+}
+
 /** The order as the venue keeps it now, with its trades. */
 function truthOf(account: AccountView, id: string) {
   const [pool, orderId, side] = id.split('-').map(Number)
@@ -84,23 +95,10 @@ describe('watchOrder on orders placed on the faulty simulator', () => {
   it('a resting order filled in three pieces: three fills as they happen, then done filled', async () => {
     const { sim, venue, account, other } = await setup()
     const price = insideSpread(sim)
-    const placed = await sim.placeOrder({
-      poolId: 0,
-      side: 'sell',
-      type: 'limit',
-      price,
-      amount: '0.03',
-    })
+    const placed = await limit(sim, 'sell', price, '0.03')
     const events = collect(venue.watchOrder(placed.id))
     for (let piece = 1; piece <= 3; piece += 1) {
-      await sim.placeOrder({
-        account: other,
-        poolId: 0,
-        side: 'buy',
-        type: 'limit',
-        price,
-        amount: '0.01',
-      })
+      await limit(sim, 'buy', price, '0.01', { account: other })
       await waitFor(
         () => events.values.filter((e) => e.type === 'fill').length >= piece,
         `fill ${piece}`,
@@ -117,13 +115,7 @@ describe('watchOrder on orders placed on the faulty simulator', () => {
   it('an order that filled at once, before the subscription: its fills replayed, then done', async () => {
     const { sim, venue, account } = await setup()
     const ask = sim.truth.engineBook(0).asks[0]?.[0] ?? '0'
-    const placed = await sim.placeOrder({
-      poolId: 0,
-      side: 'buy',
-      type: 'limit',
-      price: ask,
-      amount: '0.01',
-    })
+    const placed = await limit(sim, 'buy', ask, '0.01')
     const events = await lastValueFrom(venue.watchOrder(placed.id).pipe(toArray()))
     expect(expectTruth(events, account, placed.id).status).toBe('filled')
     expect(events.filter((e) => e.type === 'fill').length).toBeGreaterThan(0)
@@ -132,22 +124,9 @@ describe('watchOrder on orders placed on the faulty simulator', () => {
   it('canceled after a partial fill: done canceled with filled > 0 (the venue shows status 1 in history)', async () => {
     const { sim, venue, account, other } = await setup()
     const price = insideSpread(sim)
-    const placed = await sim.placeOrder({
-      poolId: 0,
-      side: 'sell',
-      type: 'limit',
-      price,
-      amount: '0.03',
-    })
+    const placed = await limit(sim, 'sell', price, '0.03')
     const events = collect(venue.watchOrder(placed.id))
-    await sim.placeOrder({
-      account: other,
-      poolId: 0,
-      side: 'buy',
-      type: 'limit',
-      price,
-      amount: '0.01',
-    })
+    await limit(sim, 'buy', price, '0.01', { account: other })
     await waitFor(() => events.values.some((e) => e.type === 'fill'), 'the partial fill')
     await sim.cancelOrder(placed.id)
     await waitFor(() => events.values.at(-1)?.type === 'done', 'done').catch((error: unknown) => {
@@ -164,13 +143,7 @@ describe('watchOrder on orders placed on the faulty simulator', () => {
   it('a rejected order (more than the balance covers): done rejected, no fill', async () => {
     const { sim, venue, account } = await setup()
     const price = insideSpread(sim)
-    const placed = await sim.placeOrder({
-      poolId: 0,
-      side: 'buy',
-      type: 'limit',
-      price,
-      amount: '100000000',
-    })
+    const placed = await limit(sim, 'buy', price, '100000000')
     const events = await lastValueFrom(venue.watchOrder(placed.id).pipe(toArray()))
     expect(expectTruth(events, account, placed.id).status).toBe('rejected')
     expect(events).toHaveLength(1)
@@ -179,14 +152,7 @@ describe('watchOrder on orders placed on the faulty simulator', () => {
   it('an order the venue does not show at first: asked again until it shows, then followed to its end', async () => {
     const { hits, sim, venue, account, other } = await setup()
     const price = insideSpread(sim)
-    const placed = await sim.placeOrder({
-      poolId: 0,
-      side: 'sell',
-      type: 'limit',
-      price,
-      amount: '0.01',
-      hiddenForTicks: 3,
-    })
+    const placed = await limit(sim, 'sell', price, '0.01', { hiddenForTicks: 3 })
     const events = collect(venue.watchOrder(placed.id))
     // The venue answers its 500 for three ticks; the stream keeps asking meanwhile.
     const path = `/api/v1/orders/${placed.id}`
@@ -196,14 +162,7 @@ describe('watchOrder on orders placed on the faulty simulator', () => {
       expect(events.values).toEqual([])
       sim.advance(1)
     }
-    await sim.placeOrder({
-      account: other,
-      poolId: 0,
-      side: 'buy',
-      type: 'limit',
-      price,
-      amount: '0.01',
-    })
+    await limit(sim, 'buy', price, '0.01', { account: other })
     await waitFor(() => events.values.at(-1)?.type === 'done', 'done', 10_000)
     expect(expectTruth(events.values, account, placed.id).status).toBe('filled')
     expect(events.error).toBeUndefined()
@@ -214,20 +173,8 @@ describe('watchFills on a self-trade', () => {
   it('gives two fills of one trade (maker first), and a checkpoint stopped between them resumes with the second', async () => {
     const { sim, venue } = await setup()
     const price = insideSpread(sim)
-    const resting = await sim.placeOrder({
-      poolId: 0,
-      side: 'sell',
-      type: 'limit',
-      price,
-      amount: '0.01',
-    })
-    const crossing = await sim.placeOrder({
-      poolId: 0,
-      side: 'buy',
-      type: 'limit',
-      price,
-      amount: '0.01',
-    })
+    const resting = await limit(sim, 'sell', price, '0.01')
+    const crossing = await limit(sim, 'buy', price, '0.01')
     const account = sim.market.account(sim.apiKey)
     const trade = account?.trades().at(-1)
     expect([trade?.maker, trade?.taker]).toEqual([

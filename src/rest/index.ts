@@ -23,7 +23,13 @@ export {
   type ParamNamesOverride,
 } from './param-names.js'
 // Query builders the streams key their pollers by.
-export { depthQuery, orderSegment, poolSegment, unsignedId } from './requests.js'
+export {
+  depthQuery,
+  INTERVAL_SECONDS,
+  orderSegment,
+  poolSegment,
+  unsignedId,
+} from './requests.js'
 export {
   createRestClient,
   type RestClient,

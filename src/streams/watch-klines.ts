@@ -1,6 +1,6 @@
 import { map, Observable, type Subscription } from 'rxjs'
 import type { MarketDataSource, RestClient } from '../rest/index.js'
-import { checkPoolId, checkSource, failArgument } from '../rest/index.js'
+import { checkPoolId, checkSource, failArgument, INTERVAL_SECONDS } from '../rest/index.js'
 import { KLINE_INTERVALS, type Kline, type KlineInterval } from '../schemas/kline.js'
 import { type PollingLane, polledSource, pollingPipeline } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
@@ -64,22 +64,12 @@ export type KlineEvent =
  */
 export const KLINE_CLOSE_DELAY_MS = 2_000
 
-const MINUTE = 60_000
-const HOUR = 60 * MINUTE
-const DAY = 24 * HOUR
+const DAY = 86_400_000
 
 /** The longest a bucket of each interval lasts, ms (a month at most 31 days). */
-const LONGEST_MS: Readonly<Record<KlineInterval, number>> = {
-  '1m': MINUTE,
-  '5m': 5 * MINUTE,
-  '15m': 15 * MINUTE,
-  '30m': 30 * MINUTE,
-  '1h': HOUR,
-  '4h': 4 * HOUR,
-  '1d': DAY,
-  '1w': 7 * DAY,
-  '1M': 31 * DAY,
-}
+const LONGEST_MS = Object.fromEntries(
+  Object.entries(INTERVAL_SECONDS).map(([interval, seconds]) => [interval, seconds * 1000]),
+) as Readonly<Record<KlineInterval, number>>
 
 /**
  * Buckets per query window. With one candle per bucket a window holds at most 94 candles
