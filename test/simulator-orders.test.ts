@@ -84,6 +84,18 @@ const chn = (value: bigint) => format(value, BP)
 const cost = (at: bigint, quantity: bigint) => (at * quantity) / 10n ** BigInt(PP + BP - QP)
 const fee = (received: bigint, ppm: bigint) => ceilDiv(received * ppm, 1_000_000n)
 
+type Side = PlaceOrderRequest['side']
+/** What an order may carry besides its side, price and amount. */
+type More = Partial<Pick<PlaceOrderRequest, 'account' | 'poolId' | 'clientId' | 'hiddenForTicks'>>
+
+/** A limit order, on pool 0 and by the demo account unless `more` says otherwise. */
+const placeLimit = (sim: Simulator, side: Side, at: string, amount: string, more: More = {}) =>
+  sim.placeOrder({ poolId: 0, side, type: 'limit', price: at, amount, ...more })
+
+/** A market order for `amount` base, on pool 0 and by the demo account unless `more` says otherwise. */
+const placeMarket = (sim: Simulator, side: Side, amount: string, more: More = {}) =>
+  sim.placeOrder({ poolId: 0, side, type: 'market', amount, ...more })
+
 describe('sim.placeOrder: limit orders', () => {
   it('rests a limit buy inside the spread, then fills it in three pieces as another account sells into it', async () => {
     const sim = await start()
@@ -93,14 +105,7 @@ describe('sim.placeOrder: limit orders', () => {
     const usdtBefore = await holding(sim, USDT)
     const chnBefore = await holding(sim, CHN)
 
-    const placed = await sim.placeOrder({
-      poolId: 0,
-      side: 'buy',
-      type: 'limit',
-      price: price(at),
-      amount: '30',
-      clientId: 'rest-1',
-    })
+    const placed = await placeLimit(sim, 'buy', price(at), '30', { clientId: 'rest-1' })
     expect(placed.clientId).toBe('rest-1')
     expect(placed.id).toMatch(/^0-\d+-0$/)
     const [, orderId] = placed.id.split('-')
@@ -131,14 +136,7 @@ describe('sim.placeOrder: limit orders', () => {
     const pieces = [units('5', BP), units('12.5', BP), units('12.5', BP)]
     let executed = 0n
     for (const [index, piece] of pieces.entries()) {
-      const sell = await sim.placeOrder({
-        account: alice,
-        poolId: 0,
-        side: 'sell',
-        type: 'limit',
-        price: price(at),
-        amount: chn(piece),
-      })
+      const sell = await placeLimit(sim, 'sell', price(at), chn(piece), { account: alice })
       executed += piece
       const now = await order(sim, placed.id)
       const last = index === pieces.length - 1
@@ -189,14 +187,7 @@ describe('sim.placeOrder: limit orders', () => {
     const sim = await start()
     const alice = sim.apiKeys[1] ?? ''
     const at = best(sim, 'bids')[0] + 1n
-    const placed = await sim.placeOrder({
-      account: alice,
-      poolId: 0,
-      side: 'buy',
-      type: 'limit',
-      price: price(at),
-      amount: '3000',
-    })
+    const placed = await placeLimit(sim, 'buy', price(at), '3000', { account: alice })
     expect(placed.clientId).toBe('sim-1')
     let executed = 0n
     let final: OrderWithTrades | undefined
@@ -229,13 +220,7 @@ describe('sim.placeOrder: limit orders', () => {
     expect(extra).toBeLessThan(size2)
     const usdtBefore = await holding(sim, USDT)
     const chnBefore = await holding(sim, CHN)
-    const placed = await sim.placeOrder({
-      poolId: 0,
-      side: 'buy',
-      type: 'limit',
-      price: price(ask2),
-      amount: chn(size1 + extra),
-    })
+    const placed = await placeLimit(sim, 'buy', price(ask2), chn(size1 + extra))
     const done = await order(sim, placed.id)
     expect(done).toMatchObject({
       status: 2,
@@ -259,13 +244,7 @@ describe('sim.placeOrder: limit orders', () => {
   it('rests the rest of a limit sell that crosses part of the book (status 1, still working)', async () => {
     const sim = await start()
     const [bid, size] = best(sim, 'bids')
-    const placed = await sim.placeOrder({
-      poolId: 0,
-      side: 'sell',
-      type: 'limit',
-      price: price(bid),
-      amount: chn(size + units('2', BP)),
-    })
+    const placed = await placeLimit(sim, 'sell', price(bid), chn(size + units('2', BP)))
     const now = await order(sim, placed.id)
     expect(now).toMatchObject({ status: 1, history: false, executed_amount: chn(size) })
     expect(await openIds(sim)).toEqual([placed.id])
@@ -278,7 +257,7 @@ describe('sim.placeOrder: market orders', () => {
   it('sells `amount` base at the best bids, and lists the order in the history only', async () => {
     const sim = await start()
     const [bid] = best(sim, 'bids')
-    const placed = await sim.placeOrder({ poolId: 0, side: 'sell', type: 'market', amount: '100' })
+    const placed = await placeMarket(sim, 'sell', '100')
     const done = await order(sim, placed.id)
     expect(done).toMatchObject({
       type: 0,
@@ -301,12 +280,7 @@ describe('sim.placeOrder: market orders', () => {
     const [ask1, size1] = best(sim, 'asks', 0)
     const [ask2] = best(sim, 'asks', 1)
     const amount = size1 + units('3', BP)
-    const placed = await sim.placeOrder({
-      poolId: 0,
-      side: 'buy',
-      type: 'market',
-      amount: chn(amount),
-    })
+    const placed = await placeMarket(sim, 'buy', chn(amount))
     const done = await order(sim, placed.id)
     expect(done).toMatchObject({ status: 2, executed_amount: chn(amount), order_price: '0' })
     expect(done.filled_total).toBe(format(cost(ask1, size1) + cost(ask2, units('3', BP)), QP))
@@ -316,13 +290,7 @@ describe('sim.placeOrder: market orders', () => {
     const sim = await start()
     const alice = sim.apiKeys[1] ?? ''
     const usdt = await holding(sim, USDT, alice)
-    const placed = await sim.placeOrder({
-      account: alice,
-      poolId: 0,
-      side: 'buy',
-      type: 'market',
-      amount: '100000',
-    })
+    const placed = await placeMarket(sim, 'buy', '100000', { account: alice })
     const done = await order(sim, placed.id, alice)
     expect(done).toMatchObject({ status: 1, history: true })
     expect(units(done.executed_amount)).toBeGreaterThan(0n)
@@ -338,14 +306,7 @@ describe('sim.placeOrder: what the balance cannot cover', () => {
     const sim = await start()
     const before = await holding(sim, USDT)
     const [bid] = best(sim, 'bids')
-    const placed = await sim.placeOrder({
-      poolId: 0,
-      side: 'buy',
-      type: 'limit',
-      price: price(bid),
-      amount: '1000000',
-      clientId: 'too-big',
-    })
+    const placed = await placeLimit(sim, 'buy', price(bid), '1000000', { clientId: 'too-big' })
     const done = await order(sim, placed.id)
     expect(done).toMatchObject({
       status: 4,
@@ -363,13 +324,7 @@ describe('sim.placeOrder: what the balance cannot cover', () => {
     const sim = await start()
     const chnHeld = (await holding(sim, CHN)).total
     const [bid] = best(sim, 'bids')
-    const placed = await sim.placeOrder({
-      poolId: 0,
-      side: 'sell',
-      type: 'limit',
-      price: price(bid),
-      amount: chn(chnHeld + units('0.01', BP)),
-    })
+    const placed = await placeLimit(sim, 'sell', price(bid), chn(chnHeld + units('0.01', BP)))
     expect(await order(sim, placed.id)).toMatchObject({ status: 4, executed_amount: '0.0000' })
     expect((await holding(sim, CHN)).total).toBe(chnHeld)
   })
@@ -380,21 +335,8 @@ describe('sim.cancelOrder', () => {
     const sim = await start()
     const alice = sim.apiKeys[1] ?? ''
     const at = best(sim, 'bids')[0] + 1n
-    const placed = await sim.placeOrder({
-      poolId: 0,
-      side: 'buy',
-      type: 'limit',
-      price: price(at),
-      amount: '20',
-      clientId: 'partial',
-    })
-    await sim.placeOrder({
-      account: alice,
-      poolId: 0,
-      side: 'sell',
-      type: 'market',
-      amount: '8',
-    })
+    const placed = await placeLimit(sim, 'buy', price(at), '20', { clientId: 'partial' })
+    await placeMarket(sim, 'sell', '8', { account: alice })
     expect(await order(sim, placed.id)).toMatchObject({ status: 1, history: false })
     expect((await holding(sim, USDT)).locked).toBe(cost(at, units('12', BP)))
 
@@ -421,13 +363,7 @@ describe('sim.cancelOrder', () => {
 
   it('cancels an unfilled order with status 3 and unlocks its reservation', async () => {
     const sim = await start()
-    const placed = await sim.placeOrder({
-      poolId: 0,
-      side: 'sell',
-      type: 'limit',
-      price: '2.0000',
-      amount: '15',
-    })
+    const placed = await placeLimit(sim, 'sell', '2.0000', '15')
     expect((await holding(sim, CHN)).locked).toBe(units('15', BP))
     expect(await sim.cancelOrder(placed.id)).toBe(true)
     expect(await order(sim, placed.id)).toMatchObject({ status: 3, history: true })
@@ -454,7 +390,7 @@ describe('sim.cancelOrder', () => {
 
   it('rejects ids that are malformed, unknown or final, changing nothing', async () => {
     const sim = await start()
-    const market = await sim.placeOrder({ poolId: 0, side: 'buy', type: 'market', amount: '1' })
+    const market = await placeMarket(sim, 'buy', '1')
     const orders = JSON.stringify(sim.truth.orders())
     const cases: [unknown, ErrorConstructor, RegExp][] = [
       [42, TypeError, /cancelOrder: id must be a string/],
@@ -479,12 +415,7 @@ describe('sim.placeOrder: hiddenForTicks', () => {
     const sim = await start()
     const unknown = await get<null>(sim, '/orders/0-999999-0')
     expect(unknown.status).toBe(500)
-    const placed = await sim.placeOrder({
-      poolId: 0,
-      side: 'buy',
-      type: 'limit',
-      price: '0.5000',
-      amount: '10',
+    const placed = await placeLimit(sim, 'buy', '0.5000', '10', {
       clientId: 'late',
       hiddenForTicks: 3,
     })
@@ -512,13 +443,7 @@ describe('sim.placeOrder: hiddenForTicks', () => {
 
   it('hides an order that filled at once from the history, while its trades are already served', async () => {
     const sim = await start()
-    const placed = await sim.placeOrder({
-      poolId: 0,
-      side: 'sell',
-      type: 'market',
-      amount: '4',
-      hiddenForTicks: 1,
-    })
+    const placed = await placeMarket(sim, 'sell', '4', { hiddenForTicks: 1 })
     const [, orderId] = placed.id.split('-')
     expect((await get<null>(sim, `/orders/${placed.id}`)).status).toBe(500)
     expect((await history(sim)).map((o) => o.id)).not.toContain(placed.id)
@@ -531,12 +456,8 @@ describe('sim.placeOrder: hiddenForTicks', () => {
 
   it('shows an order at once with hiddenForTicks 0 (the default)', async () => {
     const sim = await start()
-    const placed = await sim.placeOrder({
+    const placed = await placeLimit(sim, 'buy', '20000.00', '0.01', {
       poolId: 1,
-      side: 'buy',
-      type: 'limit',
-      price: '20000.00',
-      amount: '0.01',
       hiddenForTicks: 0,
     })
     expect(placed.id).toMatch(/^1-\d+-0$/)
@@ -672,14 +593,7 @@ describe('sim.placeOrder: input errors', () => {
 describe('orders of your own among the simulated traders', () => {
   it('are never canceled by the demo strategy, and its client ids skip yours', async () => {
     const sim = await start()
-    const placed = await sim.placeOrder({
-      poolId: 0,
-      side: 'buy',
-      type: 'limit',
-      price: '0.5000',
-      amount: '10',
-      clientId: 'cid-20',
-    })
+    const placed = await placeLimit(sim, 'buy', '0.5000', '10', { clientId: 'cid-20' })
     sim.advance(400)
     expect(await order(sim, placed.id)).toMatchObject({ status: 0, history: false })
     expect((await data<OrderRecord>(sim, '/orders/client-id/cid-20')).id).toBe(placed.id)
@@ -755,15 +669,12 @@ describe('orders of your own among the simulated traders', () => {
       for (let tick = 0; tick < 60; tick++) {
         const [bid] = best(sim, 'bids')
         const side = tick % 2 === 0 ? 'buy' : 'sell'
-        const placed = await sim.placeOrder({
-          account: sim.apiKeys[tick % 2] ?? '',
-          poolId: 0,
-          side,
-          type: tick % 3 === 0 ? 'market' : 'limit',
-          ...(tick % 3 === 0 ? {} : { price: price(side === 'buy' ? bid + 1n : bid) }),
-          amount: chn(units('1', BP) * BigInt(1 + (tick % 9))),
-          hiddenForTicks: tick % 2,
-        })
+        const amount = chn(units('1', BP) * BigInt(1 + (tick % 9)))
+        const more = { account: sim.apiKeys[tick % 2] ?? '', hiddenForTicks: tick % 2 }
+        const placed =
+          tick % 3 === 0
+            ? await placeMarket(sim, side, amount, more)
+            : await placeLimit(sim, side, price(side === 'buy' ? bid + 1n : bid), amount, more)
         if (tick % 5 === 4) await sim.cancelOrder(placed.id).catch(() => undefined)
         sim.advance(3)
       }

@@ -225,6 +225,50 @@ function firstFrom(now: Truth, from: number): number {
   return now.closed.find((c) => c.timestamp >= from)?.timestamp ?? Number.POSITIVE_INFINITY
 }
 
+/** Waits for the first event of every stream; the start of each one's first candle. */
+async function firstCandles<T extends readonly Recorded[]>(
+  what: string,
+  ...recs: T
+): Promise<{ [K in keyof T]: number }> {
+  await waitFor(() => recs.every((r) => r.events.length > 0), what)
+  return recs.map((r) => (r.events[0] as KlineEvent).candle.timestamp) as { [K in keyof T]: number }
+}
+
+/** A stream held to the truth: its events, the series it follows (default v2 1m), where it starts. */
+interface Followed {
+  readonly rec: Recorded
+  readonly from: number
+  readonly what: string
+  readonly source?: Source
+  readonly interval?: KlineInterval
+}
+
+interface Steps {
+  readonly steps: number
+  /** Ticks the simulator advances each step. */
+  readonly ticks: number
+  /** Captures every series a stream follows, each step. */
+  readonly witness?: Witness
+  /** Runs at the end of each step. */
+  readonly afterStep?: () => Promise<void>
+}
+
+/** `steps` times: advances the simulator, then converges each stream to the truth. */
+async function advanceConverging(
+  sim: Simulator,
+  { steps, ticks, witness, afterStep }: Steps,
+  streams: readonly Followed[],
+): Promise<void> {
+  for (let n = 0; n < steps; n += 1) {
+    sim.advance(ticks)
+    for (const { source = 'v2', interval = '1m' } of streams)
+      witness?.capture(sim, source, interval)
+    for (const { rec, from, what, source = 'v2', interval = '1m' } of streams)
+      await converge(rec, truth(sim, source, interval), from, `${what}, step ${n}`)
+    await afterStep?.()
+  }
+}
+
 describe('watchKlines against the simulator', () => {
   it.each([
     { source: 'v2', interval: '1m', tickMs: 5 * SECOND, step: 13, steps: 14, skew: 6 * HOUR },
@@ -268,11 +312,9 @@ describe('watchKlines against the simulator', () => {
       expect(rec.events[0]).toEqual({ type: 'update', candle: atStart.open })
       const from = (atStart.open as Kline).timestamp
 
-      for (let n = 0; n < steps; n += 1) {
-        sim.advance(step)
-        witness.capture(sim, source, interval)
-        await converge(rec, truth(sim, source, interval), from, `step ${n}`)
-      }
+      await advanceConverging(sim, { steps, ticks: step, witness }, [
+        { rec, from, what: `${interval} ${source}`, source, interval },
+      ])
       const end = truth(sim, source, interval)
       expect(rec.closed().length, 'bucket boundaries crossed').toBeGreaterThanOrEqual(6)
       expect(rec.closed()).toEqual(end.closed.filter((c) => c.timestamp >= from))
@@ -302,11 +344,9 @@ describe('watchKlines against the simulator', () => {
     ])
     expect(reads.filter((r) => r.interval === '1m').length, 'pages').toBeGreaterThanOrEqual(3)
 
-    for (let n = 0; n < 8; n += 1) {
-      sim.advance(7)
-      witness.capture(sim, 'v2', '1m')
-      await converge(rec, truth(sim, 'v2', '1m'), since, `live step ${n}`)
-    }
+    await advanceConverging(sim, { steps: 8, ticks: 7, witness }, [
+      { rec, from: since, what: 'live' },
+    ])
     checkLaws(rec, witness, 'since')
     checkWindows(reads)
   })
@@ -330,10 +370,9 @@ describe('watchKlines against the simulator', () => {
     sim.advance(60) // 5 minutes: still before `since`
     await converge(rec, truth(sim, 'v2', '1m'), since, 'before since')
     expect(rec.events).toEqual([])
-    for (let n = 0; n < 6; n += 1) {
-      sim.advance(60)
-      await converge(rec, truth(sim, 'v2', '1m'), since, `after since, step ${n}`)
-    }
+    await advanceConverging(sim, { steps: 6, ticks: 60 }, [
+      { rec, from: since, what: 'after since' },
+    ])
     expect(rec.closed().length).toBeGreaterThanOrEqual(10)
     expect(rec.closed()[0]?.timestamp).toBe(firstFrom(truth(sim, 'v2', '1m'), since))
   })
@@ -345,15 +384,11 @@ describe('watchKlines against the simulator', () => {
     const a = record(watch(venue, POOL, '1m'))
     const b = record(watch(venue, POOL, '1m', { source: 'v2' })) // the venue's default: the same stream
     const c = record(watch(venue, POOL, '5m'))
-    await waitFor(() => a.events.length > 0 && c.events.length > 0, 'the first events')
-    const from = (a.events[0] as KlineEvent).candle.timestamp
-    const fromC = (c.events[0] as KlineEvent).candle.timestamp
-    for (let n = 0; n < 6; n += 1) {
-      sim.advance(13)
-      witness.capture(sim, 'v2', '1m')
-      await converge(a, truth(sim, 'v2', '1m'), from, `a, step ${n}`)
-      await converge(c, truth(sim, 'v2', '5m'), fromC, `c, step ${n}`)
-    }
+    const [from, fromC] = await firstCandles('the first events', a, c)
+    await advanceConverging(sim, { steps: 6, ticks: 13, witness }, [
+      { rec: a, from, what: 'a' },
+      { rec: c, from: fromC, what: 'c', interval: '5m' },
+    ])
     expect(b.events).toEqual(a.events)
     // a and b share one poller: as many 1m reads as 5m reads (one page a poll each), not twice.
     const perInterval = (interval: string) => reads.filter((r) => r.interval === interval).length
@@ -363,12 +398,10 @@ describe('watchKlines against the simulator', () => {
     const late = record(watch(venue, POOL, '1m'))
     const open = truth(sim, 'v2', '1m').open as Kline
     expect(late.events).toEqual([{ type: 'update', candle: open }])
-    for (let n = 0; n < 6; n += 1) {
-      sim.advance(13)
-      witness.capture(sim, 'v2', '1m')
-      await converge(late, truth(sim, 'v2', '1m'), open.timestamp, `late, step ${n}`)
-      await converge(a, truth(sim, 'v2', '1m'), from, `a after the late one, step ${n}`)
-    }
+    await advanceConverging(sim, { steps: 6, ticks: 13, witness }, [
+      { rec: late, from: open.timestamp, what: 'late' },
+      { rec: a, from, what: 'a after the late one' },
+    ])
     expect(late.closed()[0]).toEqual(
       truth(sim, 'v2', '1m').closed.find((k) => k.timestamp === open.timestamp),
     )
@@ -385,13 +418,10 @@ describe('watchKlines against the simulator', () => {
     const witness = new Witness()
     witness.capture(sim, 'v2', '1m')
     const live = record(watch(venue, POOL, '1m'))
-    await waitFor(() => live.events.length > 0, 'the live stream')
-    const fromLive = (live.events[0] as KlineEvent).candle.timestamp
-    for (let n = 0; n < 4; n += 1) {
-      sim.advance(7)
-      witness.capture(sim, 'v2', '1m')
-      await converge(live, truth(sim, 'v2', '1m'), fromLive, `live, step ${n}`)
-    }
+    const [fromLive] = await firstCandles('the live stream', live)
+    await advanceConverging(sim, { steps: 4, ticks: 7, witness }, [
+      { rec: live, from: fromLive, what: 'live' },
+    ])
     // Long before the shared poller started: a backfill of its own, then the join.
     const early = (truth(sim, 'v2', '1m').candles[20] as Kline).timestamp
     // Inside what the shared poller has closed: it joins at once.
@@ -410,14 +440,11 @@ describe('watchKlines against the simulator', () => {
       reads.slice(readsBefore).some((r) => r.start === Math.floor(early / SECOND)),
       'the backfill of its own',
     ).toBe(true)
-    for (let n = 0; n < 6; n += 1) {
-      sim.advance(7)
-      witness.capture(sim, 'v2', '1m')
-      const now = truth(sim, 'v2', '1m')
-      await converge(fromEarly, now, early, `since early, step ${n}`)
-      await converge(fromRecent, now, recent, `since recent, step ${n}`)
-      await converge(live, now, fromLive, `live, step ${n}`)
-    }
+    await advanceConverging(sim, { steps: 6, ticks: 7, witness }, [
+      { rec: fromEarly, from: early, what: 'since early' },
+      { rec: fromRecent, from: recent, what: 'since recent' },
+      { rec: live, from: fromLive, what: 'live' },
+    ])
     expect(fromEarly.closed().length).toBeGreaterThanOrEqual(130)
     for (const [rec, what] of [
       [fromEarly, 'since early'],
@@ -453,20 +480,17 @@ describe('watchKlines against the simulator', () => {
     const m1 = record(watch(venue, POOL, '1m'))
     const m5 = record(watch(venue, POOL, '5m', { source: 'v1' }))
     const backfill = record(watch(venue, POOL, '1m', { since }))
-    await waitFor(() => m1.events.length > 0 && m5.events.length > 0, 'the first events')
-    const from1 = (m1.events[0] as KlineEvent).candle.timestamp
-    const from5 = (m5.events[0] as KlineEvent).candle.timestamp
-    for (let n = 0; n < 20; n += 1) {
-      sim.advance(9)
-      witness.capture(sim, 'v2', '1m')
-      witness.capture(sim, 'v1', '5m')
-      await converge(m1, truth(sim, 'v2', '1m'), from1, `1m, step ${n}`)
-      await converge(m5, truth(sim, 'v1', '5m'), from5, `5m, step ${n}`)
-      await converge(backfill, truth(sim, 'v2', '1m'), since, `since, step ${n}`)
-      // At least 12 more requests a step, whatever the timing: some 240 in all, a third faulty.
+    const [from1, from5] = await firstCandles('the first events', m1, m5)
+    // At least 12 more requests a step, whatever the timing: some 240 in all, a third faulty.
+    const twelveMore = () => {
       const target = requests + 12
-      await waitFor(() => requests >= target, '12 more requests')
+      return waitFor(() => requests >= target, '12 more requests')
     }
+    await advanceConverging(sim, { steps: 20, ticks: 9, witness, afterStep: twelveMore }, [
+      { rec: m1, from: from1, what: '1m' },
+      { rec: m5, from: from5, what: '5m', source: 'v1', interval: '5m' },
+      { rec: backfill, from: since, what: 'since' },
+    ])
     const stats = sim.faults.stats()
     expect(stats.requests).toBeGreaterThanOrEqual(240)
     expect(
