@@ -254,7 +254,11 @@ describe('fileCheckpoint: a restart of a feed', () => {
 
   const random = mulberry32(20_240_611)
   // The last item of a page, the first of the next, and two seeded random stops.
-  const stops = [100, 101, ...Array.from({ length: 2 }, () => 1 + Math.floor(random() * (COUNT - 2)))]
+  const stops = [
+    100,
+    101,
+    ...Array.from({ length: 2 }, () => 1 + Math.floor(random() * (COUNT - 2))),
+  ]
 
   it.each(stops)(
     'loses no trade after a stop after %i trades, and repeats at most the one it stopped on',
