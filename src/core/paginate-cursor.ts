@@ -12,6 +12,7 @@ import {
   of,
   queueScheduler,
   type SchedulerLike,
+  type Subscriber,
   tap,
   timer,
 } from 'rxjs'
@@ -60,6 +61,37 @@ export interface PaginateCursorOptions<T, C> {
    * `intervalMs`. Without it the feed tails for ever.
    */
   readonly handOver?: ((cursor: C | undefined) => 'end' | 'next' | 'wait') | undefined
+}
+
+/**
+ * Delivers `item`, then runs `afterDelivery` (which saves its cursor). True when the caller
+ * may go on at once; false when the subscriber closed, the save failed (the error is sent
+ * on) or the save is a promise still pending: `resume` runs when it settles, unless the
+ * subscriber closed meanwhile. The save runs even when the consumer stops on this very item
+ * (`take(n)`): it was delivered, so a restart must not repeat it.
+ */
+export function deliverThenSave<T>(
+  subscriber: Subscriber<T>,
+  item: T,
+  afterDelivery: () => Promise<void> | void,
+  resume: () => void,
+): boolean {
+  subscriber.next(item)
+  let saving: Promise<void> | void
+  try {
+    saving = afterDelivery()
+  } catch (error) {
+    subscriber.error(error)
+    return false
+  }
+  if (saving === undefined) return !subscriber.closed
+  saving.then(
+    () => {
+      if (!subscriber.closed) resume()
+    },
+    (error: unknown) => subscriber.error(error),
+  )
+  return false
 }
 
 interface Step<T, C> {
@@ -151,26 +183,17 @@ export function paginateCursor<T, C>(options: PaginateCursorOptions<T, C>): Obse
             const item = step.items[index] as T
             index += 1
             const cursor = cursorOf(item)
-            subscriber.next(item)
-            delivered = cursor
-            items += 1
-            let saving: Promise<void> | void
-            try {
-              saving = save?.(cursor)
-            } catch (error) {
-              subscriber.error(error)
-              return
-            }
-            if (saving !== undefined) {
-              saving.then(
-                () => {
-                  if (!subscriber.closed) run()
-                },
-                (error: unknown) => subscriber.error(error),
-              )
-              return
-            }
-            if (subscriber.closed) return
+            const goOn = deliverThenSave(
+              subscriber,
+              item,
+              () => {
+                delivered = cursor
+                items += 1
+                return save?.(cursor)
+              },
+              run,
+            )
+            if (!goOn) return
           }
           onProgress?.({ phase: step.full ? 'backfill' : 'tail', pages, items, cursor: delivered })
           subscriber.complete()

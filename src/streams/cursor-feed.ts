@@ -14,7 +14,7 @@ import {
   throwError,
 } from 'rxjs'
 import { fromRequest } from '../core/from-request.js'
-import { type CursorProgress, paginateCursor } from '../core/paginate-cursor.js'
+import { type CursorProgress, deliverThenSave, paginateCursor } from '../core/paginate-cursor.js'
 import { retryBackoff } from '../core/retry-backoff.js'
 import type { RestClient } from '../rest/index.js'
 import type { Checkpoint } from './checkpoint.js'
@@ -176,26 +176,19 @@ export function cursorFeed<T, C>(
               }
               const cursor = cursorOf(item)
               if (!after(cursor, delivered)) continue
-              subscriber.next(item)
-              delivered = cursor
-              items += 1
-              let saved: Promise<void> | void
-              try {
-                saved = save?.(cursor)
-              } catch (error) {
-                subscriber.error(error)
-                return
-              }
-              if (saved !== undefined) {
-                saving = true
-                saved.then(
-                  () => {
-                    saving = false
-                    pump()
-                  },
-                  (error: unknown) => subscriber.error(error),
-                )
-              }
+              saving = !deliverThenSave(
+                subscriber,
+                item,
+                () => {
+                  delivered = cursor
+                  items += 1
+                  return save?.(cursor)
+                },
+                () => {
+                  saving = false
+                  pump()
+                },
+              )
             }
           }
           // The tail is joined once the backfill first catches up (not before: a feed far
