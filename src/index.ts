@@ -21,6 +21,11 @@ export type {
 export { type FillEstimate, OrderBook } from './book/order-book.js'
 export type { HealthReport, StreamHealth } from './core/health.js'
 export type { CursorProgress } from './core/paginate-cursor.js'
+export {
+  type OverflowPolicy,
+  type ToAsyncIterableOptions,
+  toAsyncIterable,
+} from './core/to-async-iterable.js'
 // Exact decimals and ids
 export {
   addDecimal,

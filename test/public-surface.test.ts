@@ -45,6 +45,7 @@ describe('entry points export exactly their public names', () => {
       'multiplyDecimal',
       'normalizeDecimal',
       'subtractDecimal',
+      'toAsyncIterable',
     ])
   })
 

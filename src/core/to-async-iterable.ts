@@ -1,0 +1,133 @@
+import type { Observable, Subscription } from 'rxjs'
+import { VenueInputError } from '../errors/venue-input-error.js'
+
+/** What {@link toAsyncIterable} does when values arrive faster than the loop takes them. */
+export type OverflowPolicy = 'drop-oldest' | 'error'
+
+/** Settings of {@link toAsyncIterable}. */
+export interface ToAsyncIterableOptions {
+  /** Values held for the loop at most; default 1,000. */
+  readonly buffer?: number | undefined
+  /**
+   * When the buffer is full and another value arrives: `'error'` (default) stops the
+   * stream and the loop throws a `RangeError`; `'drop-oldest'` drops the oldest held value
+   * (right for state such as books, where only the newest matters).
+   */
+  readonly overflow?: OverflowPolicy | undefined
+}
+
+const METHOD = 'toAsyncIterable'
+
+/**
+ * An Observable as an async iterable, for `for await` loops. The subscription starts with
+ * the loop's first step; values wait in a bounded buffer until the loop takes them;
+ * `break` (or `return`) unsubscribes; an error of the stream is thrown at the loop once
+ * the values before it were taken; completion ends the loop.
+ * Throws `VenueInputError` at once for a bad option.
+ *
+ * @example
+ * ```ts
+ * for await (const book of toAsyncIterable(venue.watchOrderBook(1), { overflow: 'drop-oldest' })) {
+ *   console.log(book.bestBid, book.bestAsk)
+ *   if (done) break // unsubscribes
+ * }
+ * ```
+ */
+export function toAsyncIterable<T>(
+  source: Observable<T>,
+  options: ToAsyncIterableOptions = {},
+): AsyncIterableIterator<T> {
+  if (typeof options !== 'object' || options === null) {
+    throw new VenueInputError('options', `${METHOD}: options must be an object`)
+  }
+  const { buffer = 1_000, overflow = 'error' } = options
+  if (!Number.isSafeInteger(buffer) || buffer < 1) {
+    throw new VenueInputError('buffer', `${METHOD}: buffer must be a whole number, 1 or more`)
+  }
+  if (overflow !== 'error' && overflow !== 'drop-oldest') {
+    throw new VenueInputError('overflow', `${METHOD}: overflow must be 'error' or 'drop-oldest'`)
+  }
+
+  const held: T[] = []
+  // The loop waiting for the next value, if any.
+  let waiting:
+    | { resolve: (step: IteratorResult<T>) => void; reject: (e: unknown) => void }
+    | undefined
+  let ended: { readonly error?: unknown; readonly failed: boolean } | undefined
+  let subscription: Subscription | undefined
+  let closed = false
+
+  const finish = (failed: boolean, error?: unknown) => {
+    if (ended !== undefined) return
+    ended = failed ? { failed, error } : { failed }
+    const loop = waiting
+    waiting = undefined
+    if (loop === undefined) return
+    // Thrown once at the loop; after that the iterator is simply done.
+    ended = { failed: false }
+    if (failed) loop.reject(error)
+    else loop.resolve({ value: undefined, done: true })
+  }
+  const start = () => {
+    if (subscription !== undefined || closed) return
+    subscription = source.subscribe({
+      next: (value) => {
+        if (ended !== undefined) return
+        const loop = waiting
+        if (loop !== undefined) {
+          waiting = undefined
+          loop.resolve({ value, done: false })
+          return
+        }
+        if (held.length < buffer) {
+          held.push(value)
+        } else if (overflow === 'drop-oldest') {
+          held.shift()
+          held.push(value)
+        } else {
+          held.length = 0
+          finish(
+            true,
+            new RangeError(
+              `${METHOD}: more than ${buffer} values waited for the loop (overflow: 'error')`,
+            ),
+          )
+          subscription?.unsubscribe()
+        }
+      },
+      error: (error: unknown) => finish(true, error),
+      complete: () => finish(false),
+    })
+    if (ended !== undefined) subscription.unsubscribe()
+  }
+  const stop = () => {
+    closed = true
+    held.length = 0
+    subscription?.unsubscribe()
+    finish(false)
+  }
+
+  const iterator: AsyncIterableIterator<T> = {
+    next: () => {
+      if (held.length > 0) return Promise.resolve({ value: held.shift() as T, done: false })
+      if (ended !== undefined) {
+        const { failed, error } = ended
+        ended = { failed: false }
+        return failed ? Promise.reject(error) : Promise.resolve({ value: undefined, done: true })
+      }
+      if (closed) return Promise.resolve({ value: undefined, done: true })
+      return new Promise<IteratorResult<T>>((resolve, reject) => {
+        waiting = { resolve, reject }
+        start()
+      })
+    },
+    return: () => {
+      stop()
+      return Promise.resolve({ value: undefined, done: true })
+    },
+    [Symbol.asyncIterator]() {
+      return iterator
+    },
+  }
+  return iterator
+}
