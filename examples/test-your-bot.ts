@@ -8,7 +8,12 @@ import { createVenue, VenueError } from '../src/index.js'
 import { startSimulator } from '../src/simulator/index.js'
 
 const sim = await startSimulator({ seed: 1, clock: 'manual' })
-const venue = createVenue({ baseUrl: sim.url, apiKey: sim.apiKey, requestTimeoutMs: 500 })
+const venue = createVenue({
+  baseUrl: sim.url,
+  apiKey: sim.apiKey,
+  requestTimeoutMs: 500,
+  maxRequestsPerSecond: 200, // the default budget is 10 requests a second
+})
 try {
   sim.advance(300) // 300 ticks of simulated trading
   const open = await venue.rest.openOrders()
