@@ -100,6 +100,23 @@ describe('entry points export exactly their public names', () => {
     ])
   })
 
+  it('venue-rx/signals: market signals as operators', async () => {
+    expect(await names('../src/signals/index.js')).toEqual([
+      'crossover',
+      'depthWithin',
+      'ema',
+      'imbalance',
+      'indicator',
+      'microprice',
+      'mid',
+      'ohlcv',
+      'spread',
+      'threshold',
+      'tradeFlowImbalance',
+      'vwap',
+    ])
+  })
+
   it('venue-rx/simulator: the local venue', async () => {
     expect(await names('../src/simulator/index.js')).toEqual([
       'EXTRA_FIELD',
@@ -118,6 +135,7 @@ describe('entry points export exactly their public names', () => {
       '.',
       './operators',
       './schemas',
+      './signals',
       './simulator',
       './package.json',
     ])

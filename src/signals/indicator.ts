@@ -1,0 +1,154 @@
+import { concatMap, defer, type OperatorFunction } from 'rxjs'
+import { type DecimalLike, fail, optionsObject, seriesValue } from './checks.js'
+
+/**
+ * What {@link indicator} needs of an indicator: the shape of every indicator of the
+ * `trading-signals` package (v8), so its whole catalogue fits without an adapter.
+ */
+export interface IndicatorLike<Result, Input> {
+  /** Whether the indicator has had enough input for its result to count. */
+  readonly isStable: boolean
+  /** Adds an input, or replaces the last one when `replace` is true; the new result. */
+  update(input: Input, replace: boolean): Result | null
+}
+
+/** A candle as {@link indicator} gives it to a candle indicator: numbers. */
+export interface CandleNumbers {
+  readonly open: number
+  readonly high: number
+  readonly low: number
+  readonly close: number
+  readonly volume: number
+}
+
+/** A candle {@link indicator} reads: an `OhlcvCandle` (`start`) or a `Kline` (`timestamp`). */
+export type CandleLike = {
+  readonly open: string
+  readonly high: string
+  readonly low: string
+  readonly close: string
+  readonly volume: string
+} & ({ readonly start: number } | { readonly timestamp: number })
+
+/** An `OhlcvEvent` of `ohlcv` or a `KlineEvent` of `watchKlines`. */
+export interface CandleEvent {
+  readonly type: 'update' | 'closed'
+  readonly candle: CandleLike
+}
+
+/** What {@link indicator} reads with `input: 'candle'`. */
+export type CandleInput = CandleLike | CandleEvent
+
+/** What {@link indicator} reads with `input: 'close'` (the default). */
+export type PriceInput = DecimalLike | CandleInput
+
+/** Options of {@link indicator}. */
+export interface IndicatorOptions {
+  /**
+   * `'close'` (default): the indicator takes prices (RSI, MACD, Bollinger bands...); it is
+   * given each price, or each candle's close. `'candle'`: the indicator takes candles (ATR,
+   * Stochastic, ...); it is given each candle's open, high, low, close and volume.
+   */
+  readonly input?: 'close' | 'candle' | undefined
+}
+
+function isEvent(input: object): input is CandleEvent {
+  return 'candle' in input
+}
+
+function startOf(candle: CandleLike): number {
+  return 'start' in candle ? candle.start : candle.timestamp
+}
+
+function numberOf(text: string): number {
+  return Number(seriesValue('indicator', text))
+}
+
+/**
+ * Feeds a stream of prices or candles into an indicator of the `trading-signals` package
+ * (or anything of the same shape, {@link IndicatorLike}) and emits its result after each
+ * input once the indicator is stable (`isStable`), nothing before. `factory` makes a new
+ * indicator for each subscription.
+ *
+ * Inputs: decimal strings or numbers (prices), candles (`OhlcvCandle`, `Kline`), or candle
+ * events (`OhlcvEvent` of `ohlcv`, `KlineEvent` of `watchKlines`). A candle event whose
+ * candle has the same start as the previous `update` event replaces that input
+ * (`update(input, true)`) instead of adding one, so the open candle's updates move the
+ * last result without counting as new candles; a plain candle or price is always added.
+ *
+ * Results are the indicator's own: `trading-signals` v8 computes in floating point, so they
+ * are numbers (or objects of numbers), not exact decimals; decimal strings are converted
+ * with `Number`. A value that is no decimal errors the stream with a `TypeError`; so does a
+ * price with `input: 'candle'`. Throws `VenueInputError` at the call when `factory` is not
+ * a function or an option is bad.
+ *
+ * @example
+ * ```ts
+ * import { ATR, MACD, EMA, RSI } from 'trading-signals'
+ * import { indicator, ohlcv } from 'venue-rx/signals'
+ *
+ * venue.watchKlines(1, '1m').pipe(indicator(() => new RSI(14))) // 48.2, 51.7, ...
+ * venue.watchTrades(1).pipe(
+ *   ohlcv(60_000),
+ *   indicator(() => new MACD(new EMA(12), new EMA(26), new EMA(9))),
+ * ) // { macd, signal, histogram }
+ * venue.watchKlines(1, '1m').pipe(indicator(() => new ATR(14), { input: 'candle' }))
+ * ```
+ */
+export function indicator<Result>(
+  factory: () => IndicatorLike<Result, number>,
+  options?: IndicatorOptions & { readonly input?: 'close' | undefined },
+): OperatorFunction<PriceInput, Result>
+export function indicator<Result>(
+  factory: () => IndicatorLike<Result, CandleNumbers>,
+  options: IndicatorOptions & { readonly input: 'candle' },
+): OperatorFunction<CandleInput, Result>
+export function indicator<Result>(
+  factory: () => IndicatorLike<Result, number> | IndicatorLike<Result, CandleNumbers>,
+  options?: IndicatorOptions,
+): OperatorFunction<PriceInput, Result> {
+  if (typeof factory !== 'function') fail('indicator', 'factory', 'must be a function', factory)
+  const given = optionsObject('indicator', options, ['input'])
+  const mode = given['input'] ?? 'close'
+  if (mode !== 'close' && mode !== 'candle') {
+    fail('indicator', 'input', "must be 'close' or 'candle'", mode)
+  }
+  const toInput = (candle: CandleLike): number | CandleNumbers =>
+    mode === 'close'
+      ? numberOf(candle.close)
+      : {
+          open: numberOf(candle.open),
+          high: numberOf(candle.high),
+          low: numberOf(candle.low),
+          close: numberOf(candle.close),
+          volume: numberOf(candle.volume),
+        }
+  return (source) =>
+    defer(() => {
+      // The typed overloads pair each mode with its input; inside, one shape serves both.
+      const target = factory() as IndicatorLike<Result, number | CandleNumbers>
+      // Start of the candle whose `update` was the last input: the next event of the same
+      // candle replaces it.
+      let open: number | undefined
+      return source.pipe(
+        concatMap((input): Result[] => {
+          let result: Result | null
+          if (typeof input === 'string' || typeof input === 'number') {
+            if (mode === 'candle') {
+              throw new TypeError(`indicator: a price given to a candle indicator: ${input}`)
+            }
+            open = undefined
+            result = target.update(numberOf(String(input)), false)
+          } else if (isEvent(input)) {
+            const start = startOf(input.candle)
+            result = target.update(toInput(input.candle), open === start)
+            open = input.type === 'update' ? start : undefined
+          } else {
+            open = undefined
+            result = target.update(toInput(input), false)
+          }
+          return target.isStable && result !== null ? [result] : []
+        }),
+      )
+    })
+}

@@ -1,0 +1,51 @@
+import { addDecimal, subtractDecimal } from '../decimal.js'
+
+interface Entry {
+  readonly at: number
+  readonly amounts: readonly string[]
+}
+
+/**
+ * Running exact sums of amounts over a window of trade time: an entry at `at` counts while
+ * `at > latest - windowMs`, `latest` being the newest time added (so the window is
+ * `(latest - windowMs, latest]`, on the trades' own clock, never the wall clock). Entries
+ * may come out of time order: a late one counts while it is inside the window.
+ */
+export class TradeWindow {
+  readonly #windowMs: number
+  #entries: Entry[] = []
+  #sums: string[]
+  #latest = Number.NEGATIVE_INFINITY
+  #oldest = Number.POSITIVE_INFINITY
+
+  constructor(windowMs: number, width: number) {
+    this.#windowMs = windowMs
+    this.#sums = Array.from({ length: width }, () => '0')
+  }
+
+  /** Adds an entry, drops what fell out of the window, and returns the sums. */
+  add(at: number, amounts: readonly string[]): readonly string[] {
+    this.#latest = Math.max(this.#latest, at)
+    const cutoff = this.#latest - this.#windowMs
+    if (at > cutoff) {
+      this.#entries.push({ at, amounts })
+      this.#sums = this.#sums.map((sum, i) => addDecimal(sum, amounts[i] ?? '0'))
+      this.#oldest = Math.min(this.#oldest, at)
+    }
+    if (this.#oldest <= cutoff) {
+      const kept: Entry[] = []
+      let oldest = Number.POSITIVE_INFINITY
+      for (const entry of this.#entries) {
+        if (entry.at > cutoff) {
+          kept.push(entry)
+          oldest = Math.min(oldest, entry.at)
+        } else {
+          this.#sums = this.#sums.map((sum, i) => subtractDecimal(sum, entry.amounts[i] ?? '0'))
+        }
+      }
+      this.#entries = kept
+      this.#oldest = oldest
+    }
+    return this.#sums
+  }
+}

@@ -1,0 +1,53 @@
+import { defer, filter, map, type OperatorFunction } from 'rxjs'
+import { divideDecimal, isZeroDecimal, multiplyDecimal } from '../decimal.js'
+import { integerFrom, optionsObject, placesOption, type TradeInput, tradeOf } from './checks.js'
+import { TradeWindow } from './trade-window.js'
+
+/** Options of {@link vwap}. */
+export interface VwapOptions {
+  /** Decimals of the division, rounded half to even; default 18. */
+  readonly places?: number | undefined
+}
+
+/**
+ * Volume-weighted average price of the trades of the last `windowMs` milliseconds of
+ * trade time, `Σ(price × quantity) / Σ quantity`, emitted after each trade. The window is
+ * `(t - windowMs, t]` where `t` is the newest `traded_at` seen: it moves with the trades'
+ * own timestamps, never the wall clock, so a replay gives the same values. Sums are exact;
+ * the division goes to `places` decimals (default 18), rounded half to even.
+ *
+ * Takes `PublicTrade`s or the events of `watchTrades` (`PublicTradeEvent`): `gap` events
+ * are skipped. A trade older than the window is ignored; when the window holds no
+ * quantity, nothing is emitted. `windowMs` is an integer >= 1; a bad argument throws
+ * `VenueInputError` at the call.
+ *
+ * @example
+ * ```ts
+ * import { vwap } from 'venue-rx/signals'
+ *
+ * venue.watchTrades(1).pipe(vwap(60_000)).subscribe((price) => console.log(price))
+ * ```
+ */
+export function vwap(
+  windowMs: number,
+  options?: VwapOptions,
+): OperatorFunction<TradeInput, string> {
+  const span = integerFrom('vwap', 'windowMs', windowMs, 1)
+  const places = placesOption('vwap', optionsObject('vwap', options, ['places']))
+  return (source) =>
+    defer(() => {
+      const window = new TradeWindow(span, 2)
+      return source.pipe(
+        map((input) => {
+          const trade = tradeOf(input)
+          if (trade === undefined) return undefined
+          const [turnover = '0', volume = '0'] = window.add(trade.traded_at, [
+            multiplyDecimal(trade.price, trade.quantity),
+            trade.quantity,
+          ])
+          return isZeroDecimal(volume) ? undefined : divideDecimal(turnover, volume, places)
+        }),
+        filter((value): value is string => value !== undefined),
+      )
+    })
+}
