@@ -3,6 +3,13 @@ import { parseArgs } from 'node:util'
 /** Thrown for a command line that cannot be run; `main` prints it with the usage. */
 export class UsageError extends Error {
   override name = 'UsageError'
+  /** The usage text of the command at fault; `main` prints its own when absent. */
+  readonly usage: string | undefined
+
+  constructor(message: string, usage?: string) {
+    super(message)
+    this.usage = usage
+  }
 }
 
 /** A whole number option within `min..max`, or `fallback` when absent. */
@@ -37,5 +44,29 @@ export function parseCommand(
     return parseArgs({ args: [...argv], options, allowPositionals: false, strict: true }).values
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error))
+  }
+}
+
+/** Like {@link parseCommand}, also returning the positional arguments. */
+export function parseWithPositionals(
+  argv: readonly string[],
+  strings: readonly string[],
+  flags: readonly string[],
+  usage: string,
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {}
+  for (const name of strings) options[name] = { type: 'string' }
+  for (const name of flags) options[name] = { type: 'boolean' }
+  options['help'] = { type: 'boolean', short: 'h' }
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...argv],
+      options,
+      allowPositionals: true,
+      strict: true,
+    })
+    return { values, positionals }
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error), usage)
   }
 }

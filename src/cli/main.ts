@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { UsageError } from './args.js'
-import { demoCommand } from './demo-command.js'
-import { simulateCommand } from './simulate-command.js'
+import { CliError } from './failure.js'
 
 const USAGE = `Usage: venue-rx <command> [options]
 
@@ -10,11 +9,20 @@ Commands:
               --seed N (1)  --pool ID (0)  --seconds N (0 = until Ctrl-C on a terminal)
   simulate    run the venue simulator standalone and print its URL and API key
               --port N (8787)  --seed N (1)  --tick-ms N (250)  --host H (127.0.0.1)
+  watch       print a stream's events: book, trades, my-trades, transfers, fills,
+              order, klines, balances (venue-rx watch --help)
+  export      append the account's trades, transfers or fills to an NDJSON or CSV
+              file, resumable with a checkpoint (venue-rx export --help)
 `
 
-const commands: Record<string, (argv: readonly string[]) => Promise<void>> = {
-  demo: demoCommand,
-  simulate: simulateCommand,
+type Command = (argv: readonly string[]) => Promise<void>
+
+// Each command is loaded when it runs: a quick command does not load the others' modules.
+const commands: Record<string, () => Promise<Command>> = {
+  demo: async () => (await import('./demo-command.js')).demoCommand,
+  simulate: async () => (await import('./simulate-command.js')).simulateCommand,
+  watch: async () => (await import('./watch-command.js')).watchCommand,
+  export: async () => (await import('./export-command.js')).exportCommand,
 }
 
 async function main(argv: readonly string[]): Promise<void> {
@@ -23,15 +31,18 @@ async function main(argv: readonly string[]): Promise<void> {
     process.stdout.write(USAGE)
     return
   }
-  const command = Object.hasOwn(commands, name) ? commands[name] : undefined
-  if (command === undefined) throw new UsageError(`unknown command "${name}"`)
-  await command(rest)
+  const load = Object.hasOwn(commands, name) ? commands[name] : undefined
+  if (load === undefined) throw new UsageError(`unknown command "${name}"`)
+  await (await load())(rest)
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) {
-    process.stderr.write(`venue-rx: ${error.message}\n\n${USAGE}`)
+    process.stderr.write(`venue-rx: ${error.message}\n\n${error.usage ?? USAGE}`)
     process.exitCode = 2
+  } else if (error instanceof CliError) {
+    process.stderr.write(`venue-rx: ${error.line()}\n`)
+    process.exitCode = 1
   } else {
     process.stderr.write(
       `venue-rx: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

@@ -1,5 +1,8 @@
 import { startSimulator } from '../simulator/index.js'
 import { integerOption, parseCommand } from './args.js'
+import { untilSignal } from './until-signal.js'
+
+export { untilSignal }
 
 /** `venue-rx simulate`: serves the simulated venue until interrupted. */
 export async function simulateCommand(argv: readonly string[]): Promise<void> {
@@ -22,17 +25,4 @@ export async function simulateCommand(argv: readonly string[]): Promise<void> {
   )
   await untilSignal()
   await simulator.close()
-}
-
-/** Resolves on the first SIGINT or SIGTERM. */
-export function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      resolve()
-    }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
-  })
 }

@@ -1,0 +1,79 @@
+import { VenueNotFoundError } from '../errors/venue-not-found-error.js'
+import type { Venue } from '../venue.js'
+import { integerOption, UsageError } from './args.js'
+import { CliError } from './failure.js'
+
+/** The simulator's default address (`venue-rx simulate`). */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787'
+
+/** Options every venue-reading command takes. */
+export interface VenueArgs {
+  readonly baseUrl: string
+  readonly pollMs: number
+}
+
+/** `--base-url` (or `VENUE_URL`, or the simulator's default) and `--poll-ms`. */
+export function venueArgs(
+  values: Record<string, string | boolean | undefined>,
+  usage: string,
+): VenueArgs {
+  const raw = values['base-url'] ?? process.env['VENUE_URL'] ?? DEFAULT_BASE_URL
+  const baseUrl = String(raw)
+  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
+    throw new UsageError(`--base-url must be an http(s) URL (got ${baseUrl})`, usage)
+  }
+  return { baseUrl, pollMs: integerOption(values, 'poll-ms', 1000, 10, 3_600_000) }
+}
+
+/** The API key for account streams, from `VENUE_API_KEY`; a one-line failure without it. */
+export function apiKeyFromEnv(what: string): string {
+  const key = process.env['VENUE_API_KEY']
+  if (key === undefined || key.trim() === '') {
+    throw new CliError(
+      `${what} reads the account and needs an API key`,
+      'set VENUE_API_KEY (venue-rx simulate prints one)',
+    )
+  }
+  return key.trim()
+}
+
+/**
+ * A venue client, checked before any stream starts so that a wrong address, key or pool
+ * fails at once with one line instead of retrying forever: a ping, the account (with a
+ * key) and the pool (when given).
+ */
+export async function openVenue(
+  args: VenueArgs,
+  check: { readonly apiKey?: string | undefined; readonly poolId?: number | undefined },
+): Promise<Venue> {
+  // Loaded here, not at the top: a usage error or --help does not wait for the client.
+  const { createVenue } = await import('../venue.js')
+  const venue = createVenue({
+    baseUrl: args.baseUrl,
+    pollIntervalMs: args.pollMs,
+    lingerMs: 1,
+    ...(check.apiKey === undefined ? {} : { apiKey: check.apiKey }),
+  })
+  try {
+    await venue.rest.ping()
+    if (check.apiKey !== undefined) await venue.rest.accountInfo()
+    if (check.poolId !== undefined) await checkPool(venue, check.poolId)
+    return venue
+  } catch (error) {
+    await venue.close()
+    throw error
+  }
+}
+
+async function checkPool(venue: Venue, poolId: number): Promise<void> {
+  try {
+    await venue.rest.pool(poolId)
+  } catch (error) {
+    if (!(error instanceof VenueNotFoundError)) throw error
+    const ids = (await venue.rest.pools()).map((p) => p.pool_id)
+    throw new CliError(
+      `unknown pool ${poolId}`,
+      `the venue has pool${ids.length === 1 ? '' : 's'} ${ids.join(', ') || '(none)'}`,
+    )
+  }
+}

@@ -1,0 +1,184 @@
+import type { Subscription } from 'rxjs'
+import { KLINE_INTERVALS, type KlineInterval } from '../schemas/kline.js'
+import { integerOption, parseWithPositionals, UsageError } from './args.js'
+import { apiKeyFromEnv, openVenue, venueArgs } from './cli-venue.js'
+import { toCliError } from './failure.js'
+import { healthNotices } from './health-notice.js'
+import { painter } from './style.js'
+import { untilSignal } from './until-signal.js'
+import {
+  ACCOUNT_KINDS,
+  POOL_KINDS,
+  WATCH_KINDS,
+  type WatchArgs,
+  type WatchKind,
+  watchView,
+} from './watch-views.js'
+
+export const WATCH_USAGE = `Usage: venue-rx watch <${WATCH_KINDS.join('|')}> [order-id] [options]
+
+Prints each event of a stream: a readable line or table per event, or one NDJSON line
+with --json (decimals stay exact strings, times are epoch ms).
+
+  book        the order book of --pool: a snapshot, then deltas (--limit levels)
+  trades      public trades of --pool
+  klines      candles of --pool (--interval)
+  my-trades   the account's trades (all pools, or --pool)       needs VENUE_API_KEY
+  fills       the account's fills (all pools, or --pool)        needs VENUE_API_KEY
+  transfers   the account's deposits and withdrawals            needs VENUE_API_KEY
+  balances    the account's balance changes                     needs VENUE_API_KEY
+  order ID    one order's fills, updates and end (id {pool}-{order}-{side})  needs VENUE_API_KEY
+
+Options:
+  --json            one JSON object per line
+  --count N         stop after N events (0 = no limit, the default)
+  --base-url URL    the venue (default $VENUE_URL or http://127.0.0.1:8787)
+  --pool N          pool id (default 0 for book, trades, klines; all pools otherwise)
+  --interval I      candle interval for klines: ${KLINE_INTERVALS.join(', ')} (default 1m)
+  --limit N         book depth (default 10)
+  --poll-ms N       poll interval in ms (default 1000)
+  -h, --help        this help
+
+Exit codes: 0 done (--count reached, stream ended, Ctrl-C), 1 runtime failure, 2 usage error.
+`
+
+/** `venue-rx watch <kind>`: prints a stream's events until --count, its end or Ctrl-C. */
+export async function watchCommand(argv: readonly string[]): Promise<void> {
+  const { values, positionals } = parseWithPositionals(
+    argv,
+    ['base-url', 'pool', 'interval', 'limit', 'count', 'poll-ms'],
+    ['json'],
+    WATCH_USAGE,
+  )
+  if (values['help'] === true) {
+    process.stdout.write(WATCH_USAGE)
+    return
+  }
+  const { kind, args, count, connection } = checkArguments(values, positionals)
+  const apiKey = ACCOUNT_KINDS.has(kind) ? apiKeyFromEnv(`watch ${kind}`) : undefined
+  try {
+    const venue = await openVenue(connection, {
+      apiKey,
+      poolId: POOL_KINDS.has(kind) || args.poolId !== undefined ? (args.poolId ?? 0) : undefined,
+    })
+    try {
+      const notices = healthNotices(venue, connection.baseUrl)
+      try {
+        await follow(venue, kind, args, count, values['json'] === true)
+      } finally {
+        notices.unsubscribe()
+      }
+    } finally {
+      await venue.close()
+    }
+  } catch (error) {
+    throw toCliError(error, connection)
+  }
+}
+
+function checkArguments(
+  values: Record<string, string | boolean | undefined>,
+  positionals: string[],
+) {
+  try {
+    const [kindName, ...rest] = positionals
+    if (kindName === undefined) throw new UsageError('watch: which stream? (book, trades, ...)')
+    if (!(WATCH_KINDS as readonly string[]).includes(kindName)) {
+      throw new UsageError(`watch: unknown stream "${kindName}"`)
+    }
+    const kind = kindName as WatchKind
+    const wanted = kind === 'order' ? 1 : 0
+    if (rest.length !== wanted) {
+      throw new UsageError(
+        kind === 'order'
+          ? 'watch order takes one order id, e.g. 0-25-1'
+          : `watch ${kind}: unexpected argument "${rest[0]}"`,
+      )
+    }
+    const interval = String(values['interval'] ?? '1m')
+    if (!(KLINE_INTERVALS as readonly string[]).includes(interval)) {
+      throw new UsageError(
+        `--interval must be one of ${KLINE_INTERVALS.join(', ')} (got ${interval})`,
+      )
+    }
+    const args: WatchArgs = {
+      poolId:
+        values['pool'] === undefined ? undefined : integerOption(values, 'pool', 0, 0, 2 ** 31 - 1),
+      limit: integerOption(values, 'limit', 10, 1, 1000),
+      interval: interval as KlineInterval,
+      orderId: rest[0],
+    }
+    if (
+      args.poolId !== undefined &&
+      (kind === 'transfers' || kind === 'balances' || kind === 'order')
+    ) {
+      throw new UsageError(`watch ${kind} takes no --pool`)
+    }
+    const count = integerOption(values, 'count', 0, 0, Number.MAX_SAFE_INTEGER)
+    return { kind, args, count, connection: venueArgs(values, WATCH_USAGE) }
+  } catch (error) {
+    if (error instanceof UsageError && error.usage === undefined) {
+      throw new UsageError(error.message, WATCH_USAGE)
+    }
+    throw error
+  }
+}
+
+/** Prints the events until `count` of them, the stream's end, Ctrl-C or a closed stdout. */
+function follow(
+  venue: Parameters<typeof watchView>[0],
+  kind: WatchKind,
+  args: WatchArgs,
+  count: number,
+  json: boolean,
+): Promise<void> {
+  const view = watchView(venue, kind, args)
+  const paint = painter(process.stdout)
+  return new Promise<void>((resolve, reject) => {
+    let seen = 0
+    let started = false
+    let done = false
+    let subscription: Subscription | undefined
+    const out = (text: string) => process.stdout.write(text)
+    subscription = view.events.subscribe({
+      next: (event) => {
+        if (done) return
+        if (json) {
+          out(`${JSON.stringify(view.json(event))}\n`)
+        } else {
+          if (!started && view.header.length > 0) out(`${paint('bold', view.header.join('\n'))}\n`)
+          const lines = view.text(event, paint)
+          if (lines.length > 0) out(`${lines.join('\n')}\n`)
+        }
+        started = true
+        seen += 1
+        if (count > 0 && seen >= count) stop()
+      },
+      error: (error: unknown) => {
+        cleanup()
+        reject(error)
+      },
+      complete: () => stop(),
+    })
+    if (done) subscription.unsubscribe()
+    function cleanup() {
+      done = true
+      process.stdout.off('error', onStdoutError)
+      subscription?.unsubscribe()
+    }
+    function stop() {
+      cleanup()
+      resolve()
+    }
+    // A closed pipe (`| head`) ends the watch quietly.
+    function onStdoutError(error: NodeJS.ErrnoException) {
+      if (error.code === 'EPIPE') stop()
+      else {
+        cleanup()
+        reject(error)
+      }
+    }
+    process.stdout.on('error', onStdoutError)
+    void untilSignal().then(stop)
+  })
+}

@@ -1,0 +1,236 @@
+/**
+ * `venue-rx watch` and `venue-rx export`, run as child processes (through tsx, as
+ * `npm start` does) against simulators on a manual clock started here. The trades table
+ * is read from a real terminal: tmux (required, as for a person at a terminal).
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Simulator, startSimulator } from '../src/simulator/index.js'
+import { waitFor } from './helpers/wait-for.js'
+
+const ROOT = join(import.meta.dirname, '..')
+const MAIN = join(ROOT, 'src', 'cli', 'main.ts')
+const run = promisify(execFile)
+const children: ChildProcess[] = []
+const simulators: Simulator[] = []
+let directory: string
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'venue-rx-cli-'))
+})
+
+// Tests run concurrently: leftover processes are ended once all are done.
+afterAll(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
+  await Promise.all(simulators.splice(0).map((sim) => sim.close()))
+  if (directory !== undefined) await rm(directory, { recursive: true, force: true })
+})
+
+/** A simulator on a manual clock with `ticks` of history. */
+async function simulator(ticks = 50): Promise<Simulator> {
+  const sim = await startSimulator({ seed: 3, clock: 'manual' })
+  simulators.push(sim)
+  sim.advance(ticks)
+  return sim
+}
+
+/** The environment of the CLI: without a key, or with `key`. */
+function env(key?: string): NodeJS.ProcessEnv {
+  const { VENUE_API_KEY: _key, VENUE_URL: _url, ...rest } = process.env
+  return { ...rest, NO_COLOR: '1', ...(key === undefined ? {} : { VENUE_API_KEY: key }) }
+}
+
+/** Runs the CLI to its end: exit code, stdout, stderr. */
+async function cli(
+  args: readonly string[],
+  options: { key?: string; whileRunning?: () => void } = {},
+): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    cwd: ROOT,
+    env: env(options.key),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  children.push(child)
+  let out = ''
+  let err = ''
+  child.stdout.on('data', (c: Buffer) => {
+    out += c.toString()
+  })
+  child.stderr.on('data', (c: Buffer) => {
+    err += c.toString()
+  })
+  const ticking = options.whileRunning && setInterval(options.whileRunning, 10)
+  try {
+    const [code] = (await once(child, 'exit')) as [number | null]
+    return { code, out, err }
+  } finally {
+    if (ticking) clearInterval(ticking)
+  }
+}
+
+/** A local port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}
+
+const lines = (text: string) => text.split('\n').filter((line) => line !== '')
+
+describe.concurrent('venue-rx watch', () => {
+  it('book --json --count 3: three NDJSON lines, a snapshot first, decimals as strings', async () => {
+    const sim = await simulator()
+    const { code, out, err } = await cli(
+      ['watch', 'book', '--json', '--count', '3', '--poll-ms', '20', '--base-url', sim.url],
+      { whileRunning: () => sim.advance(1) },
+    )
+    expect(err).toBe('')
+    expect(code).toBe(0)
+    const events = lines(out).map((line) => JSON.parse(line))
+    expect(events).toHaveLength(3)
+    expect(events.map((e) => e.type)).toEqual(['snapshot', 'delta', 'delta'])
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3])
+    expect(events[0].bids[0]).toEqual([expect.stringMatching(/^\d+\.\d+$/), expect.any(String)])
+  })
+
+  it('trades: a readable table in a terminal (tmux capture-pane)', async () => {
+    const sim = await simulator()
+    const socket = `venue-rx-test-${process.pid}`
+    const command = [
+      process.execPath,
+      '--import tsx',
+      MAIN,
+      `watch trades --count 5 --base-url ${sim.url}`,
+      '; echo "EXIT=$?"; sleep 60',
+    ].join(' ')
+    const tmux = (...args: string[]) => run('tmux', ['-L', socket, ...args], { cwd: ROOT })
+    await tmux('new-session', '-d', '-s', 'watch', '-x', '120', '-y', '30', '-c', ROOT, command)
+    try {
+      let screen = ''
+      await waitFor(
+        () => {
+          void tmux('capture-pane', '-p', '-t', 'watch').then(({ stdout }) => {
+            screen = stdout
+          })
+          return /EXIT=\d+/.test(screen)
+        },
+        'the watch to end in tmux',
+        15_000,
+      )
+      expect(screen).toContain('EXIT=0')
+      const shown = lines(screen)
+      const header = shown.findIndex((line) => /^time\s+side\s+price\s+quantity$/.test(line))
+      expect(header).toBeGreaterThanOrEqual(0)
+      const rows = shown.slice(header + 1, header + 6)
+      for (const row of rows) {
+        expect(row).toMatch(/^\d\d:\d\d:\d\d\.\d{3}\s+(buy|sell)\s+\d+\.\d+\s+\d+\.\d+$/)
+      }
+      expect(shown[header + 6]).toBe('EXIT=0')
+    } finally {
+      await tmux('kill-server').catch(() => undefined)
+    }
+  })
+
+  it('a refused connection: one line with the hint, exit 1', async () => {
+    const port = await closedPort()
+    const url = `http://127.0.0.1:${port}`
+    const { code, out, err } = await cli(['watch', 'book', '--count', '1', '--base-url', url])
+    expect(code).toBe(1)
+    expect(out).toBe('')
+    expect(lines(err)).toHaveLength(1)
+    expect(err).toContain(`is the venue running at ${url}?`)
+    expect(err).not.toMatch(/\n\s+at /)
+  })
+
+  it('my-trades without VENUE_API_KEY: the hint, exit 1', async () => {
+    const sim = await simulator(0)
+    const { code, out, err } = await cli(['watch', 'my-trades', '--base-url', sim.url])
+    expect(code).toBe(1)
+    expect(out).toBe('')
+    expect(lines(err)).toHaveLength(1)
+    expect(err).toContain('set VENUE_API_KEY')
+  })
+
+  it('bad arguments exit 2 with one line and the usage; --help exits 0', async () => {
+    const cases = [
+      ['watch'],
+      ['watch', 'orderbook'],
+      ['watch', 'book', '--count', 'many'],
+      ['watch', 'order'],
+      ['watch', 'book', '--frobnicate'],
+      ['export', 'trades', '--out', 'x.txt', '--checkpoint', 'c.json'],
+      ['export', 'trades', '--out', 'x.csv'],
+    ]
+    const results = await Promise.all(cases.map((args) => cli(args)))
+    for (const [i, { code, out, err }] of results.entries()) {
+      expect({ args: cases[i], code }).toEqual({ args: cases[i], code: 2 })
+      expect(out).toBe('')
+      expect(err).toMatch(/^venue-rx: [^\n]+\n\nUsage: venue-rx (watch|export)/)
+    }
+    const help = await cli(['watch', '--help'])
+    expect(help.code).toBe(0)
+    expect(help.out).toContain('Usage: venue-rx watch')
+  })
+})
+
+describe.concurrent('venue-rx export', () => {
+  it('trades to NDJSON, twice: every trade of the account exactly once', async () => {
+    const sim = await simulator(40)
+    const out = join(directory, 'trades.ndjson')
+    const checkpoint = join(directory, 'trades.cursor.json')
+    const args = [
+      'export',
+      'trades',
+      '--out',
+      out,
+      '--checkpoint',
+      checkpoint,
+      '--base-url',
+      sim.url,
+    ]
+    const first = await cli(args, { key: sim.apiKey })
+    expect(first.code).toBe(0)
+    expect(first.err).toMatch(/\d+ items?, \d+\/s/)
+    const afterFirst = lines(await readFile(out, 'utf8')).length
+    sim.advance(60)
+    const second = await cli(args, { key: sim.apiKey })
+    expect(second.code).toBe(0)
+    const third = await cli(args, { key: sim.apiKey }) // nothing new: nothing appended
+
+    expect(third.code).toBe(0)
+    const written = lines(await readFile(out, 'utf8')).map((line) => JSON.parse(line))
+    const truth = sim.market.account(sim.apiKey)?.trades() ?? []
+    expect(afterFirst).toBeGreaterThan(0)
+    expect(truth.length).toBeGreaterThan(afterFirst)
+    expect(written.map((t) => t.global_seq)).toEqual(truth.map((t) => String(t.global_seq)))
+    expect(written.map((t) => t.price)).toEqual(truth.map((t) => t.price))
+    expect(JSON.parse(await readFile(checkpoint, 'utf8'))).toEqual({
+      cursor: String(truth.at(-1)?.global_seq),
+    })
+  })
+
+  it('transfers to CSV, twice: one header line, each transfer once', async () => {
+    const sim = await simulator(40)
+    const out = join(directory, 'transfers.csv')
+    const checkpoint = join(directory, 'transfers.cursor.json')
+    const args = ['export', 'transfers', '--out', out, '--checkpoint', checkpoint]
+    const first = await cli([...args, '--base-url', sim.url], { key: sim.apiKey })
+    expect(first.code).toBe(0)
+    sim.advance(200)
+    const second = await cli([...args, '--base-url', sim.url], { key: sim.apiKey })
+    expect(second.code).toBe(0)
+    const [header, ...rows] = lines(await readFile(out, 'utf8'))
+    expect(header).toBe('amount,contract,symbol,from,to,tx_id,side,sid,name,created_at')
+    expect(rows.filter((row) => row === header)).toEqual([])
+    const truth = sim.market.account(sim.apiKey)?.transfers() ?? []
+    expect(rows.map((row) => row.split(',')[7])).toEqual(truth.map((t) => String(t.sid)))
+  })
+})
