@@ -14,6 +14,10 @@ export default defineConfig({
     // Most test time is spent waiting on sockets and short real intervals, not on the CPU:
     // two workers on a 2-core machine (vitest's default there is one).
     maxWorkers: 2,
+    // Test files of a worker share its module cache: the import of the library and the
+    // simulator is paid once per worker, not once per file (a third of the run before).
+    // Every test restores what it changes (spies, timers, listeners) itself.
+    isolate: false,
     testTimeout: 20_000,
     hookTimeout: 20_000,
     reporters: jsonReport ? ['default', ['json', { outputFile: jsonReport }]] : ['default'],
