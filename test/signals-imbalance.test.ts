@@ -3,19 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { OrderBook } from '../src/book/order-book.js'
 import { VenueInputError } from '../src/errors/venue-input-error.js'
 import { imbalance } from '../src/signals/index.js'
-import {
-  add,
-  bookArb,
-  div,
-  isZero,
-  ratio,
-  roundHalfEven,
-  run,
-  sub,
-  sum,
-  testScheduler,
-  unitsAt,
-} from './helpers/signals.js'
+import { bookArb, imbalanceAt, ratio, run, sum, testScheduler, unitsAt } from './helpers/signals.js'
 
 describe('imbalance', () => {
   it('compares the quantity of the top levels of each side', () => {
@@ -63,10 +51,8 @@ describe('imbalance', () => {
           for (const b of books) {
             const bids = sum(b.bids.slice(0, levels).map((l) => ratio(l[1])))
             const asks = sum(b.asks.slice(0, levels).map((l) => ratio(l[1])))
-            const total = add(bids, asks)
-            if (isZero(total)) continue
-            const v = roundHalfEven(div(sub(bids, asks), total), places)
-            if (expected.at(-1) !== v) expected.push(v)
+            const v = imbalanceAt(bids, asks, places)
+            if (v !== undefined && expected.at(-1) !== v) expected.push(v)
           }
           expect(run(books, imbalance(levels, { places })).map((t) => unitsAt(t, places))).toEqual(
             expected,

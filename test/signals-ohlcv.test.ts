@@ -16,35 +16,18 @@ describe('ohlcv', () => {
         e: trade('99', '1', 100_000), // a bucket already closed: ignored
       }
       const first = { start: 60_000, end: 120_000 }
+      /** An event of a candle: open, high, low, close, volume, then its bucket. */
+      const event = (
+        type: OhlcvEvent['type'],
+        [open, high, low, close, volume]: readonly [string, string, string, string, string],
+        bucket = first,
+      ): OhlcvEvent => ({ type, candle: { open, high, low, close, volume, ...bucket } })
       expectObservable(cold('abcd---e|', trades).pipe(ohlcv(60_000))).toBe('abc(xd)-|', {
-        a: {
-          type: 'update',
-          candle: { open: '10', high: '10', low: '10', close: '10', volume: '1', ...first },
-        },
-        b: {
-          type: 'update',
-          candle: { open: '10', high: '12', low: '10', close: '12', volume: '3', ...first },
-        },
-        c: {
-          type: 'update',
-          candle: { open: '10', high: '12', low: '9', close: '9', volume: '3.5', ...first },
-        },
-        x: {
-          type: 'closed',
-          candle: { open: '10', high: '12', low: '9', close: '9', volume: '3.5', ...first },
-        },
-        d: {
-          type: 'update',
-          candle: {
-            open: '11',
-            high: '11',
-            low: '11',
-            close: '11',
-            volume: '1',
-            start: 180_000,
-            end: 240_000,
-          },
-        },
+        a: event('update', ['10', '10', '10', '10', '1']),
+        b: event('update', ['10', '12', '10', '12', '3']),
+        c: event('update', ['10', '12', '9', '9', '3.5']),
+        x: event('closed', ['10', '12', '9', '9', '3.5']),
+        d: event('update', ['11', '11', '11', '11', '1'], { start: 180_000, end: 240_000 }),
       })
     })
   })

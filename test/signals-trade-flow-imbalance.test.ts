@@ -1,21 +1,15 @@
-import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { VenueInputError } from '../src/errors/venue-input-error.js'
 import type { PublicTrade } from '../src/schemas/public-trade.js'
 import { tradeFlowImbalance } from '../src/signals/index.js'
 import {
-  add,
-  div,
-  isZero,
+  expectWindowReference,
+  imbalanceAt,
   ratio,
-  roundHalfEven,
   run,
-  sub,
   sum,
   testScheduler,
   trade,
-  tradesArb,
-  unitsAt,
 } from './helpers/signals.js'
 
 describe('tradeFlowImbalance', () => {
@@ -50,28 +44,10 @@ describe('tradeFlowImbalance', () => {
   })
 
   it('matches a naive recompute over the window', () => {
-    fc.assert(
-      fc.property(
-        tradesArb(),
-        fc.integer({ min: 1, max: 5_000 }),
-        fc.integer({ min: 0, max: 20 }),
-        (trades, windowMs, places) => {
-          const expected: bigint[] = []
-          trades.forEach((t, i) => {
-            const inside = trades
-              .slice(0, i + 1)
-              .filter((u) => u.traded_at > t.traded_at - windowMs)
-            const of = (side: PublicTrade['side']) =>
-              sum(inside.filter((u) => u.side === side).map((u) => ratio(u.quantity)))
-            const total = add(of('buy'), of('sell'))
-            if (!isZero(total))
-              expected.push(roundHalfEven(div(sub(of('buy'), of('sell')), total), places))
-          })
-          expect(
-            run(trades, tradeFlowImbalance(windowMs, { places })).map((t) => unitsAt(t, places)),
-          ).toEqual(expected)
-        },
-      ),
-    )
+    expectWindowReference(tradeFlowImbalance, (inside, places) => {
+      const of = (side: PublicTrade['side']) =>
+        sum(inside.filter((u) => u.side === side).map((u) => ratio(u.quantity)))
+      return imbalanceAt(of('buy'), of('sell'), places)
+    })
   })
 })

@@ -26,23 +26,11 @@ export function fail(method: string, argument: string, rule: string, value: unkn
   })
 }
 
-/** An options object: absent, or an object whose keys are all in `allowed`. */
-export function optionsObject(
-  method: string,
-  value: unknown,
-  allowed: readonly string[],
-): Record<string, unknown> {
-  if (value === undefined) return {}
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    fail(method, 'options', `must be an object with ${allowed.join(', ')}`, value)
-  }
-  for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) {
-      fail(method, key, `is not an option (allowed: ${allowed.join(', ')})`, key)
-    }
-  }
-  return value as Record<string, unknown>
-}
+/**
+ * An options object: absent, or an object whose keys are all in `allowed` (the check of
+ * the `watch...` options, so a misspelt option fails the same way everywhere).
+ */
+export { streamOptions as optionsObject } from '../streams/stream-options.js'
 
 /** An integer from `min` up (safe integer). */
 export function integerFrom(method: string, argument: string, value: unknown, min: number): number {

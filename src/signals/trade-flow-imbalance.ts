@@ -1,7 +1,7 @@
-import { defer, filter, map, type OperatorFunction } from 'rxjs'
+import type { OperatorFunction } from 'rxjs'
 import { addDecimal, divideDecimal, isZeroDecimal, subtractDecimal } from '../decimal.js'
-import { integerFrom, optionsObject, placesOption, type TradeInput, tradeOf } from './checks.js'
-import { TradeWindow } from './trade-window.js'
+import type { TradeInput } from './checks.js'
+import { windowedTradeSignal } from './trade-window.js'
 
 /** Options of {@link tradeFlowImbalance}. */
 export interface TradeFlowImbalanceOptions {
@@ -32,26 +32,16 @@ export function tradeFlowImbalance(
   windowMs: number,
   options?: TradeFlowImbalanceOptions,
 ): OperatorFunction<TradeInput, string> {
-  const method = 'tradeFlowImbalance'
-  const span = integerFrom(method, 'windowMs', windowMs, 1)
-  const places = placesOption(method, optionsObject(method, options, ['places']))
-  return (source) =>
-    defer(() => {
-      const window = new TradeWindow(span, 2)
-      return source.pipe(
-        map((input) => {
-          const trade = tradeOf(input)
-          if (trade === undefined) return undefined
-          const buy = trade.side === 'buy'
-          const [bought = '0', sold = '0'] = window.add(trade.traded_at, [
-            buy ? trade.quantity : '0',
-            buy ? '0' : trade.quantity,
-          ])
-          const total = addDecimal(bought, sold)
-          if (isZeroDecimal(total)) return undefined
-          return divideDecimal(subtractDecimal(bought, sold), total, places)
-        }),
-        filter((value): value is string => value !== undefined),
-      )
-    })
+  return windowedTradeSignal(
+    'tradeFlowImbalance',
+    windowMs,
+    options,
+    (trade) => (trade.side === 'buy' ? [trade.quantity, '0'] : ['0', trade.quantity]),
+    ([bought = '0', sold = '0'], places) => {
+      const total = addDecimal(bought, sold)
+      return isZeroDecimal(total)
+        ? undefined
+        : divideDecimal(subtractDecimal(bought, sold), total, places)
+    },
+  )
 }

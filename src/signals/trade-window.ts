@@ -1,4 +1,7 @@
+import { defer, filter, map, type OperatorFunction } from 'rxjs'
 import { addDecimal, subtractDecimal } from '../decimal.js'
+import type { PublicTrade } from '../schemas/public-trade.js'
+import { integerFrom, optionsObject, placesOption, type TradeInput, tradeOf } from './checks.js'
 
 interface Entry {
   readonly at: number
@@ -48,4 +51,34 @@ export class TradeWindow {
     }
     return this.#sums
   }
+}
+
+/**
+ * The operator of a signal over the trades of the last `windowMs` milliseconds of trade
+ * time: checks `windowMs` (an integer >= 1) and `options` (`places`) at the call, then per
+ * subscription sums `amounts(trade)` in a {@link TradeWindow} and emits `value(sums, places)`
+ * after each trade, skipping `gap` events and `undefined` values.
+ */
+export function windowedTradeSignal(
+  method: string,
+  windowMs: number,
+  options: object | undefined,
+  amounts: (trade: PublicTrade) => readonly string[],
+  value: (sums: readonly string[], places: number) => string | undefined,
+): OperatorFunction<TradeInput, string> {
+  const span = integerFrom(method, 'windowMs', windowMs, 1)
+  const places = placesOption(method, optionsObject(method, options, ['places']))
+  return (source) =>
+    defer(() => {
+      const window = new TradeWindow(span, 2)
+      return source.pipe(
+        map((input) => {
+          const trade = tradeOf(input)
+          return trade === undefined
+            ? undefined
+            : value(window.add(trade.traded_at, amounts(trade)), places)
+        }),
+        filter((out): out is string => out !== undefined),
+      )
+    })
 }

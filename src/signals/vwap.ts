@@ -1,7 +1,7 @@
-import { defer, filter, map, type OperatorFunction } from 'rxjs'
+import type { OperatorFunction } from 'rxjs'
 import { divideDecimal, isZeroDecimal, multiplyDecimal } from '../decimal.js'
-import { integerFrom, optionsObject, placesOption, type TradeInput, tradeOf } from './checks.js'
-import { TradeWindow } from './trade-window.js'
+import type { TradeInput } from './checks.js'
+import { windowedTradeSignal } from './trade-window.js'
 
 /** Options of {@link vwap}. */
 export interface VwapOptions {
@@ -32,22 +32,12 @@ export function vwap(
   windowMs: number,
   options?: VwapOptions,
 ): OperatorFunction<TradeInput, string> {
-  const span = integerFrom('vwap', 'windowMs', windowMs, 1)
-  const places = placesOption('vwap', optionsObject('vwap', options, ['places']))
-  return (source) =>
-    defer(() => {
-      const window = new TradeWindow(span, 2)
-      return source.pipe(
-        map((input) => {
-          const trade = tradeOf(input)
-          if (trade === undefined) return undefined
-          const [turnover = '0', volume = '0'] = window.add(trade.traded_at, [
-            multiplyDecimal(trade.price, trade.quantity),
-            trade.quantity,
-          ])
-          return isZeroDecimal(volume) ? undefined : divideDecimal(turnover, volume, places)
-        }),
-        filter((value): value is string => value !== undefined),
-      )
-    })
+  return windowedTradeSignal(
+    'vwap',
+    windowMs,
+    options,
+    (trade) => [multiplyDecimal(trade.price, trade.quantity), trade.quantity],
+    ([turnover = '0', volume = '0'], places) =>
+      isZeroDecimal(volume) ? undefined : divideDecimal(turnover, volume, places),
+  )
 }

@@ -66,6 +66,16 @@ export function roundHalfEven(r: Ratio, places: number): bigint {
   return negative ? -q : q
 }
 
+/** `n / d` in units of 10^-places, rounded half to even, or `undefined` when `d` is zero. */
+export function quotientAt(n: Ratio, d: Ratio, places: number): bigint | undefined {
+  return isZero(d) ? undefined : roundHalfEven(div(n, d), places)
+}
+
+/** `(a - b) / (a + b)` in units of 10^-places, or `undefined` when `a + b` is zero. */
+export function imbalanceAt(a: Ratio, b: Ratio, places: number): bigint | undefined {
+  return quotientAt(sub(a, b), add(a, b), places)
+}
+
 /** Decimal text (at most `places` decimals) in units of 10^-places. */
 export function unitsAt(text: string, places: number): bigint {
   const { n, d } = ratio(text)
@@ -141,4 +151,47 @@ export function trade(
   side: 'buy' | 'sell' = 'buy',
 ): PublicTrade {
   return { price, quantity, side, traded_at, buyer: 'b', seller: 's', pool_id: 1 }
+}
+
+/**
+ * Naive recompute of a windowed trade signal over the whole history, for each trade:
+ * `value` of the trades so far inside `(latest - windowMs, latest]` (`latest` the newest
+ * `traded_at` seen), skipping `undefined`.
+ */
+export function windowReference(
+  trades: readonly PublicTrade[],
+  windowMs: number,
+  places: number,
+  value: (inside: readonly PublicTrade[], places: number) => bigint | undefined,
+): bigint[] {
+  const out: bigint[] = []
+  let latest = Number.NEGATIVE_INFINITY
+  trades.forEach((t, i) => {
+    latest = Math.max(latest, t.traded_at)
+    const v = value(
+      trades.slice(0, i + 1).filter((u) => u.traded_at > latest - windowMs),
+      places,
+    )
+    if (v !== undefined) out.push(v)
+  })
+  return out
+}
+
+/** A windowed trade signal matches {@link windowReference} on random trades, windows and places. */
+export function expectWindowReference(
+  signal: (windowMs: number, options: { places: number }) => OperatorFunction<PublicTrade, string>,
+  value: (inside: readonly PublicTrade[], places: number) => bigint | undefined,
+): void {
+  fc.assert(
+    fc.property(
+      tradesArb(),
+      fc.integer({ min: 1, max: 5_000 }),
+      fc.integer({ min: 0, max: 20 }),
+      (trades, windowMs, places) => {
+        expect(run(trades, signal(windowMs, { places })).map((t) => unitsAt(t, places))).toEqual(
+          windowReference(trades, windowMs, places, value),
+        )
+      },
+    ),
+  )
 }
