@@ -3,8 +3,7 @@
  * `npm start` does) against simulators on a manual clock started here. The trades table
  * is read from a real terminal: tmux (required, as for a person at a terminal).
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { once } from 'node:events'
+import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -12,12 +11,18 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Simulator, startSimulator } from '../src/simulator/index.js'
+import {
+  CLI_MAIN,
+  type CliOutcome,
+  type CliProcess,
+  cliOutcome,
+  ROOT,
+  startCli,
+} from './helpers/cli.js'
 import { waitFor } from './helpers/wait-for.js'
 
-const ROOT = join(import.meta.dirname, '..')
-const MAIN = join(ROOT, 'src', 'cli', 'main.ts')
 const run = promisify(execFile)
-const children: ChildProcess[] = []
+const children: CliProcess[] = []
 const simulators: Simulator[] = []
 let directory: string
 
@@ -50,25 +55,12 @@ function env(key?: string): NodeJS.ProcessEnv {
 async function cli(
   args: readonly string[],
   options: { key?: string; whileRunning?: () => void } = {},
-): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
-    cwd: ROOT,
-    env: env(options.key),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+): Promise<CliOutcome> {
+  const child = startCli(args, env(options.key))
   children.push(child)
-  let out = ''
-  let err = ''
-  child.stdout.on('data', (c: Buffer) => {
-    out += c.toString()
-  })
-  child.stderr.on('data', (c: Buffer) => {
-    err += c.toString()
-  })
   const ticking = options.whileRunning && setInterval(options.whileRunning, 10)
   try {
-    const [code] = (await once(child, 'exit')) as [number | null]
-    return { code, out, err }
+    return await cliOutcome(child)
   } finally {
     if (ticking) clearInterval(ticking)
   }
@@ -107,7 +99,7 @@ describe.concurrent('venue-rx watch', () => {
     const command = [
       process.execPath,
       '--import tsx',
-      MAIN,
+      CLI_MAIN,
       `watch trades --count 5 --base-url ${sim.url}`,
       '; echo "EXIT=$?"; sleep 60',
     ].join(' ')

@@ -1,25 +1,20 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createVenue } from '../src/index.js'
+import { type CliProcess, cliOutcome, startCli } from './helpers/cli.js'
 import { waitFor } from './helpers/wait-for.js'
 
-const MAIN = join(import.meta.dirname, '..', 'src', 'cli', 'main.ts')
-const children: ChildProcessWithoutNullStreams[] = []
+const children: CliProcess[] = []
 
-/** Runs the CLI from source (through tsx), as `npm start` does. */
-function cli(...args: string[]): ChildProcessWithoutNullStreams {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { stdio: 'pipe' })
+/** Starts the CLI from source (through tsx), as `npm start` does. */
+function cli(...args: string[]): CliProcess {
+  const child = startCli(args)
   children.push(child)
   return child
 }
 
 /** Collects stdout until `pattern` matches; rejects if the process exits first. */
-async function waitForOutput(
-  child: ChildProcessWithoutNullStreams,
-  pattern: RegExp,
-): Promise<RegExpMatchArray> {
+async function waitForOutput(child: CliProcess, pattern: RegExp): Promise<RegExpMatchArray> {
   let out = ''
   const onData = (chunk: Buffer) => {
     out += chunk.toString()
@@ -35,22 +30,6 @@ async function waitForOutput(
   const match = out.match(pattern)
   if (match === null) throw new Error(`exited with ${child.exitCode} before ${pattern}: ${out}`)
   return match
-}
-
-/** Everything the process prints, and its exit code. */
-async function finish(
-  child: ChildProcessWithoutNullStreams,
-): Promise<{ code: number | null; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  child.stdout.on('data', (c: Buffer) => {
-    out += c.toString()
-  })
-  child.stderr.on('data', (c: Buffer) => {
-    err += c.toString()
-  })
-  const [code] = (await once(child, 'exit')) as [number | null]
-  return { code, out, err }
 }
 
 afterEach(() => {
@@ -77,7 +56,7 @@ describe('venue-rx CLI', () => {
   })
 
   it('demo runs on the embedded simulator, prints live frames and exits after --seconds', async () => {
-    const { code, out, err } = await finish(cli('demo', '--seconds', '2'))
+    const { code, out, err } = await cliOutcome(cli('demo', '--seconds', '2'))
     expect(err).toBe('')
     expect(code).toBe(0)
     const frames = out.split('venue-rx demo').length - 1
@@ -87,11 +66,11 @@ describe('venue-rx CLI', () => {
   })
 
   it('rejects an unknown command and a bad option with exit code 2 and the usage', async () => {
-    const unknown = await finish(cli('frobnicate'))
+    const unknown = await cliOutcome(cli('frobnicate'))
     expect(unknown.code).toBe(2)
     expect(unknown.err).toContain('unknown command "frobnicate"')
     expect(unknown.err).toContain('Usage: venue-rx')
-    const bad = await finish(cli('simulate', '--port', 'eighty'))
+    const bad = await cliOutcome(cli('simulate', '--port', 'eighty'))
     expect(bad.code).toBe(2)
     expect(bad.err).toContain('--port must be a whole number from 0 to 65535')
   })

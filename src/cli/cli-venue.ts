@@ -1,7 +1,8 @@
 import { VenueNotFoundError } from '../errors/venue-not-found-error.js'
 import type { Venue } from '../venue.js'
 import { integerOption, UsageError } from './args.js'
-import { CliError } from './failure.js'
+import { CliError, toCliError } from './failure.js'
+import { healthNotices } from './health-notice.js'
 
 /** The simulator's default address (`venue-rx simulate`). */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787'
@@ -37,15 +38,18 @@ export function apiKeyFromEnv(what: string): string {
   return key.trim()
 }
 
+/** What {@link openVenue} checks besides the ping: the account (with a key), the pool. */
+export interface VenueCheck {
+  readonly apiKey?: string | undefined
+  readonly poolId?: number | undefined
+}
+
 /**
  * A venue client, checked before any stream starts so that a wrong address, key or pool
  * fails at once with one line instead of retrying forever: a ping, the account (with a
  * key) and the pool (when given).
  */
-export async function openVenue(
-  args: VenueArgs,
-  check: { readonly apiKey?: string | undefined; readonly poolId?: number | undefined },
-): Promise<Venue> {
+export async function openVenue(args: VenueArgs, check: VenueCheck): Promise<Venue> {
   // Loaded here, not at the top: a usage error or --help does not wait for the client.
   const { createVenue } = await import('../venue.js')
   const venue = createVenue({
@@ -62,6 +66,35 @@ export async function openVenue(
   } catch (error) {
     await venue.close()
     throw error
+  }
+}
+
+/**
+ * Runs `body` with a venue opened by {@link openVenue}, health notices on stderr while it
+ * runs (`beforeNotice` is called before each, e.g. to clear a progress line), then closes
+ * the venue. Any failure, of the opening or of `body`, comes out as a one-line
+ * {@link CliError} with a hint.
+ */
+export async function withVenue(
+  args: VenueArgs,
+  check: VenueCheck,
+  body: (venue: Venue) => Promise<void>,
+  beforeNotice?: () => void,
+): Promise<void> {
+  try {
+    const venue = await openVenue(args, check)
+    try {
+      const notices = healthNotices(venue, args.baseUrl, beforeNotice)
+      try {
+        await body(venue)
+      } finally {
+        notices.unsubscribe()
+      }
+    } finally {
+      await venue.close()
+    }
+  } catch (error) {
+    throw toCliError(error, args)
   }
 }
 

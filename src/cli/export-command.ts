@@ -4,10 +4,9 @@ import type { CursorProgress } from '../core/paginate-cursor.js'
 import { type Checkpoint, fileCheckpoint } from '../streams/checkpoint.js'
 import type { Venue } from '../venue.js'
 import { parseWithPositionals, UsageError } from './args.js'
-import { apiKeyFromEnv, openVenue, venueArgs } from './cli-venue.js'
+import { apiKeyFromEnv, venueArgs, withVenue } from './cli-venue.js'
 import { type Appender, EXPORT_KINDS, type ExportKind, openAppender } from './export-file.js'
 import { CliError, toCliError } from './failure.js'
-import { healthNotices } from './health-notice.js'
 import { progressLine } from './progress.js'
 import { untilSignal } from './until-signal.js'
 
@@ -44,33 +43,33 @@ export async function exportCommand(argv: readonly string[]): Promise<void> {
   const { kind, out, checkpointPath, connection } = checkArguments(values, positionals)
   const apiKey = apiKeyFromEnv(`export ${kind}`)
   const follow = values['follow'] === true
+  const saved = fileCheckpoint<string>(checkpointPath)
+  let start: string | undefined
   try {
-    const saved = fileCheckpoint<string>(checkpointPath)
-    const start = await saved.load()
-    const venue = await openVenue(connection, { apiKey })
-    let file: Appender | undefined
-    try {
-      file = openAppender(out, kind)
-      if (start === undefined && file.hadItems) {
-        throw new CliError(
-          `${out} already holds items but ${checkpointPath} does not exist: they would be written again`,
-          'give the checkpoint this file was written with, or a new --out file',
-        )
-      }
-      const progress = progressLine()
-      const notices = healthNotices(venue, connection.baseUrl, progress.clear)
+    start = await saved.load()
+  } catch (error) {
+    throw toCliError(error, connection) // a damaged checkpoint file: one line, no stack
+  }
+  const progress = progressLine()
+  await withVenue(
+    connection,
+    { apiKey },
+    async (venue) => {
+      const file = openAppender(out, kind)
       try {
+        if (start === undefined && file.hadItems) {
+          throw new CliError(
+            `${out} already holds items but ${checkpointPath} does not exist: they would be written again`,
+            'give the checkpoint this file was written with, or a new --out file',
+          )
+        }
         await run(venue, kind, file, saved, follow, progress)
       } finally {
-        notices.unsubscribe()
+        file.close()
       }
-    } finally {
-      file?.close()
-      await venue.close()
-    }
-  } catch (error) {
-    throw toCliError(error, connection)
-  }
+    },
+    progress.clear,
+  )
 }
 
 function checkArguments(

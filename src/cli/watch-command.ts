@@ -1,9 +1,7 @@
 import type { Subscription } from 'rxjs'
 import { KLINE_INTERVALS, type KlineInterval } from '../schemas/kline.js'
 import { integerOption, parseWithPositionals, UsageError } from './args.js'
-import { apiKeyFromEnv, openVenue, venueArgs } from './cli-venue.js'
-import { toCliError } from './failure.js'
-import { healthNotices } from './health-notice.js'
+import { apiKeyFromEnv, venueArgs, withVenue } from './cli-venue.js'
 import { painter } from './style.js'
 import { untilSignal } from './until-signal.js'
 import {
@@ -56,24 +54,14 @@ export async function watchCommand(argv: readonly string[]): Promise<void> {
   }
   const { kind, args, count, connection } = checkArguments(values, positionals)
   const apiKey = ACCOUNT_KINDS.has(kind) ? apiKeyFromEnv(`watch ${kind}`) : undefined
-  try {
-    const venue = await openVenue(connection, {
+  await withVenue(
+    connection,
+    {
       apiKey,
       poolId: POOL_KINDS.has(kind) || args.poolId !== undefined ? (args.poolId ?? 0) : undefined,
-    })
-    try {
-      const notices = healthNotices(venue, connection.baseUrl)
-      try {
-        await follow(venue, kind, args, count, values['json'] === true)
-      } finally {
-        notices.unsubscribe()
-      }
-    } finally {
-      await venue.close()
-    }
-  } catch (error) {
-    throw toCliError(error, connection)
-  }
+    },
+    (venue) => follow(venue, kind, args, count, values['json'] === true),
+  )
 }
 
 function checkArguments(
