@@ -1,4 +1,5 @@
 import { once } from 'node:events'
+import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createVenue } from '../src/index.js'
 import { type CliProcess, cliOutcome, startCli } from './helpers/cli.js'
@@ -73,5 +74,16 @@ describe('venue-rx CLI', () => {
     const bad = await cliOutcome(cli('simulate', '--port', 'eighty'))
     expect(bad.code).toBe(2)
     expect(bad.err).toContain('--port must be a whole number from 0 to 65535')
+  })
+
+  it('--version prints the package version, --help the commands', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+    const version = await cliOutcome(cli('--version'))
+    expect([version.code, version.out]).toEqual([0, `${pkg.version}\n`])
+    const help = await cliOutcome(cli('--help'))
+    expect(help.code).toBe(0)
+    for (const command of ['demo', 'simulate', 'watch', 'export']) {
+      expect(help.out).toMatch(new RegExp(`^  ${command} `, 'm'))
+    }
   })
 })

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs'
 import { UsageError } from './args.js'
 import { CliError } from './failure.js'
 
 const USAGE = `Usage: venue-rx <command> [options]
+
+Options: --help, --version
 
 Commands:
   demo        start the embedded simulator and show, live, what the client reads
@@ -31,9 +34,19 @@ async function main(argv: readonly string[]): Promise<void> {
     process.stdout.write(USAGE)
     return
   }
+  if (name === '--version' || name === '-v') {
+    process.stdout.write(`${version()}\n`)
+    return
+  }
   const load = Object.hasOwn(commands, name) ? commands[name] : undefined
   if (load === undefined) throw new UsageError(`unknown command "${name}"`)
   await (await load())(rest)
+}
+
+/** The package's version, from its package.json (two levels up from src/cli and dist/cli). */
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
+  return String((pkg as { version?: unknown }).version)
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
@@ -44,8 +57,15 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(`venue-rx: ${error.line()}\n`)
     process.exitCode = 1
   } else {
+    // Unexpected: one line still, with what is needed to report it (VENUE_RX_DEBUG=1 for the stack).
+    const detail =
+      error instanceof Error
+        ? process.env['VENUE_RX_DEBUG'] === '1'
+          ? (error.stack ?? error.message)
+          : `${error.name}: ${error.message}`
+        : String(error)
     process.stderr.write(
-      `venue-rx: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      `venue-rx: unexpected failure: ${detail} (VENUE_RX_DEBUG=1 shows the stack)\n`,
     )
     process.exitCode = 1
   }
