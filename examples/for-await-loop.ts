@@ -8,7 +8,7 @@ import { createVenue, toAsyncIterable } from '../src/index.js'
 import { startSimulator } from '../src/simulator/index.js'
 
 const sim = await startSimulator({ seed: 1, tickMs: 100 }) // a market that moves every 100 ms
-const venue = createVenue({ baseUrl: sim.url, apiKey: sim.apiKey, pollIntervalMs: 200 })
+const venue = createVenue({ baseUrl: sim.url, apiKey: sim.apiKey, pollIntervalMs: 100 })
 try {
   let books = 0
   // Books are state: only the newest matters, so a slow loop may drop older ones.

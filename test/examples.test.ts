@@ -1,27 +1,49 @@
 /**
- * The recipes in examples/ run as a user runs them (`npx tsx examples/<name>.ts`), each
- * against the simulator, and print what they promise.
+ * The recipes in examples/ print what they promise. Each runs in this process, as a user
+ * runs it (`npx tsx examples/<name>.ts`) minus tsx's start-up: its module is imported
+ * fresh, with `console.log` captured and its environment variables set first, and the
+ * import resolves once the example's top-level code (its whole scenario) has finished.
  */
-import { execFile } from 'node:child_process'
-import { join } from 'node:path'
-import { promisify } from 'node:util'
-import { afterEach, describe, expect, it } from 'vitest'
+import { existsSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { format } from 'node:util'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { startSimulator } from '../src/simulator/index.js'
 import { onCleanup, runCleanups } from './helpers/cleanups.js'
 
 afterEach(() => runCleanups())
 
-const ROOT = join(import.meta.dirname, '..')
-const run = promisify(execFile)
+let runs = 0
 
-/** Runs an example with tsx; its exit code must be 0. */
+/**
+ * Runs `examples/<name>.ts` in this process and resolves to what it printed with
+ * `console.log`, one line per call, as on stdout. `env` is set for the run only; the
+ * example must leave `process.exitCode` alone (it sets it on failure).
+ */
 async function example(name: string, env: Record<string, string> = {}): Promise<string> {
-  const { stdout } = await run(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'examples', `${name}.ts`)],
-    { cwd: ROOT, env: { ...process.env, ...env }, timeout: 30_000 },
-  )
-  return stdout
+  const savedEnv = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]))
+  const savedExitCode = process.exitCode
+  const printed: string[] = []
+  const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+    printed.push(format(...args))
+  })
+  Object.assign(process.env, env)
+  runs += 1
+  try {
+    // A query of its own per run: a fresh module (its top-level code runs again), even
+    // where the module cache is shared (isolate: false, watch mode).
+    await import(/* @vite-ignore */ `../examples/${name}.ts?run=${runs}`)
+  } finally {
+    log.mockRestore()
+    for (const [key, value] of Object.entries(savedEnv)) {
+      if (value === undefined) delete process.env[key]
+      else process.env[key] = value
+    }
+  }
+  const exitCode = process.exitCode
+  process.exitCode = savedExitCode
+  expect(exitCode, `${name} set process.exitCode`).toBe(savedExitCode)
+  return printed.map((line) => `${line}\n`).join('')
 }
 
 describe('examples', () => {
@@ -49,5 +71,68 @@ describe('examples', () => {
     const out = await example('test-your-bot')
     expect(out).toMatch(/open orders, first page of \d+ own trades/)
     expect(out).toMatch(/50 balance reads under faults:/)
+  })
+
+  it('spread-alert prints spreads in bps and an alert above 4 bps, at most three', async () => {
+    const out = await example('spread-alert')
+    expect(out).toMatch(/^spread \d+(\.\d+)? bps$/m)
+    const alerts = out.match(/^ALERT: spread (\d+(?:\.\d+)?) bps > 4 bps$/gm) ?? []
+    expect(alerts.length).toBeGreaterThanOrEqual(1)
+    expect(alerts.length).toBeLessThanOrEqual(3)
+    for (const alert of alerts) expect(Number(alert.split(' ')[2])).toBeGreaterThan(4)
+    const summary = out.match(/^(\d+) alerts in (\d+) books$/m)
+    expect(Number(summary?.[1])).toBe(alerts.length)
+    expect(Number(summary?.[2])).toBeLessThanOrEqual(60)
+  })
+
+  it('balance-watcher shows the balances, then retrying under faults, then ok', async () => {
+    const lines = (await example('balance-watcher')).split('\n')
+    expect(
+      lines.filter((line) => /^balance added +\S+ +[\d.]+ \(locked [\d.]+\)$/.test(line)),
+    ).not.toHaveLength(0)
+    const faultsOn = lines.indexOf('faults on: errorRate 0.5')
+    const retrying = lines.findIndex((line) =>
+      /^health watchBalances\(\) retrying: attempt \d+, VENUE_\w+, next try in \d+ ms$/.test(line),
+    )
+    const faultsOff = lines.indexOf('faults off')
+    const ok = lines.lastIndexOf('health watchBalances() ok')
+    expect(faultsOn).toBeGreaterThan(0)
+    expect(retrying).toBeGreaterThan(faultsOn)
+    expect(faultsOff).toBeGreaterThan(retrying)
+    expect(ok).toBeGreaterThan(faultsOff)
+    expect(lines).not.toContain('time is up')
+  })
+
+  it('vwap-crossover prints the same four crosses of a 10 s and a 40 s VWAP', async () => {
+    const out = await example('vwap-crossover')
+    const crosses = out.match(/^cross-(up|down): fast VWAP [\d.]+, slow VWAP [\d.]+$/gm) ?? []
+    expect(out).toMatch(/^4 crosses$/m)
+    expect(crosses.map((line) => line.split(':')[0])).toEqual([
+      'cross-up',
+      'cross-down',
+      'cross-up',
+      'cross-down',
+    ])
+    // The crosses follow the trades' own times on a seeded market: the same every run,
+    // unless a poll came so late that trades were missed (printed as a gap line).
+    if (!/^gap: /m.test(out)) {
+      expect(crosses[0]).toBe('cross-up: fast VWAP 1.045991, slow VWAP 1.045961')
+      expect(crosses[3]).toBe('cross-down: fast VWAP 1.046027, slow VWAP 1.046079')
+    }
+  })
+
+  it('accounting-export writes every fill once, and its second run appends nothing', async () => {
+    const out = await example('accounting-export')
+    const first = out.match(/^run 1: (\d+) fills appended, (\d+) lines in (\S+fills\.csv)$/m)
+    const second = out.match(/^run 2: (\d+) fills appended, (\d+) lines in (\S+fills\.csv)$/m)
+    expect(Number(first?.[1])).toBeGreaterThan(100) // more than one page: a real backfill
+    expect(Number(first?.[2])).toBe(Number(first?.[1]) + 1) // the header and one line a fill
+    expect(second?.[1]).toBe('0')
+    expect(second?.[2]).toBe(first?.[2])
+    expect(second?.[3]).toBe(first?.[3])
+    expect(existsSync(dirname(first?.[3] ?? '.'))).toBe(false) // its temporary directory is gone
+    expect(out).toMatch(
+      /^first line: \d+,\d{4}-\d\d-\d\dT[\d:.]+Z,0,\d+,(buy|sell),(maker|taker),/m,
+    )
   })
 })
