@@ -67,6 +67,7 @@ const subscriptions: Subscription[] = ids.map((id) =>
 )
 await until(() => (byRoute(startAt)['/api/v1/orders/{id}'] ?? 0) >= ORDERS)
 const lookupsAtStart = byRoute(startAt)['/api/v1/orders/{id}'] ?? 0
+const accountInfoAtStart = byRoute(startAt)['/api/v1/info'] ?? 0
 const windowFrom = hits.length
 const windowStart = performance.now()
 await firstValueFrom(timer(INTERVALS * INTERVAL_MS))
@@ -97,6 +98,7 @@ const naivePerInterval = (hits.length - naiveFrom) / (naiveMs / INTERVAL_MS)
 console.log(
   `${ORDERS} orders (${openOrders} open orders on the account), ${INTERVALS} intervals of ${INTERVAL_MS} ms`,
 )
+console.log(`account info requests at the start: ${accountInfoAtStart}`)
 console.log(
   `look-ups at the start: ${lookupsAtStart} (${(lookupsAtStart / ORDERS).toFixed(2)} per order)`,
 )

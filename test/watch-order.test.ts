@@ -83,7 +83,7 @@ describe('watchFills against the simulator', () => {
 
 describe('watchOrder against the simulator', () => {
   it('replays the fills of every ended order of the demo account, then done with how it ended', async () => {
-    const { sim, venue } = await startSimulatorVenue(FAST, { ticks: 40 })
+    const { sim, venue, hits } = await startSimulatorVenue(FAST, { ticks: 40 })
     const account = demo(sim.market.account(sim.apiKey))
     const name = account.info().chain_account
     const ended = account.historyOrders()
@@ -111,6 +111,8 @@ describe('watchOrder against the simulator', () => {
     expect([...seen]).toEqual(
       expect.arrayContaining(['2 filled', '3 canceled', '4 rejected', '1 canceled']),
     )
+    // Twelve streams one after the other: the account info was asked for once, by the venue.
+    expect(count(hits, '/api/v1/info')).toBe(1)
   })
 
   it('follows a working order to its end: each fill once as it happens, then done', async () => {

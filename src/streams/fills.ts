@@ -3,6 +3,7 @@ import { VenueInputError } from '../errors/venue-input-error.js'
 import { VenueResponseError } from '../errors/venue-response-error.js'
 import type { RestClient } from '../rest/index.js'
 import type { TradeDetail } from '../schemas/trade-detail.js'
+import type { StreamContext } from './stream-context.js'
 
 /** One fill of one of the account's orders: its side of a trade. */
 export interface Fill {
@@ -113,18 +114,20 @@ export function checkFillCursor(method: string, cursor: unknown): string {
   return text
 }
 
-const accounts = new WeakMap<RestClient, Promise<string>>()
+const accounts = new WeakMap<StreamContext, Promise<string>>()
 
 /**
- * The account's chain account (from account info), asked once per REST client; a failed
- * answer is asked again next time.
+ * The account's chain account (from account info), asked once per venue: every fills
+ * feed and order stream of it shares the answer. The request is not tied to one caller's
+ * signal (a caller leaving must not fail the others); a failed answer is asked again by
+ * the next caller.
  */
-export function chainAccount(rest: RestClient, signal: AbortSignal): Promise<string> {
-  let known = accounts.get(rest)
+export function chainAccount(context: StreamContext, rest: RestClient): Promise<string> {
+  let known = accounts.get(context)
   if (known === undefined) {
-    known = rest.accountInfo({ signal }).then((info) => info.chain_account)
-    accounts.set(rest, known)
-    known.catch(() => accounts.delete(rest))
+    known = rest.accountInfo().then((info) => info.chain_account)
+    accounts.set(context, known)
+    known.catch(() => accounts.delete(context))
   }
   return known
 }

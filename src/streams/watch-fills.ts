@@ -36,13 +36,16 @@ export interface FillsOptions extends Omit<CursorFeedOptions<string>, 'cursor' |
 /** The venue's largest page of trades. */
 const PAGE = 100
 
-/** The feed spec of the account's fills, optionally of one pool. */
-export function fillsSpec(poolId: number | undefined): CursorFeedSpec<Fill, string> {
+/** The feed spec of the account's fills on the venue of `context`, optionally of one pool. */
+export function fillsSpec(
+  context: StreamContext,
+  poolId: number | undefined,
+): CursorFeedSpec<Fill, string> {
   return {
     key: streamKey('watchFills', poolId === undefined ? [] : [{ poolId }]),
     pageSize: PAGE,
     fetchPage: async (rest, after, signal) => {
-      const account = await chainAccount(rest, signal)
+      const account = await chainAccount(context, rest)
       const trades = await rest.trades(
         { poolId, afterSeq: tradesCursorBefore(after), sort: 'asc', limit: PAGE },
         { signal },
@@ -69,5 +72,5 @@ export function watchFills(context: StreamContext, options?: FillsOptions): Obse
   if (poolId !== undefined) checkPoolId('watchFills', poolId)
   const cursor =
     given.cursor === undefined ? undefined : checkFillCursor('watchFills', given.cursor)
-  return cursorFeed(context, fillsSpec(poolId), { ...given, cursor })
+  return cursorFeed(context, fillsSpec(context, poolId), { ...given, cursor })
 }

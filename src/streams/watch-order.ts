@@ -137,7 +137,7 @@ export function watchOrder(
       visibleWithinMs,
     )
   }
-  const tail = sharedTail(context, fillsSpec(undefined))
+  const tail = sharedTail(context, fillsSpec(context, undefined))
   return new Observable<OrderEvent>((subscriber) => {
     const rest = context.rest(`${METHOD}#lookups`)
     const abort = new AbortController()
@@ -181,7 +181,7 @@ export function watchOrder(
     }
     /** Emits the fills of a record's trades not emitted yet, ascending. */
     const emitTrades = async (order: OrderWithTrades) => {
-      const account = await lookUp(() => chainAccount(rest, abort.signal))
+      const account = await lookUp(() => chainAccount(context, rest))
       for (const trade of order.trades) for (const fill of fillsOf(trade, account)) emitFill(fill)
     }
     const end = async (final: OrderWithTrades, status: OrderOutcome) => {
