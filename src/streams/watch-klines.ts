@@ -1,3 +1,4 @@
+import equal from 'fast-deep-equal'
 import { map, Observable, type Subscription } from 'rxjs'
 import type { MarketDataSource, RestClient } from '../rest/index.js'
 import { checkPoolId, checkSource, failArgument, INTERVAL_SECONDS } from '../rest/index.js'
@@ -110,19 +111,7 @@ interface KlineState {
 }
 
 function sameKline(a: Kline, b: Kline | undefined): boolean {
-  return (
-    b !== undefined &&
-    a.timestamp === b.timestamp &&
-    a.open === b.open &&
-    a.high === b.high &&
-    a.low === b.low &&
-    a.close === b.close &&
-    a.volume === b.volume &&
-    a.turnover === b.turnover &&
-    a.count === b.count &&
-    a.interval === b.interval &&
-    a.pool_id === b.pool_id
-  )
+  return b !== undefined && equal(a, b)
 }
 
 /** Ascending by start, one candle per start (the last one given wins). */
