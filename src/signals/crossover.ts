@@ -1,6 +1,6 @@
-import { concatMap, defer, type OperatorFunction } from 'rxjs'
+import { concatMap, connect, defer, ignoreElements, merge, type OperatorFunction, tap } from 'rxjs'
 import { compareDecimal, normalizeDecimal } from '../decimal.js'
-import { type DecimalLike, seriesValue } from './checks.js'
+import { type DecimalLike, fail, seriesValue } from './checks.js'
 
 /** A crossing of a fast series over a slow one, emitted by {@link crossover}. */
 export interface CrossEvent {
@@ -13,29 +13,105 @@ export interface CrossEvent {
 }
 
 /**
- * Crossings of a fast series over a slow one, from a series of `[fast, slow]` pairs
- * (decimal strings or numbers, compared exactly). Emits `cross-up` when fast goes above
- * slow after having been below it, `cross-down` the other way round. A pair where the two
- * are equal is a touch, not a cross: it neither emits nor changes the side, so
- * below → equal → above is one `cross-up`, when above is reached, and below → equal →
+ * Crossings of a fast series over a slow one, compared exactly. Emits `cross-up` when fast
+ * goes above slow after having been below it, `cross-down` the other way round. A pair
+ * where the two are equal is a touch, not a cross: it neither emits nor changes the side,
+ * so below → equal → above is one `cross-up`, when above is reached, and below → equal →
  * below is none. The first pair only sets the side.
  *
- * For two separate series, pair them first: `combineLatest([fast$, slow$])` (each change of
- * either) or `zip(fast$, slow$)` (value by value of one source). A value that is no decimal
- * errors the stream with a `TypeError`. Takes no argument.
+ * Two forms:
+ * - `crossover(fast, slow)`: `fast` and `slow` are operators over the same source (e.g.
+ *   `ema(12)` and `ema(26)` over mid prices). Every source value goes through both; once
+ *   both did, the latest fast and slow outputs are compared after each source value, so a
+ *   value never meets a stale partner from the other series.
+ * - `crossover()`: over `[fast, slow]` pairs built by the caller, e.g. with
+ *   `combineLatest([fast$, slow$])` (each change of either) or `zip(fast$, slow$)`.
+ *
+ * A value that is no decimal (a string or a finite number) errors the stream with a
+ * `TypeError`; an argument that is not an operator throws `VenueInputError` at the call.
  *
  * @example
  * ```ts
- * import { map, share, zip } from 'rxjs'
+ * import { share, zip } from 'rxjs'
  * import { crossover, ema, mid } from 'venue-rx/signals'
  *
- * const mids = venue.watchOrderBook(1).pipe(mid(), share())
- * zip(mids.pipe(ema(12)), mids.pipe(ema(26)))
- *   .pipe(crossover())
+ * venue.watchOrderBook(1)
+ *   .pipe(mid(), crossover(ema(12), ema(26)))
  *   .subscribe((event) => console.log(event.type, event.fast)) // 'cross-up' '1.0457...'
+ *
+ * // The same from two series paired by hand:
+ * const mids = venue.watchOrderBook(1).pipe(mid(), share())
+ * zip(mids.pipe(ema(12)), mids.pipe(ema(26))).pipe(crossover())
  * ```
  */
-export function crossover(): OperatorFunction<readonly [DecimalLike, DecimalLike], CrossEvent> {
+export function crossover(): OperatorFunction<readonly [DecimalLike, DecimalLike], CrossEvent>
+export function crossover<T>(
+  fast: OperatorFunction<T, DecimalLike>,
+  slow: OperatorFunction<T, DecimalLike>,
+): OperatorFunction<T, CrossEvent>
+export function crossover<T>(
+  ...series: unknown[]
+):
+  | OperatorFunction<readonly [DecimalLike, DecimalLike], CrossEvent>
+  | OperatorFunction<T, CrossEvent> {
+  if (series.length === 0) return crossPairs()
+  const [fast, slow] = series
+  if (series.length !== 2 || typeof fast !== 'function' || typeof slow !== 'function') {
+    fail(
+      'crossover',
+      '(fast, slow)',
+      'must be two operators, or no argument for [fast, slow] pairs',
+      series,
+    )
+  }
+  return pairedBy(
+    fast as OperatorFunction<T, DecimalLike>,
+    slow as OperatorFunction<T, DecimalLike>,
+  )
+}
+
+/** `[fast, slow]` after each source value, once both series have a value. */
+function pairedBy<T>(
+  fast: OperatorFunction<T, DecimalLike>,
+  slow: OperatorFunction<T, DecimalLike>,
+): OperatorFunction<T, CrossEvent> {
+  const none = Symbol('none')
+  return (source) =>
+    source.pipe(
+      connect((shared) =>
+        defer(() => {
+          let fastValue: DecimalLike | typeof none = none
+          let slowValue: DecimalLike | typeof none = none
+          // merge subscribes in order, so for each source value both series have answered
+          // (if they answer at once) before the third branch reads them.
+          return merge(
+            shared.pipe(
+              fast,
+              tap((value) => {
+                fastValue = value
+              }),
+              ignoreElements(),
+            ),
+            shared.pipe(
+              slow,
+              tap((value) => {
+                slowValue = value
+              }),
+              ignoreElements(),
+            ),
+            shared.pipe(
+              concatMap((): [DecimalLike, DecimalLike][] =>
+                fastValue === none || slowValue === none ? [] : [[fastValue, slowValue]],
+              ),
+            ),
+          )
+        }),
+      ),
+      crossPairs(),
+    )
+}
+
+function crossPairs(): OperatorFunction<readonly [DecimalLike, DecimalLike], CrossEvent> {
   return (source) =>
     defer(() => {
       // Sign of fast - slow at the last pair where they differed; 0 before any.
