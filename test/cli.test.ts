@@ -56,16 +56,6 @@ describe('venue-rx CLI', () => {
     expect(code).toBe(0)
   })
 
-  it('demo runs on the embedded simulator, prints live frames and exits after --seconds', async () => {
-    const { code, out, err } = await cliOutcome(cli('demo', '--seconds', '2'))
-    expect(err).toBe('')
-    expect(code).toBe(0)
-    const frames = out.split('venue-rx demo').length - 1
-    expect(frames).toBeGreaterThanOrEqual(2)
-    expect(out).toContain('ORDER BOOK CHN/USDT')
-    expect(out).toMatch(/bid\s+\d+\.\d{4}\s+\d+\.\d+/)
-  })
-
   it('rejects an unknown command and a bad option with exit code 2 and the usage', async () => {
     const unknown = await cliOutcome(cli('frobnicate'))
     expect(unknown.code).toBe(2)

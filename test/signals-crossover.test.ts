@@ -123,7 +123,7 @@ describe('crossover', () => {
     })
 
     it('throws VenueInputError at the call for arguments that are not two operators', () => {
-      expect(() => crossover(ema(2) as never)).toThrow(VenueInputError)
+      expect(() => (crossover as (...a: unknown[]) => unknown)(ema(2))).toThrow(VenueInputError)
       expect(() => crossover('fast' as never, 'slow' as never)).toThrow(
         /crossover: \(fast, slow\) must be two operators/,
       )

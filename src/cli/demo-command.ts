@@ -1,154 +1,221 @@
-import { createVenue, type Venue, VenueError } from '../index.js'
+import { createLogUpdate } from 'log-update'
+import { filter, map, type Observable, Subscription, scan, share } from 'rxjs'
+import { applyBookEvent, type BookEvent, createVenue, type OrderBook } from '../index.js'
+import {
+  crossover,
+  ema,
+  imbalance,
+  microprice,
+  mid,
+  spread,
+  tradeFlowImbalance,
+  vwap,
+} from '../signals/index.js'
 import { startSimulator } from '../simulator/index.js'
-import { integerOption, parseCommand } from './args.js'
-import { clock, coinSymbol, table } from './render.js'
-import { untilSignal } from './simulate-command.js'
+import { integerOption, parseWithPositionals, UsageError } from './args.js'
+import { DemoBoard } from './demo-board.js'
+import { startDemoStrategy } from './demo-strategy.js'
+import { coinSymbol } from './render.js'
+import { requestMeter } from './request-meter.js'
+import { painter } from './style.js'
+
+export const DEMO_USAGE = `Usage: venue-rx demo [options]
+
+Starts the embedded venue simulator and reads it through venue-rx's streams: the order
+book ladder (changed levels marked), the trade tape, a demo strategy's orders and fills,
+balances, the mid price and signals, the health board and the request budget in use.
+On a terminal the screen redraws in place until Ctrl-C; piped, it prints one line per
+event for --seconds (default 10).
+
+Options:
+  --pool ID       pool to show (default 0)
+  --seed N        the simulated market's seed (default 1)
+  --tick-ms N     simulated ms per tick, also its real interval (default 250)
+  --poll-ms N     pause between two polls of a stream (default 500)
+  --seconds N     stop after N seconds (0 = until Ctrl-C; default 0 on a terminal, 10 piped)
+  --plain         one line per event even on a terminal
+  --outage-every N  seconds between two outages of the trades route (default 20): it
+                  answers 503 for a fifth of that, at most 4 s, so the health board
+                  shows a stream retrying and healing
+  --no-faults     no outages
+  -h, --help      this help
+`
+
+const DEFAULT_PIPED_SECONDS = 10
+/** The demo's outages: the route of public trades fails for a while, now and then. */
+const OUTAGE_ROUTE = '/api/v1/latest-trades/v2'
+const MAX_OUTAGE_MS = 4_000
+/** Frames per second at most on a terminal. */
+const FRAME_MS = 200
 
 /**
- * `venue-rx demo`: starts the embedded simulator and shows, live, what the REST client
- * reads from it. Runs until Ctrl-C on a terminal; for `--seconds` (default 5 when the
- * output is not a terminal) otherwise.
+ * `venue-rx demo`: the embedded simulator read through the streams, as a live screen on
+ * a terminal or event lines on a pipe.
  */
 export async function demoCommand(argv: readonly string[]): Promise<void> {
-  const values = parseCommand(argv, ['seed', 'seconds', 'pool', 'tick-ms'])
-  const tty = process.stdout.isTTY === true
-  const seconds = integerOption(values, 'seconds', tty ? 0 : 5, 0, 86_400)
+  const { values, positionals } = parseWithPositionals(
+    argv,
+    ['pool', 'seed', 'tick-ms', 'poll-ms', 'seconds', 'outage-every'],
+    ['plain', 'no-faults'],
+    DEMO_USAGE,
+  )
+  if (values['help'] === true) {
+    process.stdout.write(DEMO_USAGE)
+    return
+  }
+  if (positionals.length > 0) {
+    throw new UsageError(`demo takes no argument (got "${positionals[0]}")`, DEMO_USAGE)
+  }
+  const live = process.stdout.isTTY === true && values['plain'] !== true
+  const poolId = integerOption(values, 'pool', 0, 0, 1_000_000)
+  const seconds = integerOption(values, 'seconds', live ? 0 : DEFAULT_PIPED_SECONDS, 0, 86_400)
+  const pollIntervalMs = integerOption(values, 'poll-ms', 500, 50, 60_000)
+  const outageEveryMs = integerOption(values, 'outage-every', 20, 1, 3_600) * 1000
+  const outageMs = Math.min(MAX_OUTAGE_MS, outageEveryMs / 5)
   const simulator = await startSimulator({
     seed: integerOption(values, 'seed', 1, 0, 2 ** 31 - 1),
     tickMs: integerOption(values, 'tick-ms', 250, 1, 60_000),
   })
-  const venue = createVenue({ baseUrl: simulator.url, apiKey: simulator.apiKey })
-  const poolId = integerOption(values, 'pool', 0, 0, 1_000_000)
-  const stop = new AbortController()
-  void untilSignal().then(() => stop.abort())
-  const deadline = seconds === 0 ? Number.POSITIVE_INFINITY : Date.now() + seconds * 1000
-
-  try {
-    let frame = 0
-    while (!stop.signal.aborted && Date.now() < deadline) {
-      const started = performance.now()
-      const lines = await readFrame(venue, poolId, stop.signal)
-      const took = performance.now() - started
-      frame += 1
-      const header = `venue-rx demo  ${simulator.url}  frame ${frame}  (${took.toFixed(1)} ms for ${REQUESTS_PER_FRAME} requests)`
-      process.stdout.write(
-        tty
-          ? `\x1b[2J\x1b[H${header}\n${lines.join('\n')}\n\nCtrl-C to stop.\n`
-          : `${header}\n${lines.join('\n')}\n\n`,
-      )
-      await sleep(1000, stop.signal)
-    }
-  } catch (error) {
-    if (!(error instanceof VenueError && error.code === 'VENUE_ABORTED')) throw error
-  } finally {
-    await venue.close()
-    await simulator.close()
-  }
-}
-
-const REQUESTS_PER_FRAME = 7
-
-async function readFrame(venue: Venue, poolId: number, signal: AbortSignal): Promise<string[]> {
-  const o = { signal }
-  const [ping, pools, book, v1, trades, balances, open] = await Promise.all([
-    venue.rest.ping(o),
-    venue.rest.pools(undefined, o),
-    venue.rest.depth({ poolId, limit: 5 }, o),
-    venue.rest.depth({ poolId, limit: 1, source: 'v1' }, o),
-    venue.rest.latestTrades({ poolId, limit: 5 }, o),
-    venue.rest.balances(o),
-    venue.rest.openOrders({ limit: 5 }, o),
-  ])
-  const pool = pools.find((p) => p.pool_id === poolId)
-  const name =
-    pool === undefined
-      ? `pool ${poolId}`
-      : `${coinSymbol(pool.base_coin)}/${coinSymbol(pool.quote_coin)}`
-  return [
-    `simulated time ${new Date(ping.timestamp).toISOString()}`,
-    '',
-    'POOLS (GET /api/v1/pools)',
-    ...table(
-      [
-        ['id', 3, 'right'],
-        ['pair', 10],
-        ['last', 12, 'right'],
-        ['24h change', 11, 'right'],
-        ['trades', 7, 'right'],
-        ['volume', 16, 'right'],
-      ],
-      pools.map((p) => [
-        String(p.pool_id),
-        `${coinSymbol(p.base_coin)}/${coinSymbol(p.quote_coin)}`,
-        p.last_price,
-        `${(p.change_rate * 100).toFixed(2)}%`,
-        String(p.trades),
-        p.volume,
-      ]),
-    ),
-    '',
-    `ORDER BOOK ${name} (GET /api/v1/depth/v2, limit 5; V1 best ${v1.bids[0]?.[0] ?? '-'} / ${v1.asks[0]?.[0] ?? '-'})`,
-    ...table(
-      [
-        ['side', 4],
-        ['price', 14, 'right'],
-        ['quantity', 16, 'right'],
-      ],
-      [
-        ...[...book.asks].reverse().map(([price, qty]) => ['ask', price, qty]),
-        ...book.bids.map(([price, qty]) => ['bid', price, qty]),
-      ],
-    ),
-    '',
-    `LATEST TRADES ${name} (GET /api/v1/latest-trades/v2)`,
-    ...table(
-      [
-        ['time', 12],
-        ['side', 4],
-        ['price', 14, 'right'],
-        ['quantity', 16, 'right'],
-      ],
-      trades.map((t) => [clock(t.traded_at), t.side, t.price, t.quantity]),
-    ),
-    '',
-    'ACCOUNT BALANCES (GET /api/v1/balances)',
-    ...table(
-      [
-        ['coin', 6],
-        ['balance', 20, 'right'],
-        ['locked', 20, 'right'],
-      ],
-      balances.map((b) => [coinSymbol(b.coin), b.balance, b.locked]),
-    ),
-    '',
-    `OPEN ORDERS (GET /api/v1/open-orders, newest 5)`,
-    ...table(
-      [
-        ['id', 12],
-        ['side', 4],
-        ['price', 14, 'right'],
-        ['amount', 14, 'right'],
-        ['filled', 14, 'right'],
-      ],
-      open.map((order) => [
-        order.id,
-        order.side === 0 ? 'buy' : 'sell',
-        order.order_price,
-        order.order_amount,
-        order.executed_amount,
-      ]),
-    ),
-  ]
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms)
-    signal.addEventListener('abort', done, { once: true })
-    function done() {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
+  const meter = requestMeter()
+  const venue = createVenue({
+    baseUrl: simulator.url,
+    apiKey: simulator.apiKey,
+    pollIntervalMs,
+    dispatcher: meter.dispatcher,
   })
+  // Ctrl-C stops the demo; the handlers stay until the end, so that a handler of another
+  // module (log-update's cursor restore) never finds itself alone and re-raises the signal.
+  let onSignal = () => {}
+  const stop = new Promise<void>((resolve) => {
+    onSignal = () => resolve()
+  })
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  const subscriptions = new Subscription()
+  let stopStrategy = () => {}
+  let redraw: ReturnType<typeof setInterval> | undefined
+  let outages: ReturnType<typeof setInterval> | undefined
+  const screen = live ? createLogUpdate(process.stdout) : undefined
+  try {
+    const pools = await venue.rest.pools()
+    const pool = pools.find((p) => p.pool_id === poolId)
+    if (pool === undefined) {
+      throw new UsageError(
+        `no pool ${poolId} on the simulator (its pools: ${pools.map((p) => p.pool_id).join(', ')})`,
+        DEMO_USAGE,
+      )
+    }
+    const detail = await venue.rest.pool(poolId)
+    const pair = `${coinSymbol(pool.base_coin)}/${coinSymbol(pool.quote_coin)}`
+    const board = new DemoBoard(
+      `simulator ${simulator.url}  pool ${poolId} ${pair}`,
+      venue.settings.maxRequestsPerSecond,
+    )
+    // Plain mode prints each event's line; live mode only redraws.
+    const print = live
+      ? () => {}
+      : (line: string | readonly string[]) => {
+          for (const l of typeof line === 'string' ? [line] : line) process.stdout.write(`${l}\n`)
+        }
+
+    const books: Observable<readonly [BookEvent, OrderBook]> = venue.watchDepth(poolId).pipe(
+      scan<BookEvent, readonly [BookEvent, OrderBook] | undefined>(
+        (last, event) => [event, applyBookEvent(last?.[1], event)],
+        undefined,
+      ),
+      filter((pair): pair is readonly [BookEvent, OrderBook] => pair !== undefined),
+      share(),
+    )
+    const bookViews = books.pipe(map(([, book]) => book))
+    const trades = venue.watchTrades(poolId).pipe(share())
+    const tradeValues = trades.pipe(
+      filter((event) => event.type === 'trade'),
+      map((event) => event.trade),
+    )
+    const signal = (name: keyof DemoBoard['signals'], values: Observable<string>) =>
+      subscriptions.add(
+        values.subscribe((value) => {
+          board.signals = { ...board.signals, [name]: value }
+        }),
+      )
+
+    subscriptions.add(books.subscribe(([event, book]) => print(board.onBook(event, book))))
+    subscriptions.add(
+      trades.subscribe((event) =>
+        print(
+          event.type === 'trade'
+            ? board.onTrade(event.trade)
+            : board.onTradeGap(event.since, event.until),
+        ),
+      ),
+    )
+    signal('spreadBps', bookViews.pipe(spread({ unit: 'bps', places: 2 })))
+    signal('microprice', bookViews.pipe(microprice({ places: detail.price_precision + 2 })))
+    signal('imbalance', bookViews.pipe(imbalance(5, { places: 4 })))
+    signal('vwap', tradeValues.pipe(vwap(30_000, { places: detail.price_precision + 2 })))
+    signal('flow', tradeValues.pipe(tradeFlowImbalance(30_000, { places: 4 })))
+    subscriptions.add(
+      bookViews.pipe(mid(), crossover(ema(5), ema(20))).subscribe((event) => {
+        board.signals = { ...board.signals, cross: { type: event.type, at: Date.now() } }
+        print(`signal ema 5/20 ${event.type}: ${event.fast} vs ${event.slow}`)
+      }),
+    )
+    subscriptions.add(venue.watchFills().subscribe((fill) => print(board.onFill(fill))))
+    subscriptions.add(venue.watchBalances().subscribe((update) => print(board.onBalances(update))))
+    subscriptions.add(venue.health.subscribe((report) => print(board.onHealth(report))))
+
+    stopStrategy = startDemoStrategy(
+      simulator,
+      venue,
+      () => board.book,
+      {
+        placed: (id, text) => print(board.onPlaced(Date.now(), id, text)),
+        event: (event) => print(board.onOrderEvent(Date.now(), event)),
+        error: (text) => print(board.onStrategyError(Date.now(), text)),
+      },
+      { poolId, minAmount: detail.min_amount, everyMs: 2_000, cancelAfterMs: 8_000 },
+    )
+
+    if (values['no-faults'] !== true) {
+      outages = setInterval(() => {
+        simulator.faults.set({ errorRate: 1 }, OUTAGE_ROUTE)
+        board.fault = `${OUTAGE_ROUTE} answers 503`
+        print(`fault  ${OUTAGE_ROUTE} answers 503 for ${outageMs / 1000} s`)
+        setTimeout(() => {
+          simulator.faults.clear(OUTAGE_ROUTE)
+          board.fault = undefined
+          print(`fault  ${OUTAGE_ROUTE} answers again`)
+        }, outageMs).unref()
+      }, outageEveryMs)
+    }
+
+    const paint = painter(process.stdout)
+    let lastSummary = Date.now()
+    redraw = setInterval(() => {
+      board.requestsPerSecond = meter.perSecond()
+      if (screen !== undefined) {
+        screen(board.frame(paint, process.stdout.columns ?? 100, Date.now()).join('\n'))
+      } else if (Date.now() - lastSummary >= 1000) {
+        lastSummary = Date.now()
+        print(board.summary())
+      }
+    }, FRAME_MS)
+
+    await (seconds === 0
+      ? stop
+      : Promise.race([stop, new Promise((resolve) => setTimeout(resolve, seconds * 1000).unref())]))
+    if (!live) print(`done   ${meter.total()} requests in all`)
+  } finally {
+    clearInterval(redraw)
+    clearInterval(outages)
+    stopStrategy()
+    subscriptions.unsubscribe()
+    // Leave the last frame on the screen, with the cursor back, below it.
+    screen?.done()
+    await venue.close()
+    await meter.close()
+    await simulator.close()
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+  }
 }

@@ -8,8 +8,9 @@ const USAGE = `Usage: venue-rx <command> [options]
 Options: --help, --version
 
 Commands:
-  demo        start the embedded simulator and show, live, what the client reads
-              --seed N (1)  --pool ID (0)  --seconds N (0 = until Ctrl-C on a terminal)
+  demo        start the embedded simulator and show it live through the streams:
+              book, trades, a demo strategy's orders and fills, balances, signals,
+              health and request budget (venue-rx demo --help)
   simulate    run the venue simulator standalone and print its URL and API key
               --port N (8787)  --seed N (1)  --tick-ms N (250)  --host H (127.0.0.1)
   watch       print a stream's events: book, trades, my-trades, transfers, fills,

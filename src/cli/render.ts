@@ -1,4 +1,5 @@
 /** Plain-text table helpers for the terminal views (no dependencies, no colours needed). */
+import { stripVTControlCharacters } from 'node:util'
 
 /** Pads or cuts `text` to `width`; numbers-like columns align right. */
 export function cell(text: string, width: number, align: 'left' | 'right' = 'left'): string {
@@ -28,4 +29,29 @@ export function coinSymbol(coin: string): string {
 /** HH:MM:SS.mmm of an epoch-ms time, UTC. */
 export function clock(ms: number): string {
   return new Date(ms).toISOString().slice(11, 23)
+}
+
+/** How many columns `text` takes on a terminal: its length without colour codes. */
+export function visibleWidth(text: string): number {
+  return stripVTControlCharacters(text).length
+}
+
+/**
+ * Two columns of lines side by side: each left line padded (by its visible width, colour
+ * codes aside) to `leftWidth`, then `gap` spaces, then the right line.
+ */
+export function sideBySide(
+  left: readonly string[],
+  right: readonly string[],
+  leftWidth: number,
+  gap = 2,
+): string[] {
+  const rows = Math.max(left.length, right.length)
+  const out: string[] = []
+  for (let i = 0; i < rows; i += 1) {
+    const l = left[i] ?? ''
+    const r = right[i] ?? ''
+    out.push(r === '' ? l : `${l}${' '.repeat(Math.max(0, leftWidth - visibleWidth(l)) + gap)}${r}`)
+  }
+  return out
 }

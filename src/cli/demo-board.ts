@@ -1,0 +1,369 @@
+/**
+ * What `venue-rx demo` shows, kept apart from where it comes from: a board that the
+ * streams update and that renders a frame (terminal) or one line per event (pipes).
+ */
+import type { BookEvent, Fill, HealthReport, OrderBook, OrderEvent, PublicTrade } from '../index.js'
+import type { BalancesUpdate } from '../streams/watch-balances.js'
+import { clock, coinSymbol, sideBySide, table } from './render.js'
+import { sparkline } from './sparkline.js'
+import type { painter } from './style.js'
+
+type Paint = ReturnType<typeof painter>
+
+/** Levels shown per side of the ladder. */
+const LADDER_DEPTH = 6
+/** Lines of the trade tape, the order events and the fills. */
+const TAPE_LINES = 10
+const ORDER_LINES = 7
+const FILL_LINES = 5
+/** Mid prices kept for the sparkline. */
+const MID_HISTORY = 40
+
+/** The market signals the demo computes with `venue-rx/signals`. */
+export interface DemoSignals {
+  spreadBps?: string
+  microprice?: string
+  imbalance?: string
+  vwap?: string
+  flow?: string
+  cross?: { readonly type: string; readonly at: number }
+}
+
+/** One line of the order panel. */
+interface OrderLine {
+  readonly at: number
+  readonly id: string
+  readonly text: string
+  readonly tone: 'plain' | 'good' | 'bad'
+}
+
+/** The demo's picture of the venue, updated by the streams. */
+export class DemoBoard {
+  book: OrderBook | undefined
+  /** Prices of the levels the last book event touched, per side. */
+  changed = { bids: new Set<string>(), asks: new Set<string>() }
+  lastBookEvent: BookEvent | undefined
+  readonly trades: PublicTrade[] = []
+  tradeGaps = 0
+  readonly mids: number[] = []
+  signals: DemoSignals = {}
+  readonly orders: OrderLine[] = []
+  readonly fills: Fill[] = []
+  fillCount = 0
+  balances: BalancesUpdate | undefined
+  health: HealthReport = {}
+  requestsPerSecond = 0
+  /** A fault the simulator is injecting now, shown in the header. */
+  fault: string | undefined
+  readonly budgetPerSecond: number
+
+  constructor(
+    readonly title: string,
+    budgetPerSecond: number,
+  ) {
+    this.budgetPerSecond = budgetPerSecond
+  }
+
+  /** A book event and the book it produced. */
+  onBook(event: BookEvent, book: OrderBook): string {
+    this.lastBookEvent = event
+    this.book = book
+    this.changed = {
+      bids: new Set(event.type === 'delta' ? event.bids.map(([price]) => price) : []),
+      asks: new Set(event.type === 'delta' ? event.asks.map(([price]) => price) : []),
+    }
+    const mid = book.mid
+    if (mid !== undefined) {
+      this.mids.push(Number(mid))
+      if (this.mids.length > MID_HISTORY) this.mids.shift()
+    }
+    const best = `best ${book.bestBid?.[0] ?? '-'} / ${book.bestAsk?.[0] ?? '-'}`
+    return event.type === 'snapshot'
+      ? `book   seq ${event.seq} snapshot (${event.reason}): ${book.bids.length} bids, ${book.asks.length} asks, ${best}`
+      : `book   seq ${event.seq} delta: ${event.bids.length} bid and ${event.asks.length} ask levels changed, ${best}`
+  }
+
+  onTrade(trade: PublicTrade): string {
+    this.trades.unshift(trade)
+    if (this.trades.length > TAPE_LINES) this.trades.pop()
+    return `trade  ${clock(trade.traded_at)} ${trade.side.padEnd(4)} ${trade.quantity} @ ${trade.price}`
+  }
+
+  onTradeGap(since: number, until: number): string {
+    this.tradeGaps += 1
+    return `trade  gap: trades between ${clock(since)} and ${clock(until)} may be missing`
+  }
+
+  /** The demo strategy placed an order. */
+  onPlaced(at: number, id: string, text: string): string {
+    this.#order({ at, id, text: `placed ${text}`, tone: 'plain' })
+    return `order  ${id} placed ${text}`
+  }
+
+  /** The demo strategy could not place or cancel an order. */
+  onStrategyError(at: number, text: string): string {
+    this.#order({ at, id: '-', text, tone: 'bad' })
+    return `order  ${text}`
+  }
+
+  onOrderEvent(at: number, event: OrderEvent): string {
+    const { order } = event
+    const text =
+      event.type === 'fill'
+        ? `fill ${event.fill.quantity} @ ${event.fill.price} ${event.fill.role} (${order.filled} done)`
+        : event.type === 'done'
+          ? `${event.status}: ${order.filled}${order.filled === '0' ? '' : ` avg ${order.avgPrice}`}`
+          : `update, filled ${order.filled}`
+    const tone = event.type === 'done' ? (event.status === 'filled' ? 'good' : 'bad') : 'plain'
+    this.#order({ at, id: order.id, text, tone })
+    return `order  ${order.id} ${text}`
+  }
+
+  onFill(fill: Fill): string {
+    this.fillCount += 1
+    this.fills.unshift(fill)
+    if (this.fills.length > FILL_LINES) this.fills.pop()
+    return `fill   ${clock(fill.timestamp)} ${fill.side} ${fill.quantity} @ ${fill.price} ${fill.role}, fee ${fill.fee} (order ${fill.orderId})`
+  }
+
+  onBalances(update: BalancesUpdate): string[] {
+    this.balances = update
+    return update.changes.map((change) =>
+      change.type === 'removed'
+        ? `balance ${coinSymbol(change.coin)} removed`
+        : `balance ${coinSymbol(change.coin)} ${change.current.balance} (locked ${change.current.locked})`,
+    )
+  }
+
+  onHealth(report: HealthReport): string[] {
+    const before = this.health
+    this.health = report
+    return Object.entries(report)
+      .filter(([key, health]) => before[key]?.state !== health.state)
+      .map(([key, health]) => `health ${key}: ${describeHealth(health)}`)
+  }
+
+  /** The one-line summary printed once a second in plain mode. */
+  summary(): string {
+    const s = this.signals
+    return [
+      `status requests ${this.requestsPerSecond}/s of ${this.budgetPerSecond}/s`,
+      `spread ${s.spreadBps ?? '-'} bps`,
+      `microprice ${s.microprice ?? '-'}`,
+      `imbalance ${s.imbalance ?? '-'}`,
+      `vwap ${s.vwap ?? '-'}`,
+      `flow ${s.flow ?? '-'}`,
+      `streams ${healthCounts(this.health)}`,
+    ].join(', ')
+  }
+
+  /** The whole screen, `width` columns wide at most. */
+  frame(paint: Paint, width: number, now: number): string[] {
+    const column = Math.max(38, Math.min(64, Math.floor((width - 2) / 2)))
+    const head = (title: string, source: string) =>
+      `${paint('bold', title)} ${paint('dim', source)}`
+    const budget = gauge(this.requestsPerSecond, this.budgetPerSecond, 10)
+    const lines = [
+      `${paint('bold', 'venue-rx demo')}  ${this.title}  ${paint('dim', clock(now).slice(0, 8))}`,
+      `requests ${paint(this.requestsPerSecond > this.budgetPerSecond * 0.9 ? 'yellow' : 'green', budget)} ${this.requestsPerSecond}/s of ${this.budgetPerSecond}/s budget   streams ${healthCounts(this.health)}${this.fault === undefined ? '' : `   ${paint('yellow', `fault: ${this.fault}`)}`}`,
+      '',
+      ...sideBySide(
+        [head('ORDER BOOK', this.#bookSource()), ...this.#ladder(paint, column)],
+        [head('TRADES', 'watchTrades'), ...this.#tape(paint, column)],
+        column,
+      ),
+      '',
+      ...this.#signalLines(paint, width),
+      '',
+      ...sideBySide(
+        [head('DEMO STRATEGY', 'placeOrder + watchOrder'), ...this.#orderPanel(paint, column)],
+        [head('BALANCES', 'watchBalances'), ...this.#balancePanel(paint)],
+        column,
+      ),
+      '',
+      head('FILLS', `watchFills, ${this.fillCount} so far`),
+      ...this.#fillPanel(paint),
+      '',
+      `${head('HEALTH', 'venue.health')} ${this.#healthLine(paint)}`,
+      paint('dim', 'Ctrl-C to stop'),
+    ]
+    return lines
+  }
+
+  #bookSource(): string {
+    const event = this.lastBookEvent
+    if (event === undefined) return 'watchDepth'
+    return `watchDepth seq ${event.seq} ${event.type === 'delta' ? `delta, * = changed` : event.type}`
+  }
+
+  #ladder(paint: Paint, width: number): string[] {
+    const book = this.book
+    if (book === undefined) return [paint('dim', 'waiting for the first snapshot...')]
+    const asks = book.asks.slice(0, LADDER_DEPTH).reverse()
+    const bids = book.bids.slice(0, LADDER_DEPTH)
+    const row = (side: 'bids' | 'asks', [price, qty]: readonly [string, string]) => {
+      const marked = this.changed[side].has(price)
+      const text = `${marked ? '*' : ' '} ${side === 'asks' ? 'ask' : 'bid'} ${price.padStart(12)} ${qty.padStart(16)}`
+      const cut = text.length > width ? text.slice(0, width) : text
+      const colour = side === 'asks' ? 'red' : 'green'
+      return marked ? paint('inverse', paint(colour, cut)) : paint(colour, cut)
+    }
+    const spread = book.spread
+    return [
+      ...asks.map((level) => row('asks', level)),
+      paint('dim', `  spread ${spread ?? '-'}  mid ${book.mid ?? '-'}`),
+      ...bids.map((level) => row('bids', level)),
+    ]
+  }
+
+  #tape(paint: Paint, width: number): string[] {
+    if (this.trades.length === 0) return [paint('dim', 'no trade yet')]
+    return table(
+      [
+        ['time', 12],
+        ['side', 4],
+        ['price', 10, 'right'],
+        ['quantity', Math.min(14, Math.max(8, width - 32)), 'right'],
+      ],
+      this.trades.map((t) => [clock(t.traded_at), t.side, t.price, t.quantity]),
+    ).map((line, i) => {
+      if (i === 0) return paint('dim', line)
+      return paint(this.trades[i - 1]?.side === 'buy' ? 'green' : 'red', line)
+    })
+  }
+
+  #signalLines(paint: Paint, width: number): string[] {
+    const s = this.signals
+    const value = (v: string | undefined) => paint('cyan', v ?? '-')
+    const cross =
+      s.cross === undefined ? '-' : `${s.cross.type} at ${clock(s.cross.at).slice(0, 8)}`
+    const first = `${paint('bold', 'MID')} ${value(this.book?.mid)} ${paint('cyan', sparkline(this.mids))}`
+    const second = [
+      `${paint('bold', 'SIGNALS')} spread ${value(s.spreadBps)} bps`,
+      `microprice ${value(s.microprice)}`,
+      `imbalance(5) ${value(s.imbalance)}`,
+    ].join('  ')
+    const third = [
+      `        vwap 30s ${value(s.vwap)}`,
+      `flow 30s ${value(s.flow)}`,
+      `ema 5/20 ${paint('cyan', cross)}`,
+    ].join('  ')
+    return [first, second, third].map((line) => line.slice(0, width * 4))
+  }
+
+  #orderPanel(paint: Paint, width: number): string[] {
+    if (this.orders.length === 0) return [paint('dim', 'placing the first order...')]
+    return this.orders.map((line) => {
+      const text = `${clock(line.at).slice(0, 8)} ${line.id} ${line.text}`
+      const cut = text.length > width ? `${text.slice(0, width - 1)}…` : text
+      return line.tone === 'good'
+        ? paint('green', cut)
+        : line.tone === 'bad'
+          ? paint('yellow', cut)
+          : cut
+    })
+  }
+
+  #balancePanel(paint: Paint): string[] {
+    const update = this.balances
+    if (update === undefined) return [paint('dim', 'waiting...')]
+    const changed = new Set(update.changes.map((c) => c.coin))
+    const rows = table(
+      [
+        ['coin', 5],
+        ['balance', 18, 'right'],
+        ['locked', 14, 'right'],
+      ],
+      update.balances.map((b) => [coinSymbol(b.coin), b.balance, b.locked]),
+    )
+    return rows.map((line, i) => {
+      if (i === 0) return paint('dim', line)
+      const coin = update.balances[i - 1]?.coin
+      return coin !== undefined &&
+        changed.has(coin) &&
+        update.changes.length < update.balances.length
+        ? paint('yellow', line)
+        : line
+    })
+  }
+
+  #fillPanel(paint: Paint): string[] {
+    if (this.fills.length === 0) return [paint('dim', 'no fill yet')]
+    return table(
+      [
+        ['time', 12],
+        ['pool', 4, 'right'],
+        ['order', 8],
+        ['side', 4],
+        ['role', 5],
+        ['price', 10, 'right'],
+        ['quantity', 14, 'right'],
+        ['fee', 14, 'right'],
+      ],
+      this.fills.map((f) => [
+        clock(f.timestamp),
+        String(f.poolId),
+        f.orderId,
+        f.side,
+        f.role,
+        f.price,
+        f.quantity,
+        f.fee,
+      ]),
+    ).map((line, i) => (i === 0 ? paint('dim', line) : line))
+  }
+
+  #healthLine(paint: Paint): string {
+    const entries = Object.entries(this.health)
+    if (entries.length === 0) return paint('dim', 'no stream yet')
+    return entries
+      .map(([key, health]) => {
+        const colour =
+          health.state === 'ok' ? 'green' : health.state === 'failed' ? 'red' : 'yellow'
+        const state = health.state === 'retrying' ? `retrying #${health.attempt}` : health.state
+        return `${shortKey(key)} ${paint(colour, state)}`
+      })
+      .join('  ')
+  }
+
+  #order(line: OrderLine): void {
+    this.orders.unshift(line)
+    if (this.orders.length > ORDER_LINES) this.orders.pop()
+  }
+}
+
+/** `[█████·····]`: `used` of `limit` in `cells` cells. */
+export function gauge(used: number, limit: number, cells: number): string {
+  const full = Math.max(0, Math.min(cells, Math.round((used / limit) * cells)))
+  return `[${'█'.repeat(full)}${'·'.repeat(cells - full)}]`
+}
+
+/** `5 ok, 1 retrying`: streams by state. */
+function healthCounts(report: HealthReport): string {
+  const counts = new Map<string, number>()
+  for (const health of Object.values(report)) {
+    counts.set(health.state, (counts.get(health.state) ?? 0) + 1)
+  }
+  if (counts.size === 0) return 'none yet'
+  return [...counts].map(([state, n]) => `${n} ${state}`).join(', ')
+}
+
+/** `watchDepth({"pool_id":0})#1` → `watchDepth#1`: the method and lane of a stream key. */
+function shortKey(key: string): string {
+  const open = key.indexOf('(')
+  const lane = /#\d+$/.exec(key)?.[0] ?? ''
+  return open === -1 ? key : `${key.slice(0, open)}${lane}`
+}
+
+function describeHealth(health: HealthReport[string]): string {
+  switch (health.state) {
+    case 'ok':
+      return 'ok'
+    case 'retrying':
+      return `retrying (attempt ${health.attempt}, ${health.lastErrorCode}: ${health.lastErrorMessage})`
+    case 'gap':
+      return `gap from ${clock(health.since)} to ${clock(health.until)}`
+    case 'failed':
+      return `failed (${health.errorCode}: ${health.errorMessage})`
+  }
+}
