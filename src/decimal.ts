@@ -5,7 +5,17 @@
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/
 
-/** True when `text` is a plain decimal number: digits, an optional fraction, an optional `-`. */
+/**
+ * True when `text` is a plain decimal number: digits, an optional fraction, an optional `-`.
+ *
+ * @example
+ * ```ts
+ * isDecimal('1.0450') // true
+ * isDecimal('-3')     // true
+ * isDecimal('1e-7')   // false
+ * isDecimal('.5')     // false
+ * ```
+ */
 export function isDecimal(text: string): boolean {
   return DECIMAL.test(text)
 }
@@ -202,6 +212,14 @@ export function halfDecimal(a: string): string {
 /**
  * The shortest text of a decimal: `"1.10"` → `"1.1"`, `"-0.0"` → `"0"`, `"007"` → `"7"`.
  * Two decimals are equal exactly when their normal forms are the same text.
+ *
+ * @example
+ * ```ts
+ * normalizeDecimal('1.10') // '1.1'
+ * normalizeDecimal('-0.0') // '0'
+ * normalizeDecimal('007')  // '7'
+ * normalizeDecimal('1.10') === normalizeDecimal('1.1') // true
+ * ```
  */
 export function normalizeDecimal(a: string): string {
   // Text only, no BigInt: linear in the length, however many digits a venue sends.
@@ -210,7 +228,16 @@ export function normalizeDecimal(a: string): string {
   return negative ? `-${body}` : body
 }
 
-/** True when the decimal is zero (`"0"`, `"0.000"`, `"-0"`). */
+/**
+ * True when the decimal is zero (`"0"`, `"0.000"`, `"-0"`).
+ *
+ * @example
+ * ```ts
+ * isZeroDecimal('0.000') // true
+ * isZeroDecimal('-0')    // true
+ * isZeroDecimal('0.001') // false
+ * ```
+ */
 export function isZeroDecimal(a: string): boolean {
   return /^-?0+(?:\.0+)?$/.test(a)
 }

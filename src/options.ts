@@ -15,7 +15,24 @@ import { DEFAULT_MAX_RESPONSE_BYTES, type VenueDispatcher } from './transport/un
 
 export type { BackoffOptions, MarketDataSource }
 
-/** Options of {@link createVenue}. Only `baseUrl` is required. */
+/**
+ * Options of {@link createVenue}. Only `baseUrl` is required.
+ *
+ * @example
+ * ```ts
+ * import { createVenue, type VenueOptions } from 'venue-rx'
+ *
+ * const options: VenueOptions = {
+ *   baseUrl: 'https://venue.example.com',
+ *   apiKey: process.env.VENUE_API_KEY,
+ *   marketData: 'v1',
+ *   pollIntervalMs: 2_000,
+ *   maxRequestsPerSecond: 5,
+ *   backoff: { initialMs: 1_000, maxMs: 60_000 },
+ * }
+ * const venue = createVenue(options)
+ * ```
+ */
 export interface VenueOptions {
   /** `http(s)://host[:port][/prefix]`, with no credentials, query or fragment. */
   readonly baseUrl: string

@@ -49,7 +49,16 @@ import { dedupeTransport } from './transport/dedupe-transport.js'
 import { TokenBucket } from './transport/token-bucket.js'
 import { createUndiciTransport } from './transport/undici-transport.js'
 
-/** What a venue shows of its options: everything but the key itself. */
+/**
+ * What a venue shows of its options: everything but the key itself.
+ *
+ * @example
+ * ```ts
+ * const { baseUrl, pollIntervalMs, marketData, hasApiKey } = venue.settings
+ * // 'http://127.0.0.1:8787' 1000 'v2' true
+ * JSON.stringify(venue) // '{"settings":{...}}': never the key
+ * ```
+ */
 export interface VenueSettings
   extends Omit<ResolvedVenueOptions, 'apiKey' | 'dispatcher' | 'scheduler'> {
   /** Whether an API key was given (the key itself is never exposed). */
@@ -64,6 +73,19 @@ export interface VenueSettings
  * A connection to one venue: promise methods per endpoint in `rest`, and cold,
  * shared, self-healing streams (`watch...`). Every request of the venue, REST or
  * stream, draws from one request budget (`maxRequestsPerSecond`).
+ *
+ * @example
+ * ```ts
+ * import { createVenue, type Venue } from 'venue-rx'
+ *
+ * const venue: Venue = createVenue({ baseUrl: 'http://127.0.0.1:8787', apiKey })
+ * const pools = await venue.rest.pools()
+ * const books = venue.watchOrderBook(0).subscribe((book) => console.log(book.mid))
+ * venue.health.subscribe((report) => console.log(report))
+ * // on shutdown
+ * books.unsubscribe()
+ * await venue.close()
+ * ```
  */
 export interface Venue {
   /** One promise method per endpoint. */

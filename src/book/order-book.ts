@@ -7,7 +7,17 @@ import {
 } from '../decimal.js'
 import type { Level } from './book-event.js'
 
-/** What filling a quantity against the book would take. */
+/**
+ * What filling a quantity against the book would take.
+ *
+ * @example
+ * ```ts
+ * // asks: 355.14 at 1.0477, then 1566.85 at 1.0478
+ * const estimate: FillEstimate = book.costToFill('buy', '500')
+ * // { filled: '500', cost: '523.864486', complete: true, worstPrice: '1.0478' }
+ * if (!estimate.complete) console.warn(`only ${estimate.filled} on the book`)
+ * ```
+ */
 export interface FillEstimate {
   /** Base quantity that the book can fill (at most the asked quantity). */
   readonly filled: string

@@ -9,7 +9,24 @@ import {
 } from 'rxjs'
 import { VenueError } from '../errors/venue-error.js'
 
-/** How one stream is doing. */
+/**
+ * How one stream is doing.
+ *
+ * @example
+ * ```ts
+ * import type { StreamHealth } from 'venue-rx'
+ *
+ * venue.health.subscribe((report) => {
+ *   const health: StreamHealth | undefined = report['watchBalances()']
+ *   if (health?.state === 'retrying') {
+ *     const { attempt, nextDelayMs, lastErrorCode } = health
+ *     console.warn(`balances: retry ${attempt} in ${nextDelayMs} ms (${lastErrorCode})`)
+ *   } else if (health?.state === 'failed') {
+ *     console.error(`balances stopped: ${health.errorCode} ${health.errorMessage}`)
+ *   }
+ * })
+ * ```
+ */
 export type StreamHealth =
   | {
       /** Answers arrive. */
@@ -45,7 +62,20 @@ export type StreamHealth =
       readonly errorMessage: string
     }
 
-/** Every stream that is running (or has failed), by its key, e.g. `watchPool("1")` or `watchBalances()`. */
+/**
+ * Every stream that is running (or has failed), by its key, e.g. `watchPool("1")` or `watchBalances()`.
+ *
+ * @example
+ * ```ts
+ * import type { HealthReport } from 'venue-rx'
+ *
+ * venue.health.subscribe((report: HealthReport) => {
+ *   for (const [stream, health] of Object.entries(report)) console.log(stream, health.state)
+ * })
+ * // watchBalances() ok
+ * // watchPool("1") retrying
+ * ```
+ */
 export type HealthReport = Readonly<Record<string, StreamHealth>>
 
 function codeOf(error: unknown): string {

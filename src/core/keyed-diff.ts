@@ -1,7 +1,25 @@
 import equal from 'fast-deep-equal'
 import { type OperatorFunction, scan } from 'rxjs'
 
-/** What changed between two keyed collections. */
+/**
+ * What changed between two keyed collections.
+ *
+ * @example
+ * ```ts
+ * import type { PoolSummary } from 'venue-rx'
+ * import { type KeyedDiff, keyedDiff } from 'venue-rx/operators'
+ *
+ * venue.watchPools()
+ *   .pipe(keyedDiff((pool: PoolSummary) => String(pool.pool_id)))
+ *   .subscribe((diff: KeyedDiff<PoolSummary>) => {
+ *     for (const pool of diff.added) console.log('listed', pool.symbol)
+ *     for (const { previous, current } of diff.changed) {
+ *       console.log(current.symbol, previous.last_price, '->', current.last_price)
+ *     }
+ *     for (const pool of diff.removed) console.log('delisted', pool.symbol)
+ *   })
+ * ```
+ */
 export interface KeyedDiff<T> {
   /** Items whose key is new. */
   readonly added: readonly T[]
@@ -75,7 +93,21 @@ export function keyedDiff<T>(
   )
 }
 
-/** True when a diff carries no change. */
+/**
+ * True when a diff carries no change.
+ *
+ * @example
+ * ```ts
+ * import { filter } from 'rxjs'
+ * import { isEmptyDiff, keyedDiff, poll } from 'venue-rx/operators'
+ *
+ * poll((signal) => venue.rest.openOrders({ limit: 100 }, { signal }), { intervalMs: 1_000 })
+ *   .pipe(
+ *     keyedDiff((order) => order.id),
+ *     filter((diff) => !isEmptyDiff(diff)), // only polls that changed something
+ *   )
+ * ```
+ */
 export function isEmptyDiff(diff: KeyedDiff<unknown>): boolean {
   return diff.added.length === 0 && diff.changed.length === 0 && diff.removed.length === 0
 }

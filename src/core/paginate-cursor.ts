@@ -19,7 +19,20 @@ import {
 import { fromRequest } from './from-request.js'
 import { type RetryBackoffOptions, retryBackoff } from './retry-backoff.js'
 
-/** Where a cursor feed stands, reported after every page. */
+/**
+ * Where a cursor feed stands, reported after every page.
+ *
+ * @example
+ * ```ts
+ * import type { CursorProgress } from 'venue-rx'
+ *
+ * venue.watchMyTrades({
+ *   onProgress: (progress: CursorProgress<string>) =>
+ *     console.log(progress.phase, progress.pages, progress.items, progress.cursor),
+ * })
+ * // 'backfill' 1 100 '412', 'backfill' 2 200 '731', ... then 'tail' ... once caught up
+ * ```
+ */
 export interface CursorProgress<C> {
   /** `'backfill'` while full pages come back; `'tail'` once caught up. */
   readonly phase: 'backfill' | 'tail'
@@ -31,7 +44,27 @@ export interface CursorProgress<C> {
   readonly cursor: C | undefined
 }
 
-/** Settings of {@link paginateCursor}. */
+/**
+ * Settings of {@link paginateCursor}.
+ *
+ * @example
+ * ```ts
+ * import { compareIds, type Transfer } from 'venue-rx'
+ * import { type PaginateCursorOptions, paginateCursor } from 'venue-rx/operators'
+ *
+ * const options: PaginateCursorOptions<Transfer, string> = {
+ *   start: undefined, // from the first transfer
+ *   fetchPage: (sid, signal) =>
+ *     venue.rest.transfers({ afterId: sid, sort: 'asc', limit: 100 }, { signal }),
+ *   cursorOf: (transfer) => transfer.sid,
+ *   compare: compareIds,
+ *   pageSize: 100,
+ *   intervalMs: 5_000,
+ *   retry: { initialMs: 500, maxMs: 30_000, factor: 2 },
+ * }
+ * paginateCursor(options).subscribe((transfer) => console.log(transfer.sid, transfer.amount))
+ * ```
+ */
 export interface PaginateCursorOptions<T, C> {
   /** Deliver only items after this cursor (exclusive); `undefined` = from the beginning. */
   readonly start: C | undefined
@@ -120,10 +153,10 @@ interface Step<T, C> {
  * @example
  * ```ts
  * paginateCursor({
- *   start: 0,
- *   fetchPage: (seq, signal) => venue.rest.trades({ afterSeq: seq ?? 0, sort: 'asc', limit: 100 }, { signal }),
+ *   start: '0',
+ *   fetchPage: (seq, signal) => venue.rest.trades({ afterSeq: seq, sort: 'asc', limit: 100 }, { signal }),
  *   cursorOf: (trade) => trade.global_seq,
- *   compare: (a, b) => a - b,
+ *   compare: compareIds,
  *   pageSize: 100,
  *   intervalMs: 1000,
  *   retry: { initialMs: 500, maxMs: 30_000, factor: 2 },

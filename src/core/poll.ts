@@ -8,7 +8,18 @@ import {
 } from 'rxjs'
 import { fromRequest } from './from-request.js'
 
-/** Settings of {@link poll}. */
+/**
+ * Settings of {@link poll}.
+ *
+ * @example
+ * ```ts
+ * import { type PollOptions, poll } from 'venue-rx/operators'
+ *
+ * const options: PollOptions = { intervalMs: 60_000 }
+ * poll((signal) => venue.rest.systemInfo({ signal }), options)
+ *   .subscribe((info) => console.log(info.version))
+ * ```
+ */
 export interface PollOptions {
   /** Pause between the end of one request and the start of the next, in ms. */
   readonly intervalMs: number

@@ -12,7 +12,18 @@ import { VenueRateLimitError } from '../errors/venue-rate-limit-error.js'
 import { VenueServerError } from '../errors/venue-server-error.js'
 import { clampDelay } from '../timers.js'
 
-/** Retry delays of streams: exponential with full jitter, capped. */
+/**
+ * Retry delays of streams: exponential with full jitter, capped.
+ *
+ * @example
+ * ```ts
+ * const venue = createVenue({
+ *   baseUrl: 'http://127.0.0.1:8787',
+ *   // streams retry after up to 250 ms, 750 ms, 2.25 s ... at most 10 s
+ *   backoff: { initialMs: 250, maxMs: 10_000, factor: 3, jitter: true },
+ * })
+ * ```
+ */
 export interface BackoffOptions {
   /** First delay in ms. Default 500. */
   readonly initialMs?: number
@@ -24,7 +35,24 @@ export interface BackoffOptions {
   readonly jitter?: boolean
 }
 
-/** One retry about to happen, as reported to `onRetry`. */
+/**
+ * One retry about to happen, as reported to `onRetry`.
+ *
+ * @example
+ * ```ts
+ * import { type RetryNotice, retryBackoff } from 'venue-rx/operators'
+ *
+ * source.pipe(
+ *   retryBackoff({
+ *     initialMs: 500,
+ *     maxMs: 30_000,
+ *     factor: 2,
+ *     onRetry: ({ attempt, delayMs, error }: RetryNotice) =>
+ *       console.warn(`retry ${attempt} in ${delayMs} ms:`, error),
+ *   }),
+ * )
+ * ```
+ */
 export interface RetryNotice {
   /** 1 for the first retry after a success (or after the start). */
   readonly attempt: number
@@ -34,7 +62,24 @@ export interface RetryNotice {
   readonly error: unknown
 }
 
-/** Settings of {@link retryBackoff}. */
+/**
+ * Settings of {@link retryBackoff}.
+ *
+ * @example
+ * ```ts
+ * import { fromRequest, type RetryBackoffOptions, retryBackoff } from 'venue-rx/operators'
+ *
+ * const options: RetryBackoffOptions = {
+ *   initialMs: 500,
+ *   maxMs: 30_000,
+ *   factor: 2,
+ *   // an unknown order is a 500 'service internal error' too: give up after 3 of them
+ *   maxAmbiguousRetries: 3,
+ *   onRetry: ({ attempt, delayMs }) => console.warn(`retry ${attempt} in ${delayMs} ms`),
+ * }
+ * fromRequest((signal) => venue.rest.order('0-25-0', { signal })).pipe(retryBackoff(options))
+ * ```
+ */
 export interface RetryBackoffOptions {
   /** First delay before jitter, ms. */
   readonly initialMs: number

@@ -1,10 +1,33 @@
 import type { Observable, Subscription } from 'rxjs'
 import { VenueInputError } from '../errors/venue-input-error.js'
 
-/** What {@link toAsyncIterable} does when values arrive faster than the loop takes them. */
+/**
+ * What {@link toAsyncIterable} does when values arrive faster than the loop takes them.
+ *
+ * @example
+ * ```ts
+ * import { type OverflowPolicy, toAsyncIterable } from 'venue-rx'
+ *
+ * const overflow: OverflowPolicy = 'drop-oldest' // only the newest book matters
+ * for await (const book of toAsyncIterable(venue.watchOrderBook(0), { overflow })) render(book)
+ * ```
+ */
 export type OverflowPolicy = 'drop-oldest' | 'error'
 
-/** Settings of {@link toAsyncIterable}. */
+/**
+ * Settings of {@link toAsyncIterable}.
+ *
+ * @example
+ * ```ts
+ * import { type ToAsyncIterableOptions, toAsyncIterable } from 'venue-rx'
+ *
+ * // every trade counts: fail loudly rather than drop one
+ * const options: ToAsyncIterableOptions = { buffer: 10_000, overflow: 'error' }
+ * for await (const trade of toAsyncIterable(venue.watchMyTrades(), options)) {
+ *   await ledger.record(trade) // falling 10,000 trades behind throws a RangeError here
+ * }
+ * ```
+ */
 export interface ToAsyncIterableOptions {
   /** Values held for the loop at most; default 1,000. */
   readonly buffer?: number | undefined

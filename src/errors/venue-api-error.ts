@@ -4,6 +4,19 @@ import { VenueError } from './venue-error.js'
 /**
  * HTTP 200 whose envelope carries `code != 0`: the venue refused the request in-band.
  * Retryable only when the envelope code reads like a transient status (429 or 5xx).
+ *
+ * @example
+ * ```ts
+ * import { VenueApiError } from 'venue-rx'
+ *
+ * try {
+ *   await venue.rest.historyOrders({ poolId: 0 })
+ * } catch (error) {
+ *   if (error instanceof VenueApiError) {
+ *     console.error(`refused: code ${error.venueCode} ${error.venueMessage}`, error.retryable)
+ *   } else throw error
+ * }
+ * ```
  */
 export class VenueApiError extends VenueError {
   static override readonly code = 'VENUE_API'

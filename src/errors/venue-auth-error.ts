@@ -1,7 +1,22 @@
 import type { VenueResponseInfo } from './http-error-options.js'
 import { VenueError, type VenueErrorOptions } from './venue-error.js'
 
-/** Why authentication failed. */
+/**
+ * Why authentication failed.
+ *
+ * @example
+ * ```ts
+ * import { VenueAuthError, type VenueAuthReason } from 'venue-rx'
+ *
+ * const hint: Record<VenueAuthReason, string> = {
+ *   'missing-key': 'set the apiKey option',
+ *   'invalid-key': 'check the key for typos',
+ *   unauthorized: 'the key is not accepted (revoked?)',
+ *   forbidden: 'the key lacks the permission',
+ * }
+ * if (error instanceof VenueAuthError) console.error(hint[error.reason])
+ * ```
+ */
 export type VenueAuthReason = 'missing-key' | 'invalid-key' | 'unauthorized' | 'forbidden'
 
 /**
@@ -10,6 +25,21 @@ export type VenueAuthReason = 'missing-key' | 'invalid-key' | 'unauthorized' | '
  * Raised before any request when an account method is called without `apiKey`
  * (`reason: 'missing-key'`, `status: undefined`), and from the venue's answers:
  * HTTP 400 `missing API key` / `invalid API key`, 401 and 403. Never retried.
+ *
+ * @example
+ * ```ts
+ * import { VenueAuthError } from 'venue-rx'
+ *
+ * try {
+ *   await venue.rest.balances()
+ * } catch (error) {
+ *   if (error instanceof VenueAuthError) {
+ *     // reason: 'missing-key' (no request sent, status undefined), 'invalid-key',
+ *     // 'unauthorized' or 'forbidden'
+ *     console.error(`auth failed: ${error.reason}, HTTP ${error.status}`)
+ *   } else throw error
+ * }
+ * ```
  */
 export class VenueAuthError extends VenueError {
   static override readonly code = 'VENUE_AUTH'

@@ -11,7 +11,23 @@ export interface Redactor {
   occursIn(text: string): boolean
 }
 
-/** Fields every {@link VenueError} can be built with. */
+/**
+ * Fields every {@link VenueError} can be built with.
+ *
+ * @example
+ * ```ts
+ * import { VenueNetworkError, type VenueErrorOptions } from 'venue-rx'
+ *
+ * // a test double failing as a dropped connection does
+ * const options: VenueErrorOptions = { endpoint: 'balances', cause: new Error('socket hang up') }
+ * const error = new VenueNetworkError('balances: connection reset', {
+ *   ...options,
+ *   causeCode: 'ECONNRESET',
+ * })
+ * error.endpoint // 'balances'
+ * error.cause    // Error: socket hang up
+ * ```
+ */
 export interface VenueErrorOptions {
   /** The underlying error or value, kept in the standard `cause`. */
   readonly cause?: unknown

@@ -8,6 +8,19 @@ import { VenueError } from './venue-error.js'
  * Note: the live service answers an unknown *order* with HTTP 500
  * `service internal error`, which cannot be told apart from a real fault; that is a
  * {@link VenueServerError} with `ambiguous: true`.
+ *
+ * @example
+ * ```ts
+ * import { VenueNotFoundError } from 'venue-rx'
+ *
+ * try {
+ *   await venue.rest.pool(999)
+ * } catch (error) {
+ *   // status 404, or 200 for the all-zero record the venue sends for an unknown pool
+ *   if (error instanceof VenueNotFoundError) console.log('no pool 999', error.status)
+ *   else throw error
+ * }
+ * ```
  */
 export class VenueNotFoundError extends VenueError {
   static override readonly code = 'VENUE_NOT_FOUND'

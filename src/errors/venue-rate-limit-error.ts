@@ -4,6 +4,18 @@ import { VenueError } from './venue-error.js'
 /**
  * HTTP 429: too many requests. Retryable, but never sooner than
  * {@link VenueRateLimitError.retryAfterMs} when the venue sent `Retry-After`.
+ *
+ * @example
+ * ```ts
+ * import { VenueRateLimitError } from 'venue-rx'
+ *
+ * try {
+ *   await venue.rest.depth({ poolId: 0 })
+ * } catch (error) {
+ *   if (!(error instanceof VenueRateLimitError)) throw error
+ *   await new Promise((resolve) => setTimeout(resolve, error.retryAfterMs ?? 1_000))
+ * }
+ * ```
  */
 export class VenueRateLimitError extends VenueError {
   static override readonly code = 'VENUE_RATE_LIMITED'

@@ -1,10 +1,34 @@
 import type { VenueErrorOptions } from './venue-error.js'
 import { VenueError } from './venue-error.js'
 
-/** What was wrong with the response body. */
+/**
+ * What was wrong with the response body.
+ *
+ * @example
+ * ```ts
+ * import { VenueResponseError, type VenueResponseProblem } from 'venue-rx'
+ *
+ * if (error instanceof VenueResponseError) {
+ *   const problem: VenueResponseProblem = error.problem
+ *   if (problem === 'size') console.error('too large: ask for less or raise maxResponseBytes')
+ * }
+ * ```
+ */
 export type VenueResponseProblem = 'json' | 'envelope' | 'schema' | 'status' | 'size'
 
-/** One validation issue, as zod reports it (path into the envelope's `data`). */
+/**
+ * One validation issue, as zod reports it (path into the envelope's `data`).
+ *
+ * @example
+ * ```ts
+ * import { VenueResponseError, type VenueResponseIssue } from 'venue-rx'
+ *
+ * if (error instanceof VenueResponseError) {
+ *   const show = (issue: VenueResponseIssue) => `${issue.path.join('.')}: ${issue.message}`
+ *   console.error(error.issues.map(show)) // ['3.price: Expected a decimal number such as "12.5"']
+ * }
+ * ```
+ */
 export interface VenueResponseIssue {
   readonly path: readonly PropertyKey[]
   readonly message: string
@@ -23,6 +47,20 @@ export interface VenueResponseIssue {
  * - `problem: 'size'`: the body is larger than the venue's `maxResponseBytes`; it was not
  *   read to the end. Not retryable (ask for less, e.g. a smaller depth `limit`, or raise
  *   the bound).
+ *
+ * @example
+ * ```ts
+ * import { VenueResponseError } from 'venue-rx'
+ *
+ * try {
+ *   await venue.rest.pools()
+ * } catch (error) {
+ *   if (error instanceof VenueResponseError && error.problem === 'schema') {
+ *     // the venue changed a field's shape: not retryable
+ *     for (const issue of error.issues) console.error(issue.path.join('.'), issue.message)
+ *   } else throw error
+ * }
+ * ```
  */
 export class VenueResponseError extends VenueError {
   static override readonly code = 'VENUE_RESPONSE'

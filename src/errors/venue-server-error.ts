@@ -8,6 +8,21 @@ import { VenueError } from './venue-error.js'
  * order, someone else's order and an invalid kline interval, so such an answer is
  * marked {@link VenueServerError.ambiguous}: it may be permanent, and retries of a
  * single resource should be bounded.
+ *
+ * @example
+ * ```ts
+ * import { VenueServerError } from 'venue-rx'
+ *
+ * try {
+ *   await venue.rest.order('0-25-0')
+ * } catch (error) {
+ *   if (error instanceof VenueServerError && error.ambiguous) {
+ *     console.warn('500 service internal error: maybe no such order') // retry a few times only
+ *   } else if (error instanceof VenueServerError) {
+ *     console.warn(`HTTP ${error.status}: try again later`)
+ *   } else throw error
+ * }
+ * ```
  */
 export class VenueServerError extends VenueError {
   static override readonly code = 'VENUE_SERVER'

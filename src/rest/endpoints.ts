@@ -103,5 +103,15 @@ export const ENDPOINTS = {
   token: endpoint('token', 'general', '/api/v1/token/{id}', tokenSchema),
 } as const
 
-/** Names of the `venue.rest` methods. */
+/**
+ * Names of the `venue.rest` methods.
+ *
+ * @example
+ * ```ts
+ * import type { RestMethodName } from 'venue-rx'
+ *
+ * const method: RestMethodName = 'latestTrades' // 'depth' | 'klines' | ... | 'token'
+ * const trades = await venue.rest[method]({ poolId: 0 })
+ * ```
+ */
 export type RestMethodName = keyof typeof ENDPOINTS

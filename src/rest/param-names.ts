@@ -4,6 +4,15 @@ import { VenueInputError } from '../errors/venue-input-error.js'
  * Wire names of the filters that the venue's reference describes without naming. These are
  * venue-rx's best reading (see docs/venue-interface.md#paging); override any of them with the
  * `paramNames` option of `createVenue` if the venue turns out to use another.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_PARAM_NAMES } from 'venue-rx'
+ *
+ * DEFAULT_PARAM_NAMES.trades.afterSeq   // 'global_seq'
+ * DEFAULT_PARAM_NAMES.transfers.afterId // 'id'
+ * DEFAULT_PARAM_NAMES.orders.poolId     // 'pool_id'
+ * ```
  */
 export const DEFAULT_PARAM_NAMES = deepFreeze({
   trades: {
@@ -38,7 +47,17 @@ function deepFreeze<T extends Record<string, object>>(table: T): T {
 
 type Widen<T> = { readonly [K in keyof T]: string }
 
-/** The full table of filter wire names, per group. */
+/**
+ * The full table of filter wire names, per group.
+ *
+ * @example
+ * ```ts
+ * import type { ParamNames } from 'venue-rx'
+ *
+ * const names: ParamNames = venue.settings.paramNames // the defaults with the venue's overrides
+ * names.trades.afterSeq // 'global_seq'
+ * ```
+ */
 export interface ParamNames {
   /** `rest.trades` filters. */
   readonly trades: Widen<(typeof DEFAULT_PARAM_NAMES)['trades']>
@@ -48,7 +67,22 @@ export interface ParamNames {
   readonly orders: Widen<(typeof DEFAULT_PARAM_NAMES)['orders']>
 }
 
-/** Overrides for {@link ParamNames}: any group, any subset of its arguments. */
+/**
+ * Overrides for {@link ParamNames}: any group, any subset of its arguments.
+ *
+ * @example
+ * ```ts
+ * import { createVenue, type ParamNamesOverride } from 'venue-rx'
+ *
+ * // the venue turned out to page trades by `seq` and transfers by `after_id`
+ * const paramNames: ParamNamesOverride = {
+ *   trades: { afterSeq: 'seq' },
+ *   transfers: { afterId: 'after_id' },
+ * }
+ * const venue = createVenue({ baseUrl: 'http://127.0.0.1:8787', apiKey, paramNames })
+ * venue.settings.paramNames.trades.afterSeq // 'seq'
+ * ```
+ */
 export type ParamNamesOverride = {
   readonly [G in keyof ParamNames]?: Partial<ParamNames[G]>
 }

@@ -41,6 +41,18 @@ import * as q from './requests.js'
  * One promise method per endpoint, each resolving to the validated `data`.
  * Arguments are checked before any request (`VenueInputError`); see the README for
  * every error a call can reject with.
+ *
+ * @example
+ * ```ts
+ * import type { RestClient } from 'venue-rx'
+ *
+ * const rest: RestClient = venue.rest
+ * const [pool, book] = await Promise.all([
+ *   rest.pool('chain.token-CHN-usdt.ext-USDT'),
+ *   rest.depth({ poolId: 0, limit: 5 }),
+ * ])
+ * console.log(pool.pool_id, pool.taker_fee_rate, book.asks[0]) // 0 0.003 ['1.0477', '355.1400']
+ * ```
  */
 export interface RestClient {
   /** Order book depth of a pool (V2 merges AMM liquidity). */

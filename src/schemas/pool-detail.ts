@@ -14,10 +14,30 @@ import {
   timestampSeconds,
 } from './primitives.js'
 
-/** Pool status codes as sent in `status`. */
+/**
+ * Pool status codes as sent in `status`.
+ *
+ * @example
+ * ```ts
+ * import { PoolStatus } from 'venue-rx'
+ *
+ * const pool = await venue.rest.pool(0)
+ * if (pool.status !== PoolStatus.Open) console.log(`${pool.symbol} is not trading`)
+ * ```
+ */
 export const PoolStatus = { Closed: 0, Open: 1 } as const
 
-/** A documented pool status code: 0 closed, 1 open. */
+/**
+ * A documented pool status code: 0 closed, 1 open.
+ *
+ * @example
+ * ```ts
+ * import type { PoolStatus } from 'venue-rx'
+ *
+ * const label: Record<PoolStatus, string> = { 0: 'closed', 1: 'open' }
+ * label[pool.status as PoolStatus] ?? `status ${pool.status}` // 'open'
+ * ```
+ */
 export type PoolStatus = CodeOf<typeof PoolStatus>
 
 /**
@@ -26,6 +46,16 @@ export type PoolStatus = CodeOf<typeof PoolStatus>
  * `asking_time` (when orders are accepted) and `trading_time` (when trading opens) are Unix
  * seconds on the wire and epoch milliseconds in the output. `status` is kept as any integer
  * (see {@link PoolStatus}).
+ *
+ * @example
+ * ```ts
+ * import { poolDetailSchema } from 'venue-rx/schemas'
+ *
+ * // `data` of a raw /api/v1/pools/0 answer
+ * const pool = poolDetailSchema.parse(body.data)
+ * pool.taker_fee_rate // 0.003
+ * pool.trading_time   // 1699481600000 (sent as 1699481600)
+ * ```
  */
 export const poolDetailSchema = z.object({
   pool_id: nonNegativeSafeInteger,
@@ -49,5 +79,17 @@ export const poolDetailSchema = z.object({
   pool_stats: poolSummarySchema,
 })
 
-/** A parsed pool detail. */
+/**
+ * A parsed pool detail.
+ *
+ * @example
+ * ```ts
+ * import type { PoolDetail } from 'venue-rx'
+ *
+ * const pool: PoolDetail = await venue.rest.pool(0)
+ * // { pool_id: 0, symbol: 'chain.token-CHN-usdt.ext-USDT', status: 1, price_precision: 4,
+ * //   maker_fee_rate: 0.001, taker_fee_rate: 0.003, min_amount: '0.0100',
+ * //   pool_stats: { last_price: '1.0462', ... }, ... }
+ * ```
+ */
 export type PoolDetail = z.output<typeof poolDetailSchema>

@@ -15,6 +15,16 @@ import {
  * A trading pool with its recent statistics. Prices and volumes are exact decimal strings;
  * `change_rate` is a number (numeric text is accepted); `updated_at` is Unix seconds on the
  * wire and epoch milliseconds in the output.
+ *
+ * @example
+ * ```ts
+ * import { z } from 'zod'
+ * import { poolSummarySchema } from 'venue-rx/schemas'
+ *
+ * // `data` of a raw /api/v1/pools answer
+ * const pools = z.array(poolSummarySchema).parse(body.data)
+ * pools[0]?.updated_at // 1700000100000 (sent as 1700000100)
+ * ```
  */
 export const poolSummarySchema = z.object({
   pool_id: nonNegativeSafeInteger,
@@ -35,5 +45,16 @@ export const poolSummarySchema = z.object({
   updated_at: timestampSeconds,
 })
 
-/** A parsed pool summary. */
+/**
+ * A parsed pool summary.
+ *
+ * @example
+ * ```ts
+ * import type { PoolSummary } from 'venue-rx'
+ *
+ * const pools: PoolSummary[] = await venue.rest.pools()
+ * for (const pool of pools) console.log(pool.symbol, pool.last_price, pool.change_rate)
+ * // chain.token-CHN-usdt.ext-USDT 1.0462 0.00162757
+ * ```
+ */
 export type PoolSummary = z.output<typeof poolSummarySchema>

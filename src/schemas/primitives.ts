@@ -125,8 +125,17 @@ function stringOrNumber(expected: string) {
  *
  * Accepts a string matching `^-?\d+(\.\d+)?$`, which is kept byte for byte (`"1.10"` stays
  * `"1.10"`), or a finite JSON number, which is written as a plain decimal with
- * {@link numberToDecimalString} (no exponent). Empty strings, other text, NaN and infinities
+ * `numberToDecimalString` (no exponent). Empty strings, other text, NaN and infinities
  * are rejected.
+ *
+ * @example
+ * ```ts
+ * import { decimalString } from 'venue-rx/schemas'
+ *
+ * decimalString.parse('1.10')  // '1.10' (kept as sent)
+ * decimalString.parse(1e-7)    // '0.0000001'
+ * decimalString.safeParse('1e-7').success // false
+ * ```
  */
 export const decimalString = stringOrNumber('a decimal string or a finite number').transform(
   (value, ctx): string => {
@@ -175,13 +184,23 @@ function timestampSchema(numericUnitMs: number) {
  * `asking_time`, `trading_time` and ping `timestamp`. Accepted inputs:
  * - a finite number or a numeric string (`"1700000000"`, `"1700000000.5"`) of seconds,
  *   converted with `Math.round(seconds * 1000)`; `0` / `"0"` (an unset time) gives `0`;
- * - a number (or numeric string) at or above {@link MILLISECONDS_THRESHOLD} (1e12), which
+ * - a number (or numeric string) at or above `MILLISECONDS_THRESHOLD` (1e12), which
  *   is taken as already being milliseconds: as seconds it would be the year 33658;
  * - an ISO-8601 date-time such as `"2024-01-02T03:04:05.678Z"` or
  *   `"2024-01-02T05:04:05+02:00"`; without a zone designator it is read as UTC, and a
  *   plain date such as `"2024-01-02"` is midnight UTC.
  *
  * Empty strings, other text and impossible dates are rejected.
+ *
+ * @example
+ * ```ts
+ * import { timestampSeconds } from 'venue-rx/schemas'
+ *
+ * timestampSeconds.parse(1700000100)             // 1700000100000
+ * timestampSeconds.parse('1700000100')           // 1700000100000
+ * timestampSeconds.parse(1700000100000)          // 1700000100000 (at or above 1e12: already ms)
+ * timestampSeconds.parse('2023-11-14T22:15:00Z') // 1700000100000
+ * ```
  */
 export const timestampSeconds = timestampSchema(1000)
 
@@ -191,6 +210,14 @@ export const timestampSeconds = timestampSchema(1000)
  *
  * Numbers and numeric strings are milliseconds (rounded to an integer); ISO-8601 text is
  * handled exactly as by {@link timestampSeconds}.
+ *
+ * @example
+ * ```ts
+ * import { timestampMillis } from 'venue-rx/schemas'
+ *
+ * timestampMillis.parse(1700000099500)              // 1700000099500
+ * timestampMillis.parse('2023-11-14T22:14:59.500Z') // 1700000099500
+ * ```
  */
 export const timestampMillis = timestampSchema(1)
 
@@ -224,16 +251,43 @@ function integerSchema(nonNegative: boolean) {
  * An integer sent as a JSON number or as a digit string (optionally led by '-'), output as
  * a number. Values outside `Number.isSafeInteger` are rejected because precision would be
  * lost.
+ *
+ * @example
+ * ```ts
+ * import { safeInteger } from 'venue-rx/schemas'
+ *
+ * safeInteger.parse('-3') // -3
+ * safeInteger.safeParse('9007199254740993').success // false: precision would be lost
+ * ```
  */
 export const safeInteger = integerSchema(false)
 
-/** Like {@link safeInteger}, and also rejects values below zero. */
+/**
+ * Like {@link safeInteger}, and also rejects values below zero.
+ *
+ * @example
+ * ```ts
+ * import { nonNegativeSafeInteger } from 'venue-rx/schemas'
+ *
+ * nonNegativeSafeInteger.parse('42') // 42
+ * nonNegativeSafeInteger.safeParse(-1).success // false
+ * ```
+ */
 export const nonNegativeSafeInteger = integerSchema(true)
 
 /**
  * A non-negative integer of any size (for example an unsigned 64-bit sequence id), sent as
  * a digit string or as a non-negative safe-integer number, output as canonical digit text:
  * no sign and no leading zeros except for `"0"` itself.
+ *
+ * @example
+ * ```ts
+ * import { unsignedIntegerString } from 'venue-rx/schemas'
+ *
+ * unsignedIntegerString.parse('18446744073709551615') // '18446744073709551615' (exact)
+ * unsignedIntegerString.parse(670)    // '670'
+ * unsignedIntegerString.parse('0042') // '42'
+ * ```
  */
 export const unsignedIntegerString = stringOrNumber(
   'a digit string or a non-negative integer',
@@ -253,6 +307,15 @@ export const unsignedIntegerString = stringOrNumber(
 /**
  * A floating-point quantity such as a fee rate or a change ratio, sent as a JSON number or
  * as numeric text (exponent allowed), output as a finite number.
+ *
+ * @example
+ * ```ts
+ * import { finiteNumber } from 'venue-rx/schemas'
+ *
+ * finiteNumber.parse('0.003') // 0.003
+ * finiteNumber.parse('1e-4')  // 0.0001
+ * finiteNumber.safeParse('NaN').success // false
+ * ```
  */
 export const finiteNumber = stringOrNumber('a finite number').transform((value, ctx): number => {
   if (typeof value === 'number') return value

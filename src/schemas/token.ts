@@ -12,18 +12,45 @@ import { decimalString, nonNegativeSafeInteger, safeInteger } from './primitives
  */
 const infoText = z.union([z.string(), z.number().transform((n) => String(n))]).default('')
 
-/** A named link in token info; absent `name` or `url` becomes `''`. */
+/**
+ * A named link in token info; absent `name` or `url` becomes `''`.
+ *
+ * @example
+ * ```ts
+ * import { tokenLinkSchema } from 'venue-rx/schemas'
+ *
+ * tokenLinkSchema.parse({ name: 'website' }) // { name: 'website', url: '' }
+ * ```
+ */
 export const tokenLinkSchema = z.object({
   name: infoText,
   url: infoText,
 })
 
-/** A parsed token info link. */
+/**
+ * A parsed token info link.
+ *
+ * @example
+ * ```ts
+ * import type { TokenLink } from 'venue-rx'
+ *
+ * const links: readonly TokenLink[] = (await venue.rest.token('CHN')).info.links
+ * // [{ name: 'website', url: 'https://example.com/tokens/chn' }]
+ * ```
+ */
 export type TokenLink = z.output<typeof tokenLinkSchema>
 
 /**
  * Descriptive market information about a token. Token info is often sparse, so every text
  * field defaults to `''` and `links` to `[]` when absent.
+ *
+ * @example
+ * ```ts
+ * import { tokenInfoSchema } from 'venue-rx/schemas'
+ *
+ * tokenInfoSchema.parse({ rank: 5, intro: 'Chain Token' })
+ * // { rank: '5', intro: 'Chain Token', circulating_supply: '', ..., links: [] }
+ * ```
  */
 export const tokenInfoSchema = z.object({
   circulating_supply: infoText,
@@ -44,10 +71,33 @@ export const tokenInfoSchema = z.object({
   links: z.array(tokenLinkSchema).default(() => []),
 })
 
-/** Parsed token info. */
+/**
+ * Parsed token info.
+ *
+ * @example
+ * ```ts
+ * import type { TokenInfo } from 'venue-rx'
+ *
+ * const info: TokenInfo = (await venue.rest.token('CHN')).info
+ * info.circulating_supply // '6903726.9000' ('' when the venue leaves it out)
+ * ```
+ */
 export type TokenInfo = z.output<typeof tokenInfoSchema>
 
-/** A chain the token can be deposited from or withdrawn to, with its fees and minimums. */
+/**
+ * A chain the token can be deposited from or withdrawn to, with its fees and minimums.
+ *
+ * @example
+ * ```ts
+ * import { tokenChainSchema } from 'venue-rx/schemas'
+ *
+ * tokenChainSchema.parse({
+ *   chain_id: '0', chain_name: 'chain', permission_id: 0, withdraw_fee: '0.0000',
+ *   ext_withdraw_fee: 0, min_deposit_amount: '1.0000', min_withdraw_amount: 2,
+ * })
+ * // { chain_id: 0, ..., ext_withdraw_fee: '0', min_withdraw_amount: '2' }
+ * ```
+ */
 export const tokenChainSchema = z.object({
   chain_id: safeInteger,
   chain_name: z.string(),
@@ -58,12 +108,34 @@ export const tokenChainSchema = z.object({
   min_withdraw_amount: decimalString,
 })
 
-/** A parsed supported chain entry. */
+/**
+ * A parsed supported chain entry.
+ *
+ * @example
+ * ```ts
+ * import type { TokenChain } from 'venue-rx'
+ *
+ * const chains: readonly TokenChain[] = (await venue.rest.token('CHN')).support_chain
+ * // [{ chain_id: 0, chain_name: 'chain', min_withdraw_amount: '2.0000', ... }]
+ * ```
+ */
 export type TokenChain = z.output<typeof tokenChainSchema>
 
 /**
  * A token. `info` becomes an object of defaults (every text `''`, no links) when absent,
  * and `support_chain` becomes `[]` when absent.
+ *
+ * @example
+ * ```ts
+ * import { tokenSchema } from 'venue-rx/schemas'
+ *
+ * const token = tokenSchema.parse({
+ *   symbol: 'CHN', name: 'Chain Token', decimals: 4, chain_contract: 'chain.token',
+ *   ext_decimals: 4, ext_token_address: '', icon_url: 'https://example.com/icons/chn.png',
+ * })
+ * token.info.links    // []: no info sent
+ * token.support_chain // []
+ * ```
  */
 export const tokenSchema = z.object({
   symbol: z.string(),
@@ -77,5 +149,16 @@ export const tokenSchema = z.object({
   support_chain: z.array(tokenChainSchema).default(() => []),
 })
 
-/** A parsed token. */
+/**
+ * A parsed token.
+ *
+ * @example
+ * ```ts
+ * import type { Token } from 'venue-rx'
+ *
+ * const tokens: Token[] = await venue.rest.tokens()
+ * const decimals = new Map(tokens.map((token) => [token.symbol, token.decimals]))
+ * decimals.get('CHN') // 4
+ * ```
+ */
 export type Token = z.output<typeof tokenSchema>

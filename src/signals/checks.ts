@@ -14,7 +14,19 @@ export const DEFAULT_PLACES = 18
 /** Most decimals a division may be asked for. */
 const MAX_PLACES = 1000
 
-/** A decimal as a signal takes it: a decimal string or a finite number. */
+/**
+ * A decimal as a signal takes it: a decimal string or a finite number.
+ *
+ * @example
+ * ```ts
+ * import { of } from 'rxjs'
+ * import { type DecimalLike, threshold } from 'venue-rx/signals'
+ *
+ * const mids: DecimalLike[] = ['1.0450', 1.05] // decimal strings or finite numbers
+ * of(...mids).pipe(threshold({ above: '1.049' }))
+ * // { type: 'above', value: '1.05', level: '1.049' }
+ * ```
+ */
 export type DecimalLike = string | number
 
 /** Throws the {@link VenueInputError} of a check: `method: argument rule (got value)`. */
@@ -80,7 +92,19 @@ export function seriesValue(method: string, value: unknown): string {
   return text
 }
 
-/** A trade as the trade signals take it: a `PublicTrade` or an event of `watchTrades`. */
+/**
+ * A trade as the trade signals take it: a `PublicTrade` or an event of `watchTrades`.
+ *
+ * @example
+ * ```ts
+ * import { from } from 'rxjs'
+ * import { vwap } from 'venue-rx/signals'
+ *
+ * venue.watchTrades(0).pipe(vwap(60_000)) // PublicTradeEvents: gap events are skipped
+ * const latest = await venue.rest.latestTrades({ poolId: 0, limit: 100 })
+ * from(latest.reverse()).pipe(vwap(60_000)) // PublicTrades, oldest first
+ * ```
+ */
 export type TradeInput = PublicTrade | PublicTradeEvent
 
 /** The trade of an input, or `undefined` for a `gap` event (skipped by the trade signals). */

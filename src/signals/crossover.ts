@@ -2,7 +2,15 @@ import { concatMap, connect, defer, ignoreElements, merge, type OperatorFunction
 import { compareDecimal, normalizeDecimal } from '../decimal.js'
 import { type DecimalLike, fail, seriesValue } from './checks.js'
 
-/** A crossing of a fast series over a slow one, emitted by {@link crossover}. */
+/**
+ * A crossing of a fast series over a slow one, emitted by {@link crossover}.
+ *
+ * @example
+ * ```ts
+ * of(['1', '2'], ['3', '2']).pipe(crossover())
+ * // { type: 'cross-up', fast: '3', slow: '2' }
+ * ```
+ */
 export interface CrossEvent {
   /** `'cross-up'`: fast went above slow; `'cross-down'`: fast went below slow. */
   readonly type: 'cross-up' | 'cross-down'

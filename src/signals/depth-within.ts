@@ -4,7 +4,20 @@ import type { OrderBook } from '../book/order-book.js'
 import { addDecimal, compareDecimal, multiplyDecimal, subtractDecimal } from '../decimal.js'
 import { nonNegativeDecimal } from './checks.js'
 
-/** Base quantity on each side of a book within a distance of the mid. */
+/**
+ * Base quantity on each side of a book within a distance of the mid.
+ *
+ * @example
+ * ```ts
+ * import { compareDecimal } from 'venue-rx'
+ * import { type Depth, depthWithin } from 'venue-rx/signals'
+ *
+ * venue.watchOrderBook(0).pipe(depthWithin(25)).subscribe((depth: Depth) => {
+ *   // { bids: '1520.5', asks: '980' }: base quantity within 0.25 % of the mid
+ *   if (compareDecimal(depth.asks, '1000') < 0) console.warn('thin asks:', depth.asks)
+ * })
+ * ```
+ */
 export interface Depth {
   /** Base quantity of the bids priced at or above `mid × (1 - bps / 10000)`. */
   readonly bids: string

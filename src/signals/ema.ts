@@ -14,7 +14,16 @@ import {
   seriesValue,
 } from './checks.js'
 
-/** Options of {@link ema}. */
+/**
+ * Options of {@link ema}.
+ *
+ * @example
+ * ```ts
+ * import { ema, mid } from 'venue-rx/signals'
+ *
+ * venue.watchOrderBook(0).pipe(mid(), ema(20, { places: 8 })) // '1.0476', '1.04759048', ...
+ * ```
+ */
 export interface EmaOptions {
   /** Decimals of each step's division, rounded half to even; default 18. */
   readonly places?: number | undefined

@@ -4,7 +4,16 @@ import type { OrderBook } from '../book/order-book.js'
 import { addDecimal, divideDecimal, isZeroDecimal, subtractDecimal } from '../decimal.js'
 import { integerFrom, optionsObject, placesOption } from './checks.js'
 
-/** Options of {@link imbalance}. */
+/**
+ * Options of {@link imbalance}.
+ *
+ * @example
+ * ```ts
+ * import { imbalance } from 'venue-rx/signals'
+ *
+ * venue.watchOrderBook(0).pipe(imbalance(10, { places: 4 })) // '-0.2731', ...
+ * ```
+ */
 export interface ImbalanceOptions {
   /** Decimals of the division, rounded half to even; default 18. */
   readonly places?: number | undefined

@@ -4,6 +4,26 @@ import { type DecimalLike, fail, optionsObject, seriesValue } from './checks.js'
 /**
  * What {@link indicator} needs of an indicator: the shape of every indicator of the
  * `trading-signals` package (v8), so its whole catalogue fits without an adapter.
+ *
+ * @example
+ * ```ts
+ * import { indicator, type IndicatorLike } from 'venue-rx/signals'
+ *
+ * // an indicator of your own: the highest of the last 3 prices
+ * class HighestOf3 implements IndicatorLike<number, number> {
+ *   readonly #last: number[] = []
+ *   get isStable() {
+ *     return this.#last.length === 3
+ *   }
+ *   update(price: number, replace: boolean): number | null {
+ *     if (replace) this.#last.pop()
+ *     else if (this.#last.length === 3) this.#last.shift()
+ *     this.#last.push(price)
+ *     return this.isStable ? Math.max(...this.#last) : null
+ *   }
+ * }
+ * venue.watchKlines(0, '1m').pipe(indicator(() => new HighestOf3())) // 1.0474, 1.0474, 1.0481, ...
+ * ```
  */
 export interface IndicatorLike<Result, Input> {
   /** Whether the indicator has had enough input for its result to count. */
@@ -12,7 +32,25 @@ export interface IndicatorLike<Result, Input> {
   update(input: Input, replace: boolean): Result | null
 }
 
-/** A candle as {@link indicator} gives it to a candle indicator: numbers. */
+/**
+ * A candle as {@link indicator} gives it to a candle indicator: numbers.
+ *
+ * @example
+ * ```ts
+ * import { ATR } from 'trading-signals'
+ * import type { CandleNumbers } from 'venue-rx/signals'
+ *
+ * // what a candle indicator is given with `input: 'candle'`
+ * const candle: CandleNumbers = {
+ *   open: 1.0474,
+ *   high: 1.0481,
+ *   low: 1.0462,
+ *   close: 1.0462,
+ *   volume: 1322.14,
+ * }
+ * new ATR(14).update(candle, false)
+ * ```
+ */
 export interface CandleNumbers {
   readonly open: number
   readonly high: number
@@ -21,7 +59,22 @@ export interface CandleNumbers {
   readonly volume: number
 }
 
-/** A candle {@link indicator} reads: an `OhlcvCandle` (`start`) or a `Kline` (`timestamp`). */
+/**
+ * A candle {@link indicator} reads: an `OhlcvCandle` (`start`) or a `Kline` (`timestamp`).
+ *
+ * @example
+ * ```ts
+ * import { of } from 'rxjs'
+ * import { SMA } from 'trading-signals'
+ * import { type CandleLike, indicator } from 'venue-rx/signals'
+ *
+ * const kline: CandleLike = {
+ *   open: '1.0474', high: '1.0481', low: '1.0462', close: '1.0462', volume: '1322.14',
+ *   timestamp: 1700000100000, // a Kline; an OhlcvCandle has `start` instead
+ * }
+ * of(kline).pipe(indicator(() => new SMA(1))) // 1.0462: the close
+ * ```
+ */
 export type CandleLike = {
   readonly open: string
   readonly high: string
@@ -30,19 +83,67 @@ export type CandleLike = {
   readonly volume: string
 } & ({ readonly start: number } | { readonly timestamp: number })
 
-/** An `OhlcvEvent` of `ohlcv` or a `KlineEvent` of `watchKlines`. */
+/**
+ * An `OhlcvEvent` of `ohlcv` or a `KlineEvent` of `watchKlines`.
+ *
+ * @example
+ * ```ts
+ * import { filter, map, type Observable } from 'rxjs'
+ * import { type CandleEvent, ohlcv } from 'venue-rx/signals'
+ *
+ * // KlineEvents of watchKlines and OhlcvEvents of ohlcv are both CandleEvents
+ * const closes = (events: Observable<CandleEvent>) =>
+ *   events.pipe(filter((event) => event.type === 'closed'), map((event) => event.candle.close))
+ * closes(venue.watchKlines(0, '1m'))
+ * closes(venue.watchTrades(0).pipe(ohlcv(60_000)))
+ * ```
+ */
 export interface CandleEvent {
   readonly type: 'update' | 'closed'
   readonly candle: CandleLike
 }
 
-/** What {@link indicator} reads with `input: 'candle'`. */
+/**
+ * What {@link indicator} reads with `input: 'candle'`.
+ *
+ * @example
+ * ```ts
+ * import { ATR } from 'trading-signals'
+ * import { indicator, ohlcv } from 'venue-rx/signals'
+ *
+ * // candles or candle events, with `input: 'candle'`
+ * venue.watchKlines(0, '5m').pipe(indicator(() => new ATR(14), { input: 'candle' }))
+ * venue.watchTrades(0).pipe(ohlcv(300_000), indicator(() => new ATR(14), { input: 'candle' }))
+ * ```
+ */
 export type CandleInput = CandleLike | CandleEvent
 
-/** What {@link indicator} reads with `input: 'close'` (the default). */
+/**
+ * What {@link indicator} reads with `input: 'close'` (the default).
+ *
+ * @example
+ * ```ts
+ * import { RSI } from 'trading-signals'
+ * import { indicator, mid } from 'venue-rx/signals'
+ *
+ * venue.watchOrderBook(0).pipe(mid(), indicator(() => new RSI(14))) // prices: decimal strings
+ * venue.watchKlines(0, '1m').pipe(indicator(() => new RSI(14)))     // KlineEvents: their closes
+ * ```
+ */
 export type PriceInput = DecimalLike | CandleInput
 
-/** Options of {@link indicator}. */
+/**
+ * Options of {@link indicator}.
+ *
+ * @example
+ * ```ts
+ * import { ATR, RSI } from 'trading-signals'
+ * import { indicator } from 'venue-rx/signals'
+ *
+ * venue.watchKlines(0, '1h').pipe(indicator(() => new RSI(14), { input: 'close' })) // the default
+ * venue.watchKlines(0, '1h').pipe(indicator(() => new ATR(14), { input: 'candle' }))
+ * ```
+ */
 export interface IndicatorOptions {
   /**
    * `'close'` (default): the indicator takes prices (RSI, MACD, Bollinger bands...); it is

@@ -3,7 +3,16 @@ import type { OrderBook } from '../book/order-book.js'
 import { addDecimal, divideDecimal, isZeroDecimal, multiplyDecimal } from '../decimal.js'
 import { optionsObject, placesOption } from './checks.js'
 
-/** Options of {@link microprice}. */
+/**
+ * Options of {@link microprice}.
+ *
+ * @example
+ * ```ts
+ * import { microprice } from 'venue-rx/signals'
+ *
+ * venue.watchOrderBook(0).pipe(microprice({ places: 8 })) // '1.04751207', ...
+ * ```
+ */
 export interface MicropriceOptions {
   /** Decimals of the division, rounded half to even; default 18. */
   readonly places?: number | undefined

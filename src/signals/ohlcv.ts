@@ -2,7 +2,20 @@ import { concatMap, defer, type OperatorFunction } from 'rxjs'
 import { addDecimal, compareDecimal, normalizeDecimal } from '../decimal.js'
 import { integerFrom, type TradeInput, tradeOf } from './checks.js'
 
-/** A candle built from trades by {@link ohlcv}. Prices and volume are exact decimal strings. */
+/**
+ * A candle built from trades by {@link ohlcv}. Prices and volume are exact decimal strings.
+ *
+ * @example
+ * ```ts
+ * import { ohlcv } from 'venue-rx/signals'
+ *
+ * venue.watchTrades(0).pipe(ohlcv(60_000)).subscribe(({ type, candle }) => {
+ *   // { open: '1.0474', high: '1.0474', low: '1.0462', close: '1.0462', volume: '1322.14',
+ *   //   start: 1700000100000, end: 1700000160000 }
+ *   if (type === 'closed') store.save(candle)
+ * })
+ * ```
+ */
 export interface OhlcvCandle {
   /** Price of the bucket's first trade (in arrival order). */
   readonly open: string
@@ -18,7 +31,19 @@ export interface OhlcvCandle {
   readonly end: number
 }
 
-/** What {@link ohlcv} emits; the same shape as the `KlineEvent`s of `watchKlines`. */
+/**
+ * What {@link ohlcv} emits; the same shape as the `KlineEvent`s of `watchKlines`.
+ *
+ * @example
+ * ```ts
+ * import { type OhlcvEvent, ohlcv } from 'venue-rx/signals'
+ *
+ * venue.watchTrades(0).pipe(ohlcv(300_000)).subscribe((event: OhlcvEvent) => {
+ *   if (event.type === 'closed') strategy.onCandle(event.candle) // final, once per 5-minute bucket
+ *   else chart.drawLive(event.candle)
+ * })
+ * ```
+ */
 export type OhlcvEvent =
   | { readonly type: 'update'; readonly candle: OhlcvCandle }
   | { readonly type: 'closed'; readonly candle: OhlcvCandle }

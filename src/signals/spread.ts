@@ -3,7 +3,17 @@ import type { OrderBook } from '../book/order-book.js'
 import { divideDecimal, isZeroDecimal, multiplyDecimal } from '../decimal.js'
 import { fail, optionsObject, placesOption } from './checks.js'
 
-/** Options of {@link spread}. */
+/**
+ * Options of {@link spread}.
+ *
+ * @example
+ * ```ts
+ * import { spread } from 'venue-rx/signals'
+ *
+ * venue.watchOrderBook(0).pipe(spread())                            // '0.0002' (ask - bid)
+ * venue.watchOrderBook(0).pipe(spread({ unit: 'bps', places: 2 })) // '1.91' (of the mid)
+ * ```
+ */
 export interface SpreadOptions {
   /**
    * `'absolute'` (default): best ask minus best bid, in quote units, exact. `'bps'`: that

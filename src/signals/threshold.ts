@@ -9,7 +9,18 @@ import {
   toDecimal,
 } from './checks.js'
 
-/** Options of {@link threshold}: at least one of `above` and `below`. */
+/**
+ * Options of {@link threshold}: at least one of `above` and `below`.
+ *
+ * @example
+ * ```ts
+ * import { mid, threshold } from 'venue-rx/signals'
+ *
+ * // alert once above 1.05, not again until the mid has been back at 1.048 or lower
+ * venue.watchOrderBook(0)
+ *   .pipe(mid(), threshold({ above: '1.05', below: '1.04', hysteresis: '0.002' }))
+ * ```
+ */
 export interface ThresholdOptions {
   /** Alert when the series goes strictly above this level. */
   readonly above?: DecimalLike | undefined
@@ -23,7 +34,19 @@ export interface ThresholdOptions {
   readonly hysteresis?: DecimalLike | undefined
 }
 
-/** An alert of {@link threshold}. */
+/**
+ * An alert of {@link threshold}.
+ *
+ * @example
+ * ```ts
+ * import { mid, type ThresholdEvent, threshold } from 'venue-rx/signals'
+ *
+ * venue.watchOrderBook(0)
+ *   .pipe(mid(), threshold({ above: '1.05', below: '1.04' }))
+ *   .subscribe((alert: ThresholdEvent) => console.log(alert.type, alert.value, alert.level))
+ * // 'above' '1.0502' '1.05'
+ * ```
+ */
 export interface ThresholdEvent {
   /** Which level was crossed. */
   readonly type: 'above' | 'below'

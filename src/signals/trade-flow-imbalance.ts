@@ -3,7 +3,16 @@ import { addDecimal, divideDecimal, isZeroDecimal, subtractDecimal } from '../de
 import type { TradeInput } from './checks.js'
 import { windowedTradeSignal } from './trade-window.js'
 
-/** Options of {@link tradeFlowImbalance}. */
+/**
+ * Options of {@link tradeFlowImbalance}.
+ *
+ * @example
+ * ```ts
+ * import { tradeFlowImbalance } from 'venue-rx/signals'
+ *
+ * venue.watchTrades(0).pipe(tradeFlowImbalance(60_000, { places: 4 })) // '-0.3125', ...
+ * ```
+ */
 export interface TradeFlowImbalanceOptions {
   /** Decimals of the division, rounded half to even; default 18. */
   readonly places?: number | undefined

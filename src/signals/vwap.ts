@@ -3,7 +3,16 @@ import { divideDecimal, isZeroDecimal, multiplyDecimal } from '../decimal.js'
 import type { TradeInput } from './checks.js'
 import { windowedTradeSignal } from './trade-window.js'
 
-/** Options of {@link vwap}. */
+/**
+ * Options of {@link vwap}.
+ *
+ * @example
+ * ```ts
+ * import { vwap } from 'venue-rx/signals'
+ *
+ * venue.watchTrades(1).pipe(vwap(300_000, { places: 2 })) // '42941.17', ...
+ * ```
+ */
 export interface VwapOptions {
   /** Decimals of the division, rounded half to even; default 18. */
   readonly places?: number | undefined

@@ -13,10 +13,37 @@ import type { FaultSpec } from './server/fault-spec.js'
 import { Faults } from './server/faults.js'
 import { stopSimulatorServer } from './server/stop-simulator-server.js'
 
-/** How simulated time moves. */
+/**
+ * How simulated time moves.
+ *
+ * @example
+ * ```ts
+ * import { type SimulatorClock, startSimulator } from 'venue-rx/simulator'
+ *
+ * const clock: SimulatorClock = process.env.CI ? 'manual' : 'realtime'
+ * const sim = await startSimulator({ clock })
+ * if (clock === 'manual') sim.advance(100) // time moves only here
+ * ```
+ */
 export type SimulatorClock = 'realtime' | 'manual'
 
-/** Settings of {@link startSimulator}. */
+/**
+ * Settings of {@link startSimulator}.
+ *
+ * @example
+ * ```ts
+ * import { type SimulatorOptions, startSimulator } from 'venue-rx/simulator'
+ *
+ * const options: SimulatorOptions = {
+ *   port: 8787,
+ *   seed: 7,
+ *   tickMs: 100,
+ *   faults: { errorRate: 0.05, rateLimitRate: 0.02 },
+ *   faultSeed: 3,
+ * }
+ * const sim = await startSimulator(options) // http://127.0.0.1:8787
+ * ```
+ */
 export interface SimulatorOptions {
   /** TCP port; default 0 (a free port). */
   readonly port?: number
@@ -50,7 +77,22 @@ export interface SimulatorOptions {
   readonly createMarket?: (options: MarketOptions) => Market
 }
 
-/** A running simulator. */
+/**
+ * A running simulator.
+ *
+ * @example
+ * ```ts
+ * import { createVenue } from 'venue-rx'
+ * import { type Simulator, startSimulator } from 'venue-rx/simulator'
+ *
+ * const sim: Simulator = await startSimulator({ clock: 'manual' })
+ * const venue = createVenue({ baseUrl: sim.url, apiKey: sim.apiKey })
+ * sim.advance(100)
+ * console.log(await venue.rest.balances())
+ * await venue.close()
+ * await sim.close()
+ * ```
+ */
 export interface Simulator {
   /** Base URL, e.g. `http://127.0.0.1:54321`. */
   readonly url: string

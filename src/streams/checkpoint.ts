@@ -6,6 +6,20 @@ import { VenueInputError } from '../errors/venue-input-error.js'
 /**
  * Where a cursor feed keeps its place: `load()` at start, `save(cursor)` after each
  * delivered item. A restart with the same store resumes with the next item.
+ *
+ * @example
+ * ```ts
+ * import type { Checkpoint } from 'venue-rx'
+ *
+ * // a checkpoint in Redis: any object with load and save will do
+ * const checkpoint: Checkpoint<string> = {
+ *   load: async () => (await redis.get('fills:cursor')) ?? undefined,
+ *   save: async (cursor) => {
+ *     await redis.set('fills:cursor', cursor)
+ *   },
+ * }
+ * venue.watchFills({ checkpoint }).subscribe((fill) => ledger.record(fill))
+ * ```
  */
 export interface Checkpoint<C> {
   /** The saved cursor, or `undefined` when nothing was saved yet. */
@@ -19,7 +33,7 @@ export interface Checkpoint<C> {
  *
  * @example
  * ```ts
- * const checkpoint = memoryCheckpoint<number>()
+ * const checkpoint = memoryCheckpoint<string>()
  * venue.watchMyTrades({ checkpoint }).subscribe(book)
  * // later: checkpoint.current === global_seq of the last trade delivered
  * ```
@@ -39,7 +53,18 @@ export function memoryCheckpoint<C>(
   }
 }
 
-/** Options of {@link fileCheckpoint}. */
+/**
+ * Options of {@link fileCheckpoint}.
+ *
+ * @example
+ * ```ts
+ * import { fileCheckpoint } from 'venue-rx'
+ *
+ * // sync each save to the disk: the cursor survives a power cut too
+ * const checkpoint = fileCheckpoint<string>('./fills.cursor.json', { durable: true })
+ * venue.watchFills({ checkpoint })
+ * ```
+ */
 export interface FileCheckpointOptions {
   /**
    * Flush each write to the disk before the rename (survives power loss, costs a disk

@@ -22,7 +22,20 @@ import { pollingPipeline } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
 import { checkpointOption, onProgressOption, streamOptions } from './stream-options.js'
 
-/** Options every cursor feed takes. */
+/**
+ * Options every cursor feed takes.
+ *
+ * @example
+ * ```ts
+ * import type { CursorFeedOptions } from 'venue-rx'
+ *
+ * const options: CursorFeedOptions<string> = {
+ *   cursor: '93', // start after transfer 93
+ *   onProgress: ({ phase, items }) => console.log(phase, items), // 'backfill' 100, ... 'tail' 214
+ * }
+ * venue.watchTransfers(options)
+ * ```
+ */
 export interface CursorFeedOptions<C> {
   /** Start after this cursor (exclusive). Ignored when `checkpoint` holds a saved cursor. */
   readonly cursor?: C | undefined

@@ -5,7 +5,20 @@ import type { RestClient } from '../rest/index.js'
 import type { TradeDetail } from '../schemas/trade-detail.js'
 import type { StreamContext } from './stream-context.js'
 
-/** One fill of one of the account's orders: its side of a trade. */
+/**
+ * One fill of one of the account's orders: its side of a trade.
+ *
+ * @example
+ * ```ts
+ * import type { Fill } from 'venue-rx'
+ *
+ * venue.watchFills({ poolId: 2 }).subscribe((fill: Fill) => {
+ *   // { globalSeq: '1058', orderId: '670', clientId: 'cid-118', role: 'taker', side: 'sell',
+ *   //   price: '2197.0', quantity: '0.03800', quoteQuantity: '83.4860', fee: '0.2505', ... }
+ *   position.apply(fill.side, fill.quantity, fill.price)
+ * })
+ * ```
+ */
 export interface Fill {
   /** The trade's `global_seq` (digits, exact). */
   readonly globalSeq: string

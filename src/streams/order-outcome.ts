@@ -1,7 +1,20 @@
 import { compareDecimal } from '../decimal.js'
 import { OrderStatus } from '../schemas/order.js'
 
-/** How an order ended. */
+/**
+ * How an order ended.
+ *
+ * @example
+ * ```ts
+ * import type { OrderOutcome } from 'venue-rx'
+ *
+ * venue.watchOpenOrders().subscribe((event) => {
+ *   if (event.type !== 'closed') return
+ *   const outcome: OrderOutcome = event.status // 'filled', 'canceled' or 'rejected'
+ *   console.log(event.order.id, outcome, event.final.executed_amount)
+ * })
+ * ```
+ */
 export type OrderOutcome = 'filled' | 'canceled' | 'rejected'
 
 /** The fields of an order record that tell whether and how it ended. */

@@ -8,7 +8,15 @@ import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 import { streamOptions } from './stream-options.js'
 
-/** Options of `watchBalances`. */
+/**
+ * Options of `watchBalances`.
+ *
+ * @example
+ * ```ts
+ * // also emit when only a coin's valuation (stablecoin_price) moved
+ * venue.watchBalances({ includeValuation: true }).subscribe(({ balances }) => draw(balances))
+ * ```
+ */
 export interface BalancesOptions {
   /**
    * Also count a change of `stablecoin_price` (the coin's valuation) as a change of the
@@ -17,7 +25,24 @@ export interface BalancesOptions {
   readonly includeValuation?: boolean | undefined
 }
 
-/** How one coin's balance changed. */
+/**
+ * How one coin's balance changed.
+ *
+ * @example
+ * ```ts
+ * import type { BalanceChange } from 'venue-rx'
+ *
+ * const describe = (change: BalanceChange): string => {
+ *   if (change.type === 'added') return `${change.coin}: ${change.current.balance}`
+ *   if (change.type === 'changed') {
+ *     return `${change.coin}: ${change.previous.balance} -> ${change.current.balance}`
+ *   }
+ *   return `${change.coin}: gone`
+ * }
+ * venue.watchBalances().subscribe(({ changes }) => console.log(changes.map(describe)))
+ * // ['usdt.ext-USDT: 102447.930900 -> 102364.4449']
+ * ```
+ */
 export type BalanceChange =
   | { readonly type: 'added'; readonly coin: string; readonly current: Balance }
   | {
@@ -28,7 +53,19 @@ export type BalanceChange =
     }
   | { readonly type: 'removed'; readonly coin: string; readonly previous: Balance }
 
-/** One emission of `watchBalances`: every balance now, and what changed per coin. */
+/**
+ * One emission of `watchBalances`: every balance now, and what changed per coin.
+ *
+ * @example
+ * ```ts
+ * import type { BalancesUpdate } from 'venue-rx'
+ *
+ * venue.watchBalances().subscribe((update: BalancesUpdate) => {
+ *   const usdt = update.byCoin.get('usdt.ext-USDT')
+ *   console.log(usdt?.balance, usdt?.locked) // '102447.930900' '756.146394'
+ * })
+ * ```
+ */
 export interface BalancesUpdate {
   /** Every balance, as the venue listed them. */
   readonly balances: readonly Balance[]

@@ -11,7 +11,15 @@ import { streamKey } from './stream-key.js'
 import { streamOptions } from './stream-options.js'
 import { type DepthPoll, toBookEvents } from './to-book-events.js'
 
-/** Options of `watchDepth` and `watchOrderBook`. */
+/**
+ * Options of `watchDepth` and `watchOrderBook`.
+ *
+ * @example
+ * ```ts
+ * // 20 levels a side, prices grouped to 0.001, order book only (no AMM)
+ * venue.watchOrderBook(0, { limit: 20, precision: '0.001', source: 'v1' })
+ * ```
+ */
 export interface DepthStreamOptions {
   /** Levels per side (the venue's default is 100). */
   readonly limit?: number | undefined

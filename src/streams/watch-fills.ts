@@ -23,6 +23,19 @@ import { streamKey } from './stream-key.js'
  * Options of `watchFills`. The cursor is a fill cursor: a `global_seq` (every fill of that
  * trade delivered; an own-trades cursor works as it is) or `global_seq/1` (the first fill
  * of a self-trade delivered).
+ *
+ * @example
+ * ```ts
+ * import { fileCheckpoint } from 'venue-rx'
+ *
+ * // every fill of pool 0, resuming where the last run stopped (or after global_seq 1058)
+ * venue.watchFills({
+ *   poolId: 0,
+ *   cursor: '1058',
+ *   checkpoint: fileCheckpoint<string>('./fills.cursor.json'),
+ *   onProgress: ({ phase }) => console.log(phase),
+ * })
+ * ```
  */
 export interface FillsOptions extends Omit<CursorFeedOptions<string>, 'cursor' | 'checkpoint'> {
   /** Start after this cursor (exclusive). Ignored when `checkpoint` holds a saved cursor. */

@@ -9,6 +9,14 @@ import { streamKey } from './stream-key.js'
 /**
  * Options of `watchMyTrades`: the cursor is a `global_seq`, kept as digits (the venue's
  * sequence is unsigned 64-bit); a safe integer is accepted too.
+ *
+ * @example
+ * ```ts
+ * import { fileCheckpoint } from 'venue-rx'
+ *
+ * venue.watchMyTrades({ poolId: 2, checkpoint: fileCheckpoint<string>('./trades.cursor.json') })
+ *   .subscribe((trade) => console.log(trade.global_seq, trade.price, trade.base_quantity))
+ * ```
  */
 export interface MyTradesOptions extends Omit<CursorFeedOptions<string>, 'cursor'> {
   /** Start after this `global_seq` (exclusive). Ignored when `checkpoint` holds a saved cursor. */

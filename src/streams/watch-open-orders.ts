@@ -10,7 +10,22 @@ import { polledSource, pollingPipeline } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 
-/** A change of the account's working orders, keyed by order `id`. */
+/**
+ * A change of the account's working orders, keyed by order `id`.
+ *
+ * @example
+ * ```ts
+ * import type { OpenOrderEvent } from 'venue-rx'
+ *
+ * venue.watchOpenOrders().subscribe((event: OpenOrderEvent) => {
+ *   if (event.type === 'opened') console.log('new', event.order.id, event.order.order_price)
+ *   else if (event.type === 'changed') {
+ *     const { previous, order } = event
+ *     console.log('fill', order.id, previous.executed_amount, '->', order.executed_amount)
+ *   } else console.log('ended', event.order.id, event.status, event.final.filled_total)
+ * })
+ * ```
+ */
 export type OpenOrderEvent =
   | { readonly type: 'opened'; readonly order: OpenOrder }
   | { readonly type: 'changed'; readonly order: OpenOrder; readonly previous: OpenOrder }

@@ -24,13 +24,30 @@ import { streamOptions } from './stream-options.js'
 import { fillsSpec } from './watch-fills.js'
 import { openOrdersState } from './watch-open-orders.js'
 
-/** Which order `watchOrder` follows: its composite id, its parts, or its client id. */
+/**
+ * Which order `watchOrder` follows: its composite id, its parts, or its client id.
+ *
+ * @example
+ * ```ts
+ * venue.watchOrder('0-25-0')                              // composite id
+ * venue.watchOrder({ poolId: 0, orderId: '25', side: 0 }) // its parts
+ * venue.watchOrder({ clientId: 'bot-1' })                 // client id
+ * ```
+ */
 export type WatchOrderRef =
   | string
   | { readonly poolId: number; readonly orderId: string | number; readonly side: 0 | 1 }
   | { readonly clientId: string }
 
-/** Options of `watchOrder`. */
+/**
+ * Options of `watchOrder`.
+ *
+ * @example
+ * ```ts
+ * // a slow venue: wait up to 30 s for a new order to show before VenueNotFoundError
+ * venue.watchOrder({ clientId: 'bot-1' }, { visibleWithinMs: 30_000 })
+ * ```
+ */
 export interface WatchOrderOptions {
   /**
    * How long a fresh order the venue does not show yet (its 500 `service internal error`)
@@ -39,7 +56,20 @@ export interface WatchOrderOptions {
   readonly visibleWithinMs?: number | undefined
 }
 
-/** An order as `watchOrder` follows it: the venue's record and exact progress. */
+/**
+ * An order as `watchOrder` follows it: the venue's record and exact progress.
+ *
+ * @example
+ * ```ts
+ * import type { OrderProgress } from 'venue-rx'
+ *
+ * venue.watchOrder({ clientId: 'bot-1' }).subscribe((event) => {
+ *   const progress: OrderProgress = event.order
+ *   console.log(progress.id, progress.filled, progress.remaining, progress.avgPrice)
+ *   // '0-25-0' '20' '30' '1.04'
+ * })
+ * ```
+ */
 export interface OrderProgress {
   /** Composite id `{pool_id}-{order_id}-{side}`. */
   readonly id: string
@@ -56,7 +86,19 @@ export interface OrderProgress {
   readonly avgPrice: string
 }
 
-/** What `watchOrder` emits. */
+/**
+ * What `watchOrder` emits.
+ *
+ * @example
+ * ```ts
+ * import type { OrderEvent } from 'venue-rx'
+ *
+ * venue.watchOrder('0-25-0').subscribe((event: OrderEvent) => {
+ *   if (event.type === 'fill') console.log('fill', event.fill.quantity, '@', event.fill.price)
+ *   else if (event.type === 'done') console.log(event.status, event.order.avgPrice) // 'filled' '1.04'
+ * })
+ * ```
+ */
 export type OrderEvent =
   | { readonly type: 'fill'; readonly fill: Fill; readonly order: OrderProgress }
   | { readonly type: 'update'; readonly order: OrderProgress }

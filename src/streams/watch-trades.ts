@@ -8,13 +8,32 @@ import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 import { streamOptions } from './stream-options.js'
 
-/** Options of `watchTrades`. */
+/**
+ * Options of `watchTrades`.
+ *
+ * @example
+ * ```ts
+ * venue.watchTrades(0, { source: 'v1' }) // order book trades only, no AMM swaps
+ * ```
+ */
 export interface PublicTradesOptions {
   /** V2 (order book plus AMM trades) or V1; default the venue's `marketData`. */
   readonly source?: MarketDataSource | undefined
 }
 
-/** What `watchTrades` emits. */
+/**
+ * What `watchTrades` emits.
+ *
+ * @example
+ * ```ts
+ * import type { PublicTradeEvent } from 'venue-rx'
+ *
+ * venue.watchTrades(0).subscribe((event: PublicTradeEvent) => {
+ *   if (event.type === 'gap') console.warn(`trades missing? ${event.since} to ${event.until}`)
+ *   else console.log(event.trade.side, event.trade.quantity, '@', event.trade.price)
+ * })
+ * ```
+ */
 export type PublicTradeEvent =
   | { readonly type: 'trade'; readonly trade: PublicTrade }
   /**

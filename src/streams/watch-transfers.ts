@@ -6,7 +6,18 @@ import { type CursorFeedOptions, cursorFeed, feedOptions } from './cursor-feed.j
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 
-/** Options of `watchTransfers`: the cursor is a transfer id (`sid`, digits). */
+/**
+ * Options of `watchTransfers`: the cursor is a transfer id (`sid`, digits).
+ *
+ * @example
+ * ```ts
+ * import { fileCheckpoint } from 'venue-rx'
+ *
+ * venue.watchTransfers({ checkpoint: fileCheckpoint<string>('./transfers.cursor.json') })
+ *   .subscribe((t) => console.log(t.sid, t.side, t.amount, t.symbol))
+ * // '93' 'deposit' '4302.6060' 'CHN'
+ * ```
+ */
 export type TransfersFeedOptions = CursorFeedOptions<string>
 
 const PAGE = 100

@@ -5,7 +5,18 @@ import { VenueResponseError } from '../errors/venue-response-error.js'
 import { VenueTimeoutError } from '../errors/venue-timeout-error.js'
 import type { Transport, TransportRequest, TransportResponse } from './transport.js'
 
-/** An undici `Dispatcher` (Agent, Pool, ProxyAgent, MockAgent ...) to send requests through. */
+/**
+ * An undici `Dispatcher` (Agent, Pool, ProxyAgent, MockAgent ...) to send requests through.
+ *
+ * @example
+ * ```ts
+ * import { ProxyAgent } from 'undici'
+ * import { createVenue, type VenueDispatcher } from 'venue-rx'
+ *
+ * const dispatcher: VenueDispatcher = new ProxyAgent('http://proxy.internal:3128')
+ * const venue = createVenue({ baseUrl: 'https://venue.example.com', dispatcher })
+ * ```
+ */
 export type VenueDispatcher = Dispatcher
 
 /** Settings of {@link createUndiciTransport}. */

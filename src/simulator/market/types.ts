@@ -7,13 +7,44 @@
  * The simulator never imports the client (`src/` outside `src/simulator/`).
  */
 
-/** `[price, quantity]`, both decimal strings. */
+/**
+ * `[price, quantity]`, both decimal strings.
+ *
+ * @example
+ * ```ts
+ * import type { WireLevel } from 'venue-rx/simulator'
+ *
+ * const { bids } = sim.truth.book(0, 'v2')
+ * const best: WireLevel | undefined = bids[0] // ['1.0475', '22.8103']
+ * ```
+ */
 export type WireLevel = [price: string, quantity: string]
 
-/** Market-data set: V1 is the order book alone, V2 adds the AMM. */
+/**
+ * Market-data set: V1 is the order book alone, V2 adds the AMM.
+ *
+ * @example
+ * ```ts
+ * import type { Source } from 'venue-rx/simulator'
+ *
+ * const source: Source = 'v1' // the engine's book alone; 'v2' adds the AMM's levels
+ * sim.market.depth(0, source, 5, '0.0001')
+ * ```
+ */
 export type Source = 'v1' | 'v2'
 
-/** `data` of /depth. `timestamp` is Unix milliseconds. */
+/**
+ * `data` of /depth. `timestamp` is Unix milliseconds.
+ *
+ * @example
+ * ```ts
+ * import type { DepthRecord } from 'venue-rx/simulator'
+ *
+ * const depth: DepthRecord | undefined = sim.market.depth(0, 'v2', 1, '0.0001')
+ * // { pool_id: 0, precision: '0.0001', timestamp: 1700000100000,
+ * //   bids: [['1.0475', '22.8103']], asks: [['1.0477', '355.1400']] }
+ * ```
+ */
 export interface DepthRecord {
   pool_id: number
   precision: string
@@ -22,7 +53,18 @@ export interface DepthRecord {
   asks: WireLevel[]
 }
 
-/** One candle; OHLCV are JSON numbers on the wire, as the live service sends them. */
+/**
+ * One candle; OHLCV are JSON numbers on the wire, as the live service sends them.
+ *
+ * @example
+ * ```ts
+ * import type { KlineRecord } from 'venue-rx/simulator'
+ *
+ * const candles: KlineRecord[] = sim.market.klines(0, 'v2', '1m', 1700000040, 1700000100)
+ * // [..., { pool_id: 0, interval: '1m', open: 1.0474, high: 1.0474, low: 1.0462, close: 1.0462,
+ * //         volume: 1322.14, turnover: 1384.552712, count: 4, timestamp: 1700000100 }]
+ * ```
+ */
 export interface KlineRecord {
   pool_id: number
   interval: string
@@ -37,7 +79,18 @@ export interface KlineRecord {
   timestamp: number
 }
 
-/** A public trade (no id). */
+/**
+ * A public trade (no id).
+ *
+ * @example
+ * ```ts
+ * import type { PublicTradeRecord } from 'venue-rx/simulator'
+ *
+ * const [newest]: PublicTradeRecord[] = sim.market.latestTrades(0, 'v2', 1)
+ * // { pool_id: 0, buyer: 'mm.alpha', seller: 'flow.two', price: '1.0462', quantity: '113.0500',
+ * //   side: 'sell', traded_at: 1700000100 }
+ * ```
+ */
 export interface PublicTradeRecord {
   pool_id: number
   buyer: string
@@ -48,7 +101,20 @@ export interface PublicTradeRecord {
   traded_at: number
 }
 
-/** An account trade (trade detail). */
+/**
+ * An account trade (trade detail).
+ *
+ * @example
+ * ```ts
+ * import type { TradeDetailRecord } from 'venue-rx/simulator'
+ *
+ * const trades: TradeDetailRecord[] = sim.truth.trades()
+ * trades.at(-1)
+ * // { global_seq: 1058, pool_id: 2, price: '2197.0', base_quantity: '0.03800',
+ * //   taker: 'demo.trader', taker_order_id: 670, maker: 'mm.alpha', maker_order_id: 610,
+ * //   timestamp: 1700000100, ... }
+ * ```
+ */
 export interface TradeDetailRecord {
   global_seq: number
   tx_id: string
@@ -72,7 +138,18 @@ export interface TradeDetailRecord {
   maker_permission: string
 }
 
-/** An order with every field of the venue's order record, the history-only ones included. */
+/**
+ * An order with every field of the venue's order record, the history-only ones included.
+ *
+ * @example
+ * ```ts
+ * import type { OrderRecord } from 'venue-rx/simulator'
+ *
+ * const open: OrderRecord[] = sim.market.account(sim.apiKey)?.openOrders() ?? []
+ * // [{ id: '1-659-0', order_id: 659, side: 0, type: 1, status: 0, history: false,
+ * //    order_price: '42905.22', order_amount: '0.009300', order_time: 1700000098, ... }]
+ * ```
+ */
 export interface OrderRecord {
   id: string
   order_id: number
@@ -99,7 +176,19 @@ export interface OrderRecord {
   unread: boolean
 }
 
-/** A deposit or withdrawal. `sid` is a digit string; `created_at` ISO-8601 with ms and Z. */
+/**
+ * A deposit or withdrawal. `sid` is a digit string; `created_at` ISO-8601 with ms and Z.
+ *
+ * @example
+ * ```ts
+ * import type { TransferRecord } from 'venue-rx/simulator'
+ *
+ * const transfers: TransferRecord[] = sim.truth.transfers()
+ * transfers.at(-1)
+ * // { sid: '93', side: 'deposit', symbol: 'CHN', amount: '4302.6060', from: 'bridge.venue',
+ * //   to: 'demo.trader', created_at: '2023-11-14T22:14:59.500Z', ... }
+ * ```
+ */
 export interface TransferRecord {
   amount: string
   contract: string
@@ -113,7 +202,18 @@ export interface TransferRecord {
   created_at: string
 }
 
-/** A balance entry. */
+/**
+ * A balance entry.
+ *
+ * @example
+ * ```ts
+ * import type { BalanceRecord } from 'venue-rx/simulator'
+ *
+ * const balances: BalanceRecord[] = sim.market.account(sim.apiKey)?.balances() ?? []
+ * // [{ coin: 'chain.token-CHN', balance: '90015.9615', locked: '0.0000', locks: [],
+ * //    stablecoin_price: '1.0462' }, ...]
+ * ```
+ */
 export interface BalanceRecord {
   coin: string
   balance: string
@@ -122,14 +222,35 @@ export interface BalanceRecord {
   stablecoin_price: string
 }
 
-/** Account info. */
+/**
+ * Account info.
+ *
+ * @example
+ * ```ts
+ * import type { AccountInfoRecord } from 'venue-rx/simulator'
+ *
+ * const info: AccountInfoRecord | undefined = sim.market.account(sim.apiKey)?.info()
+ * // { chain_account: 'demo.trader', parent_chain_account: 'venue.users', permission: 'active' }
+ * ```
+ */
 export interface AccountInfoRecord {
   chain_account: string
   parent_chain_account: string
   permission: string
 }
 
-/** Pool summary (also `pool_stats`). */
+/**
+ * Pool summary (also `pool_stats`).
+ *
+ * @example
+ * ```ts
+ * import type { PoolSummaryRecord } from 'venue-rx/simulator'
+ *
+ * const [first]: PoolSummaryRecord[] = sim.market.poolSummaries()
+ * // { pool_id: 0, symbol: 'chain.token-CHN-usdt.ext-USDT', last_price: '1.0462',
+ * //   change_rate: 0.00162757, trades: 495, updated_at: 1700000100, ... }
+ * ```
+ */
 export interface PoolSummaryRecord {
   pool_id: number
   symbol: string
@@ -149,7 +270,18 @@ export interface PoolSummaryRecord {
   updated_at: number
 }
 
-/** Pool detail. */
+/**
+ * Pool detail.
+ *
+ * @example
+ * ```ts
+ * import type { PoolDetailRecord } from 'venue-rx/simulator'
+ *
+ * const pool: PoolDetailRecord | undefined = sim.market.poolDetail('0') // by id or symbol
+ * // { pool_id: 0, status: 1, maker_fee_rate: 0.001, taker_fee_rate: 0.003, min_amount: '0.0100',
+ * //   pool_stats: { last_price: '1.0462', ... }, ... }
+ * ```
+ */
 export interface PoolDetailRecord {
   pool_id: number
   symbol: string
@@ -172,7 +304,18 @@ export interface PoolDetailRecord {
   pool_stats: PoolSummaryRecord
 }
 
-/** A token with `info` and `support_chain`. */
+/**
+ * A token with `info` and `support_chain`.
+ *
+ * @example
+ * ```ts
+ * import type { TokenRecord } from 'venue-rx/simulator'
+ *
+ * const chn: TokenRecord | undefined = sim.market.token('CHN')
+ * // { symbol: 'CHN', name: 'Chain Token', decimals: 4, chain_contract: 'chain.token',
+ * //   info: { rank: '1', ..., links: [{ name: 'website', url: '...' }] }, support_chain: [...] }
+ * ```
+ */
 export interface TokenRecord {
   symbol: string
   name: string
@@ -193,7 +336,19 @@ export interface TokenRecord {
   }[]
 }
 
-/** What one API key sees. Lists are in the order named; the server filters and pages. */
+/**
+ * What one API key sees. Lists are in the order named; the server filters and pages.
+ *
+ * @example
+ * ```ts
+ * import type { AccountView } from 'venue-rx/simulator'
+ *
+ * const view: AccountView | undefined = sim.market.account(sim.apiKey)
+ * view?.info().chain_account     // 'demo.trader'
+ * view?.openOrders().length      // working orders, newest first
+ * view?.order(2, 670, 1)?.trades // the order's fills, ascending global_seq
+ * ```
+ */
 export interface AccountView {
   info(): AccountInfoRecord
   balances(): BalanceRecord[]
@@ -215,7 +370,24 @@ export interface AccountView {
   transfers(): TransferRecord[]
 }
 
-/** Ground truth for tests. */
+/**
+ * Ground truth for tests.
+ *
+ * @example
+ * ```ts
+ * import { compareDecimal, subtractDecimal } from 'venue-rx'
+ * import type { MarketTruth } from 'venue-rx/simulator'
+ *
+ * // a test: every coin is conserved, tick after tick
+ * const truth: MarketTruth = sim.truth
+ * sim.advance(100)
+ * const genesis = truth.genesisSupply?.() ?? {}
+ * const net = truth.netTransfers()
+ * for (const [coin, total] of Object.entries(truth.coinTotals())) {
+ *   expect(compareDecimal(subtractDecimal(total, net[coin] ?? '0'), genesis[coin] ?? '0')).toBe(0)
+ * }
+ * ```
+ */
 export interface MarketTruth {
   /** The book the pool serves now, full depth, no grouping (V2 = engine plus AMM levels). */
   book(poolId: number, source: Source): { bids: WireLevel[]; asks: WireLevel[] }
@@ -303,14 +475,41 @@ export interface PlacedOrder {
   readonly clientId: string
 }
 
-/** A {@link Market} whose ground truth includes every optional member, and that takes orders. */
+/**
+ * A {@link Market} whose ground truth includes every optional member, and that takes orders.
+ *
+ * @example
+ * ```ts
+ * import { createMarket, type SimulatedMarket } from 'venue-rx/simulator'
+ *
+ * const market: SimulatedMarket = createMarket({ seed: 7, tickMs: 1000 })
+ * market.tick()
+ * const order = { poolId: 0, side: 'buy', type: 'limit', price: '1.0400', amount: '25' } as const
+ * const { id } = market.placeOrder(order) // '0-25-0'
+ * market.cancelOrder(id) // true
+ * market.truth.genesisSupply() // never undefined here: { 'chain.token-CHN': '...', ... }
+ * ```
+ */
 export interface SimulatedMarket extends Market {
   readonly truth: Required<MarketTruth>
   placeOrder(request: PlaceOrderRequest): PlacedOrder
   cancelOrder(id: string): true
 }
 
-/** The market the server serves. Deterministic: same seed, same ticks, same answers. */
+/**
+ * The market the server serves. Deterministic: same seed, same ticks, same answers.
+ *
+ * @example
+ * ```ts
+ * import { createMarket, createSimulatorServer, type Market } from 'venue-rx/simulator'
+ *
+ * const market: Market = createMarket({ seed: 1, tickMs: 250 })
+ * for (let i = 0; i < 40; i += 1) market.tick()
+ * market.ticks() // 40
+ * market.now()   // 1700000010000: 40 ticks of 250 ms after the start
+ * createSimulatorServer({ market }).listen(8787, '127.0.0.1')
+ * ```
+ */
 export interface Market {
   /** Simulated time in Unix milliseconds (advances `tickMs` per tick). */
   now(): number
@@ -368,7 +567,24 @@ export interface Market {
   cancelOrder?(id: string): true
 }
 
-/** Pool configuration. */
+/**
+ * Pool configuration.
+ *
+ * @example
+ * ```ts
+ * import { type PoolConfig, startSimulator } from 'venue-rx/simulator'
+ *
+ * const sol: PoolConfig = {
+ *   base: 'SOL', // coin 'sol.token-SOL' (contract from the symbol)
+ *   quote: 'USDT',
+ *   price: '98.50',
+ *   pricePrecision: 2,
+ *   basePrecision: 3,
+ *   quotePrecision: 6,
+ * }
+ * const sim = await startSimulator({ pools: [sol] }) // pool 0: sol.token-SOL-usdt.ext-USDT
+ * ```
+ */
 export interface PoolConfig {
   /** e.g. 'CHN' */
   base: string
@@ -388,7 +604,17 @@ export interface PoolConfig {
   quoteContract?: string
 }
 
-/** Settings of {@link createMarket}. */
+/**
+ * Settings of {@link createMarket}.
+ *
+ * @example
+ * ```ts
+ * import { createMarket, type MarketOptions } from 'venue-rx/simulator'
+ *
+ * const options: MarketOptions = { seed: 42, tickMs: 500, startTime: Date.UTC(2024, 0, 1) }
+ * const market = createMarket(options) // same options, same ticks: the same market every time
+ * ```
+ */
 export interface MarketOptions {
   seed: number
   tickMs: number

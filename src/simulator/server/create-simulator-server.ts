@@ -18,7 +18,25 @@ function requestUrl(target: string | undefined): URL {
   }
 }
 
-/** Settings of {@link createSimulatorServer}. */
+/**
+ * Settings of {@link createSimulatorServer}.
+ *
+ * @example
+ * ```ts
+ * import {
+ *   createMarket,
+ *   createSimulatorServer,
+ *   Faults,
+ *   type SimulatorServerOptions,
+ * } from 'venue-rx/simulator'
+ *
+ * const options: SimulatorServerOptions = {
+ *   market: createMarket({ seed: 1, tickMs: 250 }),
+ *   faults: new Faults({ spec: { latencyMs: [5, 50] } }),
+ * }
+ * createSimulatorServer(options).listen(0, '127.0.0.1')
+ * ```
+ */
 export interface SimulatorServerOptions {
   /** The market to serve. */
   readonly market: Market

@@ -1,4 +1,15 @@
-/** Name of the unknown field added by the `extraFields` fault. */
+/**
+ * Name of the unknown field added by the `extraFields` fault.
+ *
+ * @example
+ * ```ts
+ * import { EXTRA_FIELD } from 'venue-rx/simulator'
+ *
+ * sim.faults.set({ extraFields: true })
+ * const body = await (await fetch(`${sim.url}/api/v1/ping`)).json()
+ * body[EXTRA_FIELD] // 'unknown field added by the simulator': a client must ignore it
+ * ```
+ */
 export const EXTRA_FIELD = 'x_sim_extra'
 
 /** Value of {@link EXTRA_FIELD}. */

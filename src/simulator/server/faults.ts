@@ -2,7 +2,20 @@ import { type FaultPlan, planFaults } from './fault-plan.js'
 import { createFaultRandom } from './fault-random.js'
 import { checkFaultSpec, type FaultSpec } from './fault-spec.js'
 
-/** How many faults of each kind were injected, and how many requests were seen. */
+/**
+ * How many faults of each kind were injected, and how many requests were seen.
+ *
+ * @example
+ * ```ts
+ * import type { FaultStats } from 'venue-rx/simulator'
+ *
+ * sim.faults.set({ errorRate: 0.2 })
+ * // ... run the bot for a while
+ * const stats: FaultStats = sim.faults.stats()
+ * // { requests: 150, latency: 0, error: 31, rateLimit: 0, hang: 0, reset: 0, malformed: 0,
+ * //   truncate: 0, extraFields: 0 }
+ * ```
+ */
 export interface FaultStats {
   /** Requests that went through the fault controller. */
   requests: number
@@ -24,7 +37,17 @@ export interface FaultStats {
   extraFields: number
 }
 
-/** Settings of a {@link Faults} controller. */
+/**
+ * Settings of a {@link Faults} controller.
+ *
+ * @example
+ * ```ts
+ * import { Faults } from 'venue-rx/simulator'
+ *
+ * // its own seed: the same faults on the same requests, run after run
+ * const faults = new Faults({ seed: 7, spec: { errorRate: 0.1, latencyMs: [5, 50] } })
+ * ```
+ */
 export interface FaultsOptions {
   /** Seed of the fault decisions (its own PRNG, not the market's). Default 1. */
   readonly seed?: number
