@@ -1,13 +1,15 @@
 import { resolve } from 'node:path'
 import type { Observable, Subscription } from 'rxjs'
 import type { CursorProgress } from '../core/paginate-cursor.js'
+import { compareIds } from '../decimal.js'
+import { VenueInputError } from '../errors/venue-input-error.js'
 import { type Checkpoint, fileCheckpoint } from '../streams/checkpoint.js'
 import type { Venue } from '../venue.js'
 import { parseWithPositionals, UsageError } from './args.js'
 import { apiKeyFromEnv, venueArgs, withVenue } from './cli-venue.js'
 import { type Appender, EXPORT_KINDS, type ExportKind, openAppender } from './export-file.js'
 import { CliError, toCliError } from './failure.js'
-import { progressLine } from './progress.js'
+import { type ProgressLine, progressLine } from './progress.js'
 import { untilSignal } from './until-signal.js'
 
 export const EXPORT_USAGE = `Usage: venue-rx export <${EXPORT_KINDS.join('|')}> --out FILE --checkpoint FILE [options]
@@ -24,8 +26,12 @@ Options:
   --poll-ms N         poll interval in ms (default 1000)
   -h, --help          this help
 
-Progress (items, rate) goes to stderr. Each item is appended, then its cursor saved: a
-crash between the two repeats at most that one line on the next run, never loses one.
+Progress goes to stderr: items and rate, and for trades and transfers a bar, the
+percentage and an ETA when the venue counts exactly what is left to fetch. Each item is
+appended, then its cursor saved: a crash between the two repeats at most that one line
+on the next run, never loses one.
+
+Exit codes: 0 done (caught up, Ctrl-C), 1 runtime failure, 2 usage error.
 `
 
 /** `venue-rx export <kind>`: appends a cursor feed to a file, resumably. */
@@ -48,7 +54,9 @@ export async function exportCommand(argv: readonly string[]): Promise<void> {
   try {
     start = await saved.load()
   } catch (error) {
-    throw toCliError(error, connection) // a damaged checkpoint file: one line, no stack
+    // A damaged checkpoint file: one line, no stack.
+    if (error instanceof VenueInputError) throw new CliError(error.message, CHECKPOINT_HINT)
+    throw toCliError(error, connection)
   }
   const progress = progressLine()
   await withVenue(
@@ -63,13 +71,77 @@ export async function exportCommand(argv: readonly string[]): Promise<void> {
             'give the checkpoint this file was written with, or a new --out file',
           )
         }
+        progress.setTotal(await itemsToFetch(venue, kind, start))
+        progress.begin()
         await run(venue, kind, file, saved, follow, progress)
+      } catch (error) {
+        // A cursor of another form (say a fills cursor "7/1" given to a transfers export).
+        if (error instanceof VenueInputError && error.argument === 'cursor') {
+          throw new CliError(`${checkpointPath}: ${error.message}`, CHECKPOINT_HINT)
+        }
+        throw error
       } finally {
         file.close()
       }
     },
     progress.clear,
   )
+}
+
+const CHECKPOINT_HINT =
+  'give the checkpoint file this export wrote, or a new one with a new --out file'
+
+/** How long the count of {@link itemsToFetch} may take before the export starts without it. */
+const COUNT_TIMEOUT_MS = 3000
+
+/**
+ * How many items the export has to fetch after `cursor`, when the venue tells it exactly;
+ * `undefined` otherwise (the progress then shows no percentage and no ETA). One request
+ * of one item for the list's `meta.total` (with a cursor, one more for the whole list's):
+ * taken only when it is a count, 0 exactly when the answer is empty, the answer's item
+ * comes after the cursor (the venue applied the filter) and, with a cursor, it is smaller
+ * than the whole list's (the cursor's own item is in the list, so a count that is not
+ * smaller also counts items before the cursor). Fills have none: a self-trade gives two
+ * fills, so the trades' count is not theirs. Within {@link COUNT_TIMEOUT_MS} or none.
+ */
+export async function itemsToFetch(
+  venue: Venue,
+  kind: ExportKind,
+  cursor: string | number | undefined,
+): Promise<number | undefined> {
+  if (kind === 'fills') return undefined
+  const signal = AbortSignal.timeout(COUNT_TIMEOUT_MS)
+  const count = async (after: string | undefined) => {
+    let total: unknown
+    const onMeta = (meta: Readonly<Record<string, unknown>>) => {
+      total = meta['total']
+    }
+    const first =
+      kind === 'trades'
+        ? (
+            await venue.rest.trades({ afterSeq: after, sort: 'asc', limit: 1 }, { onMeta, signal })
+          )[0]?.global_seq
+        : (
+            await venue.rest.transfers(
+              { afterId: after, sort: 'asc', limit: 1 },
+              { onMeta, signal },
+            )
+          )[0]?.sid
+    if (typeof total !== 'number' || !Number.isSafeInteger(total) || total < 0) return undefined
+    if ((total === 0) !== (first === undefined)) return undefined
+    if (after !== undefined && first !== undefined && compareIds(first, after) <= 0)
+      return undefined
+    return total
+  }
+  try {
+    const after = cursor === undefined ? undefined : String(cursor)
+    const left = await count(after)
+    if (after === undefined || left === undefined) return left
+    const all = await count(undefined)
+    return all !== undefined && left < all ? left : undefined
+  } catch {
+    return undefined // no count in time (a bad cursor fails the feed itself, with its message)
+  }
 }
 
 function checkArguments(
@@ -111,7 +183,7 @@ function run(
   file: Appender,
   saved: Checkpoint<string>,
   follow: boolean,
-  progress: ReturnType<typeof progressLine>,
+  progress: ProgressLine,
 ): Promise<void> {
   let appendFailed = false
   const checkpoint: Checkpoint<string> = {
@@ -120,19 +192,28 @@ function run(
   }
   return new Promise<void>((resolvePromise, reject) => {
     let items = 0
+    let note = 'backfilling'
     let done = false
     let subscription: Subscription | undefined
-    const finish = (note: string, error?: unknown) => {
+    const finish = (last: string, error?: unknown) => {
       if (done) return
       done = true
       subscription?.unsubscribe()
-      progress.done(items, note)
-      if (error === undefined) resolvePromise()
-      else reject(error)
+      if (error === undefined) {
+        progress.done(items, last)
+        resolvePromise()
+      } else {
+        progress.clear() // a failure is one line: main prints it
+        reject(error)
+      }
     }
     const onProgress = ({ phase }: CursorProgress<string>) => {
-      progress.update(items, phase === 'tail' ? 'caught up' : 'backfilling')
-      if (phase === 'tail' && !follow) finish(`caught up, ${kind} appended`)
+      if (phase === 'tail') {
+        if (!follow) return finish(`caught up, ${kind} appended`)
+        progress.setTotal(undefined) // following: no end to estimate
+        note = 'caught up, following'
+      }
+      progress.update(items, note)
     }
     const options = { checkpoint, onProgress }
     const feeds: Record<ExportKind, () => Observable<object>> = {
@@ -151,7 +232,7 @@ function run(
           return
         }
         items += 1
-        progress.update(items)
+        progress.update(items, note)
       },
       error: (error: unknown) => finish('stopped', error),
       complete: () => finish('the venue closed'),

@@ -54,15 +54,21 @@ export async function watchCommand(argv: readonly string[]): Promise<void> {
   }
   const { kind, args, count, connection } = checkArguments(values, positionals)
   const apiKey = ACCOUNT_KINDS.has(kind) ? apiKeyFromEnv(`watch ${kind}`) : undefined
+  // An order's pool is checked too: an unknown one fails at once, not after the wait for
+  // the order to show.
+  const orderPool = args.orderId === undefined ? undefined : Number(args.orderId.split('-')[0])
   await withVenue(
     connection,
     {
       apiKey,
-      poolId: POOL_KINDS.has(kind) || args.poolId !== undefined ? (args.poolId ?? 0) : undefined,
+      poolId: POOL_KINDS.has(kind) || args.poolId !== undefined ? (args.poolId ?? 0) : orderPool,
     },
     (venue) => follow(venue, kind, args, count, values['json'] === true),
   )
 }
+
+/** An order's composite id, as the venue's order endpoints take it. */
+const ORDER_ID = /^(0|[1-9]\d{0,8})-(0|[1-9]\d{0,19})-[01]$/
 
 function checkArguments(
   values: Record<string, string | boolean | undefined>,
@@ -81,6 +87,11 @@ function checkArguments(
         kind === 'order'
           ? 'watch order takes one order id, e.g. 0-25-1'
           : `watch ${kind}: unexpected argument "${rest[0]}"`,
+      )
+    }
+    if (kind === 'order' && !ORDER_ID.test(rest[0] ?? '')) {
+      throw new UsageError(
+        `watch order: "${rest[0]}" is no order id: {pool}-{order}-{side}, side 0 buy or 1 sell, e.g. 0-25-1`,
       )
     }
     const interval = String(values['interval'] ?? '1m')

@@ -4,6 +4,7 @@
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { type AddressInfo, createServer } from 'node:net'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 
@@ -43,4 +44,87 @@ export async function cliOutcome(child: CliProcess): Promise<CliOutcome> {
   })
   const [code] = (await once(child, 'exit')) as [number | null]
   return { code, out, err }
+}
+
+/**
+ * The environment of a CLI run: this process's, without `VENUE_API_KEY` and `VENUE_URL`,
+ * with `NO_COLOR=1`, and `key` as `VENUE_API_KEY` when given.
+ */
+export function cliEnv(key?: string): NodeJS.ProcessEnv {
+  const { VENUE_API_KEY: _key, VENUE_URL: _url, ...rest } = process.env
+  return { ...rest, NO_COLOR: '1', ...(key === undefined ? {} : { VENUE_API_KEY: key }) }
+}
+
+/** A local port nothing listens on (free a moment ago). */
+export async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}
+
+/** A running CLI whose output is collected from its start: read it while it runs. */
+export interface LiveCli {
+  readonly child: CliProcess
+  /** Stdout so far. */
+  readonly out: () => string
+  /** Stderr so far. */
+  readonly err: () => string
+  /** The non-empty stdout lines so far, the last one only once it is complete. */
+  readonly lines: () => string[]
+  /** Resolves when the process exits: its code and everything it printed. */
+  readonly exited: Promise<CliOutcome>
+}
+
+/** Collects everything `child` prints from now on; see {@link LiveCli}. */
+export function liveCli(child: CliProcess): LiveCli {
+  let out = ''
+  let err = ''
+  child.stdout.on('data', (c: Buffer) => {
+    out += c.toString()
+  })
+  child.stderr.on('data', (c: Buffer) => {
+    err += c.toString()
+  })
+  // 'close', not 'exit': everything printed has been read by then.
+  const exited = once(child, 'close').then(([code]) => ({ code: code as number | null, out, err }))
+  return {
+    child,
+    out: () => out,
+    err: () => err,
+    lines: () =>
+      out
+        .slice(0, out.lastIndexOf('\n') + 1)
+        .split('\n')
+        .filter((line) => line !== ''),
+    exited,
+  }
+}
+
+/**
+ * Resolves when `condition` holds (checked every 2 ms); rejects at once when `cli` exits
+ * first, and after `ms`, with what it printed, naming `what`.
+ */
+export async function waitForCli(
+  cli: LiveCli,
+  condition: () => boolean,
+  what: string,
+  ms = 10_000,
+): Promise<void> {
+  const started = performance.now()
+  let closed = false
+  void cli.exited.then(() => {
+    closed = true
+  })
+  for (;;) {
+    if (condition()) return
+    if (closed || performance.now() - started > ms) {
+      const ended = cli.child.exitCode !== null || cli.child.signalCode !== null
+      throw new Error(
+        `${ended ? `exited (${cli.child.exitCode ?? cli.child.signalCode})` : `timed out after ${ms} ms`} waiting for ${what}; stdout: ${cli.out().slice(-500)} stderr: ${cli.err().slice(-500)}`,
+      )
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2))
+  }
 }
