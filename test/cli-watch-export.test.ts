@@ -11,17 +11,10 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Simulator, startSimulator } from '../src/simulator/index.js'
-import {
-  CLI_MAIN,
-  type CliOutcome,
-  type CliProcess,
-  cliOutcome,
-  ROOT,
-  startCli,
-} from './helpers/cli.js'
-import { waitFor } from './helpers/wait-for.js'
+import { CLI_MAIN, type CliOutcome, type CliProcess, cliOutcome, startCli } from './helpers/cli.js'
+import { openTerminal } from './helpers/tmux.js'
 
-const run = promisify(execFile)
+const _run = promisify(execFile)
 const children: CliProcess[] = []
 const simulators: Simulator[] = []
 let directory: string
@@ -95,25 +88,13 @@ describe.concurrent('venue-rx watch', () => {
 
   it('trades: a readable table in a terminal (tmux capture-pane)', async () => {
     const sim = await simulator()
-    const socket = `venue-rx-test-${process.pid}`
-    const command = [
-      process.execPath,
-      '--import tsx',
-      CLI_MAIN,
-      `watch trades --count 5 --base-url ${sim.url}`,
-      '; echo "EXIT=$?"; sleep 60',
-    ].join(' ')
-    const tmux = (...args: string[]) => run('tmux', ['-L', socket, ...args], { cwd: ROOT })
-    await tmux('new-session', '-d', '-s', 'watch', '-x', '120', '-y', '30', '-c', ROOT, command)
+    const terminal = await openTerminal(120, 30)
     try {
-      let screen = ''
-      await waitFor(
-        () => {
-          void tmux('capture-pane', '-p', '-t', 'watch').then(({ stdout }) => {
-            screen = stdout
-          })
-          return /EXIT=\d+/.test(screen)
-        },
+      await terminal.type(
+        `${process.execPath} --import tsx ${CLI_MAIN} watch trades --count 5 --base-url ${sim.url}; echo "EXIT=$?"`,
+      )
+      const screen = await terminal.waitForScreen(
+        (s) => /EXIT=\d+/.test(s),
         'the watch to end in tmux',
         15_000,
       )
@@ -127,7 +108,7 @@ describe.concurrent('venue-rx watch', () => {
       }
       expect(shown[header + 6]).toBe('EXIT=0')
     } finally {
-      await tmux('kill-server').catch(() => undefined)
+      await terminal.close()
     }
   })
 

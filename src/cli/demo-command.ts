@@ -12,11 +12,11 @@ import {
   vwap,
 } from '../signals/index.js'
 import { startSimulator } from '../simulator/index.js'
+import { requestMeter } from '../transport/request-meter.js'
 import { integerOption, parseWithPositionals, UsageError } from './args.js'
 import { DemoBoard } from './demo-board.js'
 import { startDemoStrategy } from './demo-strategy.js'
 import { coinSymbol } from './render.js'
-import { requestMeter } from './request-meter.js'
 import { painter } from './style.js'
 
 export const DEMO_USAGE = `Usage: venue-rx demo [options]
