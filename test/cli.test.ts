@@ -76,4 +76,26 @@ describe('venue-rx CLI', () => {
       expect(help.out).toMatch(new RegExp(`^  ${command} `, 'm'))
     }
   })
+
+  it('every command has --help: its own usage on stdout, exit 0', async () => {
+    const outcomes = await Promise.all(
+      ['demo', 'simulate', 'watch', 'export'].map((command) => cliOutcome(cli(command, '--help'))),
+    )
+    for (const [i, command] of ['demo', 'simulate', 'watch', 'export'].entries()) {
+      expect(outcomes[i]?.code).toBe(0)
+      expect(outcomes[i]?.out).toMatch(new RegExp(`^Usage: venue-rx ${command} `))
+    }
+  })
+
+  it('simulate on a busy port: one line with a hint, exit 1', async () => {
+    const first = cli('simulate', '--port', '0')
+    const [, url] = await waitForOutput(first, /url\s+(http:\S+)/)
+    const port = new URL(url ?? '').port
+    const { code, out, err } = await cliOutcome(cli('simulate', '--port', port))
+    expect(code).toBe(1)
+    expect(out).toBe('')
+    expect(err).toBe(
+      `venue-rx: port ${port} on 127.0.0.1 is already in use: stop what listens there, or choose another with --port (--port 0 takes a free one)\n`,
+    )
+  })
 })

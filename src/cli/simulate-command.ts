@@ -1,17 +1,47 @@
 import { startSimulator } from '../simulator/index.js'
-import { integerOption, parseCommand } from './args.js'
+import { integerOption, parseWithPositionals, UsageError } from './args.js'
+import { CliError } from './failure.js'
 import { untilSignal } from './until-signal.js'
 
 export { untilSignal }
 
+export const SIMULATE_USAGE = `Usage: venue-rx simulate [options]
+
+Serves the venue simulator until Ctrl-C, and prints its URL and the API key of its demo
+account (a simulated account, not a secret).
+
+Options:
+  --port N      TCP port (default 8787; 0 for a free one)
+  --host H      interface to listen on (default 127.0.0.1)
+  --seed N      the simulated market's seed (default 1)
+  --tick-ms N   simulated ms per tick, also its real interval (default 250)
+  -h, --help    this help
+`
+
 /** `venue-rx simulate`: serves the simulated venue until interrupted. */
 export async function simulateCommand(argv: readonly string[]): Promise<void> {
-  const values = parseCommand(argv, ['port', 'seed', 'tick-ms', 'host'])
+  const { values, positionals } = parseWithPositionals(
+    argv,
+    ['port', 'seed', 'tick-ms', 'host'],
+    [],
+    SIMULATE_USAGE,
+  )
+  if (values['help'] === true) {
+    process.stdout.write(SIMULATE_USAGE)
+    return
+  }
+  if (positionals.length > 0) {
+    throw new UsageError(`simulate takes no argument (got "${positionals[0]}")`, SIMULATE_USAGE)
+  }
+  const port = integerOption(values, 'port', 8787, 0, 65_535)
+  const host = typeof values['host'] === 'string' ? values['host'] : '127.0.0.1'
   const simulator = await startSimulator({
-    port: integerOption(values, 'port', 8787, 0, 65_535),
+    port,
+    host,
     seed: integerOption(values, 'seed', 1, 0, 2 ** 31 - 1),
     tickMs: integerOption(values, 'tick-ms', 250, 1, 3_600_000),
-    host: typeof values['host'] === 'string' ? values['host'] : '127.0.0.1',
+  }).catch((error: unknown) => {
+    throw listenFailure(error, host, port)
   })
   process.stdout.write(
     [
@@ -25,4 +55,25 @@ export async function simulateCommand(argv: readonly string[]): Promise<void> {
   )
   await untilSignal()
   await simulator.close()
+}
+
+/** A busy port or an interface that does not exist, as one line with a hint. */
+function listenFailure(error: unknown, host: string, port: number): unknown {
+  const code = (error as { code?: unknown } | null)?.code
+  if (code === 'EADDRINUSE') {
+    return new CliError(
+      `port ${port} on ${host} is already in use`,
+      'stop what listens there, or choose another with --port (--port 0 takes a free one)',
+    )
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return new CliError(`cannot listen on ${host}`, 'give --host an address of this machine')
+  }
+  if (code === 'EACCES') {
+    return new CliError(
+      `not allowed to listen on port ${port}`,
+      'ports below 1024 need privileges: choose a higher --port',
+    )
+  }
+  return error
 }
