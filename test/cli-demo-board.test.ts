@@ -104,4 +104,25 @@ describe('the demo board', () => {
     expect(rows.map(visibleWidth)).toEqual([8, 8])
     expect(rows[1]).toBe('abc    y')
   })
+
+  it('fits the terminal: full panels when tall, shorter ones when not, never more rows', () => {
+    const { board } = boardAfter([snapshot, delta])
+    for (let n = 0; n < 12; n += 1) {
+      board.onTrade({
+        traded_at: 1_700_000_000_000 + n,
+        side: 'buy',
+        price: '1.0450',
+        quantity: '1',
+      } as never)
+    }
+    const tall = board.frame(plain, 100, 0, 60)
+    const compact = board.frame(plain, 100, 0, tall.length - 1)
+    expect(compact.length).toBeLessThan(tall.length)
+    expect(tall.filter((l) => / 1\.0450 +1$/.test(l))).toHaveLength(10)
+    expect(compact.filter((l) => / 1\.0450 +1$/.test(l))).toHaveLength(4)
+    const tiny = board.frame(plain, 100, 0, 12)
+    expect(tiny).toHaveLength(12)
+    expect(tiny[0]).toMatch(/^venue-rx demo/)
+    expect(tiny[11]).toBe(`(${compact.length} rows show every panel; this terminal has 12)`)
+  })
 })

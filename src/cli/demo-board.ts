@@ -2,20 +2,30 @@
  * What `venue-rx demo` shows, kept apart from where it comes from: a board that the
  * streams update and that renders a frame (terminal) or one line per event (pipes).
  */
+import { stripVTControlCharacters } from 'node:util'
 import type { BookEvent, Fill, HealthReport, OrderBook, OrderEvent, PublicTrade } from '../index.js'
 import type { BalancesUpdate } from '../streams/watch-balances.js'
-import { clock, coinSymbol, sideBySide, table } from './render.js'
+import { clock, coinSymbol, sideBySide, table, visibleWidth } from './render.js'
 import { sparkline } from './sparkline.js'
 import type { painter } from './style.js'
 
 type Paint = ReturnType<typeof painter>
 
-/** Levels shown per side of the ladder. */
-const LADDER_DEPTH = 6
-/** Lines of the trade tape, the order events and the fills. */
-const TAPE_LINES = 10
-const ORDER_LINES = 7
-const FILL_LINES = 5
+/** How much of each panel a frame shows: levels a side, lines of the other panels. */
+interface PanelSizes {
+  readonly depth: number
+  readonly tape: number
+  readonly orders: number
+  readonly fills: number
+}
+/** A tall terminal (about 42 rows) shows all of this... */
+const FULL: PanelSizes = { depth: 6, tape: 10, orders: 7, fills: 5 }
+/** ...a smaller one (about 30 rows) this. */
+const COMPACT: PanelSizes = { depth: 3, tape: 4, orders: 4, fills: 2 }
+/** What the board keeps: the full sizes. */
+const TAPE_LINES = FULL.tape
+const ORDER_LINES = FULL.orders
+const FILL_LINES = FULL.fills
 /** Mid prices kept for the sparkline. */
 const MID_HISTORY = 40
 
@@ -157,8 +167,29 @@ export class DemoBoard {
     ].join(', ')
   }
 
-  /** The whole screen, `width` columns wide at most. */
-  frame(paint: Paint, width: number, now: number): string[] {
+  /**
+   * The whole screen for a terminal of `width` columns and `height` rows: every panel in
+   * full when they fit, shorter panels when not, and below about 30 rows the lines that
+   * fit with a note (a frame taller than the terminal would scroll its top away).
+   */
+  frame(paint: Paint, width: number, now: number, height = Number.POSITIVE_INFINITY): string[] {
+    // A line wider than the terminal would wrap and push the frame down: cut it (its
+    // colours go with it, which only a terminal under 80 columns sees).
+    const fit = (lines: string[]) =>
+      lines.map((line) =>
+        visibleWidth(line) <= width ? line : stripVTControlCharacters(line).slice(0, width),
+      )
+    const full = fit(this.#frame(paint, width, now, FULL))
+    if (full.length <= height) return full
+    const compact = fit(this.#frame(paint, width, now, COMPACT))
+    if (compact.length <= height) return compact
+    return [
+      ...compact.slice(0, Math.max(1, height - 1)),
+      paint('yellow', `(${compact.length} rows show every panel; this terminal has ${height})`),
+    ]
+  }
+
+  #frame(paint: Paint, width: number, now: number, size: PanelSizes): string[] {
     const column = Math.max(38, Math.min(64, Math.floor((width - 2) / 2)))
     const head = (title: string, source: string) =>
       `${paint('bold', title)} ${paint('dim', source)}`
@@ -168,21 +199,24 @@ export class DemoBoard {
       `requests ${paint(this.requestsPerSecond > this.budgetPerSecond * 0.9 ? 'yellow' : 'green', budget)} ${this.requestsPerSecond}/s of ${this.budgetPerSecond}/s budget   streams ${healthCounts(this.health)}${this.fault === undefined ? '' : `   ${paint('yellow', `fault: ${this.fault}`)}`}`,
       '',
       ...sideBySide(
-        [head('ORDER BOOK', this.#bookSource()), ...this.#ladder(paint, column)],
-        [head('TRADES', 'watchTrades'), ...this.#tape(paint, column)],
+        [head('ORDER BOOK', this.#bookSource()), ...this.#ladder(paint, column, size.depth)],
+        [head('TRADES', 'watchTrades'), ...this.#tape(paint, column, size.tape)],
         column,
       ),
       '',
       ...this.#signalLines(paint, width),
       '',
       ...sideBySide(
-        [head('DEMO STRATEGY', 'placeOrder + watchOrder'), ...this.#orderPanel(paint, column)],
+        [
+          head('DEMO STRATEGY', 'placeOrder + watchOrder'),
+          ...this.#orderPanel(paint, column, size.orders),
+        ],
         [head('BALANCES', 'watchBalances'), ...this.#balancePanel(paint)],
         column,
       ),
       '',
       head('FILLS', `watchFills, ${this.fillCount} so far`),
-      ...this.#fillPanel(paint),
+      ...this.#fillPanel(paint, size.fills),
       '',
       `${head('HEALTH', 'venue.health')} ${this.#healthLine(paint)}`,
       paint('dim', 'Ctrl-C to stop'),
@@ -196,11 +230,11 @@ export class DemoBoard {
     return `watchDepth seq ${event.seq} ${event.type === 'delta' ? `delta, * = changed` : event.type}`
   }
 
-  #ladder(paint: Paint, width: number): string[] {
+  #ladder(paint: Paint, width: number, depth: number): string[] {
     const book = this.book
     if (book === undefined) return [paint('dim', 'waiting for the first snapshot...')]
-    const asks = book.asks.slice(0, LADDER_DEPTH).reverse()
-    const bids = book.bids.slice(0, LADDER_DEPTH)
+    const asks = book.asks.slice(0, depth).reverse()
+    const bids = book.bids.slice(0, depth)
     const row = (side: 'bids' | 'asks', [price, qty]: readonly [string, string]) => {
       const marked = this.changed[side].has(price)
       const text = `${marked ? '*' : ' '} ${side === 'asks' ? 'ask' : 'bid'} ${price.padStart(12)} ${qty.padStart(16)}`
@@ -216,16 +250,16 @@ export class DemoBoard {
     ]
   }
 
-  #tape(paint: Paint, width: number): string[] {
+  #tape(paint: Paint, width: number, lines: number): string[] {
     if (this.trades.length === 0) return [paint('dim', 'no trade yet')]
     return table(
       [
         ['time', 12],
         ['side', 4],
         ['price', 10, 'right'],
-        ['quantity', Math.min(14, Math.max(8, width - 32)), 'right'],
+        ['quantity', Math.min(14, Math.max(6, width - 33)), 'right'],
       ],
-      this.trades.map((t) => [clock(t.traded_at), t.side, t.price, t.quantity]),
+      this.trades.slice(0, lines).map((t) => [clock(t.traded_at), t.side, t.price, t.quantity]),
     ).map((line, i) => {
       if (i === 0) return paint('dim', line)
       return paint(this.trades[i - 1]?.side === 'buy' ? 'green' : 'red', line)
@@ -251,9 +285,9 @@ export class DemoBoard {
     return [first, second, third].map((line) => line.slice(0, width * 4))
   }
 
-  #orderPanel(paint: Paint, width: number): string[] {
+  #orderPanel(paint: Paint, width: number, lines: number): string[] {
     if (this.orders.length === 0) return [paint('dim', 'placing the first order...')]
-    return this.orders.map((line) => {
+    return this.orders.slice(0, lines).map((line) => {
       const text = `${clock(line.at).slice(0, 8)} ${line.id} ${line.text}`
       const cut = text.length > width ? `${text.slice(0, width - 1)}…` : text
       return line.tone === 'good'
@@ -271,8 +305,8 @@ export class DemoBoard {
     const rows = table(
       [
         ['coin', 5],
-        ['balance', 18, 'right'],
-        ['locked', 14, 'right'],
+        ['balance', 14, 'right'],
+        ['locked', 12, 'right'],
       ],
       update.balances.map((b) => [coinSymbol(b.coin), b.balance, b.locked]),
     )
@@ -287,29 +321,31 @@ export class DemoBoard {
     })
   }
 
-  #fillPanel(paint: Paint): string[] {
+  #fillPanel(paint: Paint, lines: number): string[] {
     if (this.fills.length === 0) return [paint('dim', 'no fill yet')]
     return table(
       [
-        ['time', 12],
+        ['time', 8],
         ['pool', 4, 'right'],
         ['order', 8],
         ['side', 4],
         ['role', 5],
         ['price', 10, 'right'],
-        ['quantity', 14, 'right'],
-        ['fee', 14, 'right'],
+        ['quantity', 12, 'right'],
+        ['fee', 12, 'right'],
       ],
-      this.fills.map((f) => [
-        clock(f.timestamp),
-        String(f.poolId),
-        f.orderId,
-        f.side,
-        f.role,
-        f.price,
-        f.quantity,
-        f.fee,
-      ]),
+      this.fills
+        .slice(0, lines)
+        .map((f) => [
+          clock(f.timestamp).slice(0, 8),
+          String(f.poolId),
+          f.orderId,
+          f.side,
+          f.role,
+          f.price,
+          f.quantity,
+          f.fee,
+        ]),
     ).map((line, i) => (i === 0 ? paint('dim', line) : line))
   }
 

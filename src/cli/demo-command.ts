@@ -194,7 +194,11 @@ export async function demoCommand(argv: readonly string[]): Promise<void> {
     redraw = setInterval(() => {
       board.requestsPerSecond = meter.perSecond()
       if (screen !== undefined) {
-        screen(board.frame(paint, process.stdout.columns ?? 100, Date.now()).join('\n'))
+        screen(
+          board
+            .frame(paint, process.stdout.columns ?? 100, Date.now(), process.stdout.rows ?? 24)
+            .join('\n'),
+        )
       } else if (Date.now() - lastSummary >= 1000) {
         lastSummary = Date.now()
         print(board.summary())
