@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { accountInfoSchema } from '../schemas/account-info.js'
 import { balanceSchema } from '../schemas/balance.js'
 import { depthSchema } from '../schemas/depth.js'
+import { fastDepth } from '../schemas/fast-paths.js'
 import { klineSchema } from '../schemas/kline.js'
 import { openOrderSchema, orderSchema, orderWithTradesSchema } from '../schemas/order.js'
 import { pingSchema } from '../schemas/ping.js'
@@ -51,6 +52,11 @@ export interface Endpoint<S extends z.ZodType = z.ZodType> {
   readonly auth: boolean
   /** Schema of the envelope's `data`. */
   readonly schema: S
+  /**
+   * The schema's output for the common plain form of an answer, found faster, or
+   * `undefined` to let the schema decide (and report what is wrong).
+   */
+  readonly fast?: (data: unknown) => z.output<S> | undefined
 }
 
 function endpoint<S extends z.ZodType>(
@@ -59,8 +65,17 @@ function endpoint<S extends z.ZodType>(
   path: string,
   schema: S,
   v2Path?: string,
+  fast?: (data: unknown) => z.output<S> | undefined,
 ): Endpoint<S> {
-  return { method, group, path, auth: group === 'account', schema, ...(v2Path ? { v2Path } : {}) }
+  return {
+    method,
+    group,
+    path,
+    auth: group === 'account',
+    schema,
+    ...(v2Path ? { v2Path } : {}),
+    ...(fast ? { fast } : {}),
+  }
 }
 
 /**
@@ -68,7 +83,7 @@ function endpoint<S extends z.ZodType>(
  * The REST client and the streams read paths, auth and schemas from here only.
  */
 export const ENDPOINTS = {
-  depth: endpoint('depth', 'market', '/api/v1/depth', depthSchema, '/api/v1/depth/v2'),
+  depth: endpoint('depth', 'market', '/api/v1/depth', depthSchema, '/api/v1/depth/v2', fastDepth),
   klines: endpoint('klines', 'market', '/api/v1/klines', z.array(klineSchema), '/api/v1/klines/v2'),
   latestTrades: endpoint(
     'latestTrades',

@@ -8,6 +8,7 @@ import { VenueRejectedError } from '../errors/venue-rejected-error.js'
 import { VenueResponseError, type VenueResponseIssue } from '../errors/venue-response-error.js'
 import { VenueServerError } from '../errors/venue-server-error.js'
 import { envelopeSchema } from '../schemas/envelope.js'
+import { fastEnvelope } from '../schemas/fast-paths.js'
 import type { TransportResponse } from '../transport/transport.js'
 import { parseJsonExact } from './parse-json-exact.js'
 
@@ -37,6 +38,7 @@ export function interpretResponse<S extends z.ZodType>(
   response: TransportResponse,
   schema: S,
   context: InterpretContext,
+  fast?: (data: unknown) => z.output<S> | undefined,
 ): VenueResult<z.output<S>> {
   const { status } = response
   const { endpoint } = context
@@ -47,7 +49,13 @@ export function interpretResponse<S extends z.ZodType>(
   } catch (error) {
     jsonError = error
   }
-  const envelope = jsonError === undefined ? envelopeSchema.safeParse(json) : undefined
+  const plain = jsonError === undefined ? fastEnvelope(json) : undefined
+  const envelope =
+    plain !== undefined
+      ? ({ success: true, data: plain } as const)
+      : jsonError === undefined
+        ? envelopeSchema.safeParse(json)
+        : undefined
   const venueCode = envelope?.success ? envelope.data.code : undefined
   const venueMessage = envelope?.success ? context.redact(envelope.data.message) : undefined
 
@@ -81,6 +89,8 @@ export function interpretResponse<S extends z.ZodType>(
       { status, endpoint, venueCode: envelope.data.code, venueMessage },
     )
   }
+  const quick = fast?.(envelope.data.data)
+  if (quick !== undefined) return { data: quick, meta: envelope.data.meta }
   // `reportInput` keeps the offending value in each issue, to be shown redacted.
   const parsed = schema.safeParse(envelope.data.data, { reportInput: true })
   if (!parsed.success) {

@@ -147,7 +147,12 @@ export function createRequester(deps: RestClientDeps): RequestEndpoint {
       timeoutMs: options.requestTimeoutMs,
       endpoint: method,
     })
-    return interpretResponse(response, endpoint.schema, { endpoint: method, redact, now })
+    return interpretResponse(
+      response,
+      endpoint.schema,
+      { endpoint: method, redact, now },
+      endpoint.fast,
+    )
   }
 }
 
