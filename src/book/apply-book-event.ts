@@ -1,12 +1,14 @@
 import type { BookEvent } from './book-event.js'
-import { applySide } from './book-side.js'
 import { OrderBook } from './order-book.js'
 
 /**
  * Applies one `BookEvent` to a book, purely: a snapshot replaces it, a delta changes
- * the levels it names (quantity `'0'` removes). The side a delta does not touch is
- * reused, not copied. Throws a `RangeError` when a delta does not follow `book`
- * (`prevSeq !== book.seq`: a gap) or comes first.
+ * the levels it names (quantity `'0'` removes). Only what the delta touches is copied
+ * (a side is kept in chunks of about 32 levels), so a delta of k levels costs about
+ * O(k × 32 + n / 32) however large the book; the side a delta does not touch is reused.
+ * Throws a `RangeError` when a delta does not follow `book` (`prevSeq !== book.seq`: a
+ * gap), comes first, or has a side whose levels are not in side order or repeat a price
+ * (applied as given, it would leave the book out of order).
  *
  * @example
  * ```ts
@@ -28,11 +30,10 @@ export function applyBookEvent(book: OrderBook | undefined, event: BookEvent): O
       `applyBookEvent: delta ${event.seq} follows ${event.prevSeq} of pool ${event.poolId}, the book is at ${book.seq} of pool ${book.poolId}`,
     )
   }
-  return new OrderBook(
-    book.poolId,
-    event.seq,
-    event.timestamp,
-    applySide('bids', book.bids, event.bids),
-    applySide('asks', book.asks, event.asks),
-  )
+  try {
+    return OrderBook.applying(book, event.seq, event.timestamp, event.bids, event.asks)
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error
+    throw new RangeError(`applyBookEvent: delta ${event.seq} refused: ${error.message}`)
+  }
 }

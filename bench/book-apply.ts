@@ -1,0 +1,166 @@
+/**
+ * `applyBookEvent` of one poll's delta to a book of 1,000 levels a side, against ccxt 4's
+ * `OrderBook` (the one its exchanges keep from websocket deltas) fed the same deltas, in
+ * one run.
+ *
+ *   npx tsx bench/book-apply.ts [--json]
+ *
+ * Each delta changes exactly 5 or exactly 50 levels (over both sides): 60% new
+ * quantities, 20% removed levels, 20% new levels between existing ones, prices and
+ * quantities as the venue writes them (fixed decimals). ccxt's book takes numbers, so
+ * its side parses each level's two strings with `parseFloat`, as its exchanges do;
+ * venue-rx applies the strings, exactly, and makes a new immutable book per delta (the
+ * previous one stays valid). Both apply the same 31 deltas in sequence from the same
+ * snapshot; ccxt's books are built from the snapshot before the clock starts, one per
+ * pass. Batches are interleaved; the median is kept.
+ */
+import ccxt from 'ccxt'
+import { applyBookEvent } from '../src/book/apply-book-event.js'
+import type { BookDelta, Level } from '../src/book/book-event.js'
+import type { OrderBook } from '../src/book/order-book.js'
+import { mulberry32 } from '../test/helpers/random.js'
+import { fixed, medianMicros, printTable, type Summary, summaryLine } from './support/measure.js'
+
+const LEVELS = 1_000
+const DELTAS = 31
+
+interface CcxtSide {
+  store(price: number, size: number): void
+}
+interface CcxtBook {
+  readonly bids: CcxtSide
+  readonly asks: CcxtSide
+}
+
+/** The snapshot and `DELTAS` deltas of exactly `changes` levels each. */
+function scenario(changes: number): { snapshot: OrderBook; deltas: BookDelta[] } {
+  const random = mulberry32(changes)
+  const mid = 1_000_000
+  const sides = { bids: new Map<number, number>(), asks: new Map<number, number>() }
+  // Levels every other tick, so new ones can appear between them.
+  for (let k = 0; k < LEVELS; k += 1) {
+    sides.bids.set(mid - 1 - 2 * k, 1 + Math.floor(random() * 5e7))
+    sides.asks.set(mid + 1 + 2 * k, 1 + Math.floor(random() * 5e7))
+  }
+  const level = (tick: number, size: number): Level => [fixed(tick, 4), fixed(size, 4)]
+  const ordered = (side: 'bids' | 'asks', map: Map<number, number>): Level[] =>
+    [...map]
+      .sort((a, b) => (side === 'bids' ? b[0] - a[0] : a[0] - b[0]))
+      .map(([tick, size]) => level(tick, size))
+  let book = applyBookEvent(undefined, {
+    type: 'snapshot',
+    poolId: 0,
+    seq: 1,
+    timestamp: 0,
+    bids: ordered('bids', sides.bids),
+    asks: ordered('asks', sides.asks),
+    reason: 'initial',
+  })
+  const snapshot = book
+  const deltas: BookDelta[] = []
+  for (let n = 0; n < DELTAS; n += 1) {
+    const touched = { bids: new Map<number, number>(), asks: new Map<number, number>() }
+    for (let c = 0; c < changes; ) {
+      const name = c % 2 === 0 ? 'bids' : 'asks'
+      const map = sides[name]
+      const ticks = [...map.keys()]
+      const roll = random()
+      let tick = ticks[Math.floor(random() * ticks.length)] as number
+      // A new level: the free tick next to an existing one.
+      if (roll >= 0.8) while (map.has(tick)) tick += name === 'bids' ? -1 : 1
+      // A level changes once per delta.
+      if (touched[name].has(tick)) continue
+      if (roll < 0.6 || roll >= 0.8) map.set(tick, 1 + Math.floor(random() * 5e7))
+      else map.delete(tick)
+      touched[name].set(tick, map.get(tick) ?? 0)
+      c += 1
+    }
+    const changed = (name: 'bids' | 'asks') =>
+      [...touched[name]]
+        .sort((a, b) => (name === 'bids' ? b[0] - a[0] : a[0] - b[0]))
+        .map(([tick, size]): Level => (size === 0 ? [fixed(tick, 4), '0'] : level(tick, size)))
+    const delta: BookDelta = {
+      type: 'delta',
+      poolId: 0,
+      seq: n + 2,
+      prevSeq: n + 1,
+      timestamp: n + 1,
+      bids: changed('bids'),
+      asks: changed('asks'),
+    }
+    book = applyBookEvent(book, delta)
+    deltas.push(delta)
+  }
+  return { snapshot, deltas }
+}
+
+function bench(changes: number): { ours: number; ccxt: number } {
+  const { snapshot, deltas } = scenario(changes)
+  const exchange = new ccxt.Exchange()
+  const numeric = (levels: readonly Level[]) => levels.map(([p, q]) => [Number(p), Number(q)])
+  const fresh = (): CcxtBook =>
+    exchange.orderBook({ bids: numeric(snapshot.bids), asks: numeric(snapshot.asks) }) as CcxtBook
+  // Check first that both end at the same book.
+  const check = fresh()
+  let ours = snapshot
+  for (const delta of deltas) {
+    ours = applyBookEvent(ours, delta)
+    for (const [p, q] of delta.bids) check.bids.store(Number.parseFloat(p), Number.parseFloat(q))
+    for (const [p, q] of delta.asks) check.asks.store(Number.parseFloat(p), Number.parseFloat(q))
+  }
+  const same = JSON.stringify(numeric(ours.bids)) === JSON.stringify(check.bids)
+  if (!same) throw new Error('venue-rx and ccxt end at different books')
+
+  const pool: CcxtBook[] = []
+  let sink = 0
+  const timings = medianMicros(
+    {
+      ours: () => {
+        let book = snapshot
+        for (const delta of deltas) book = applyBookEvent(book, delta)
+        sink += book.seq
+      },
+      ccxt: () => {
+        const book = pool.pop() ?? fresh()
+        for (const delta of deltas) {
+          for (const [p, q] of delta.bids)
+            book.bids.store(Number.parseFloat(p), Number.parseFloat(q))
+          for (const [p, q] of delta.asks)
+            book.asks.store(Number.parseFloat(p), Number.parseFloat(q))
+        }
+      },
+    },
+    {
+      // ccxt's books are built outside the clock: enough for the next batch.
+      beforeBatch: () => {
+        while (pool.length < 500) pool.push(fresh())
+      },
+    },
+  )
+  if (sink < 0) console.log(sink)
+  return { ours: (timings['ours'] ?? 0) / DELTAS, ccxt: (timings['ccxt'] ?? 0) / DELTAS }
+}
+
+const rows = [5, 50].map((changes) => ({ changes, ...bench(changes) }))
+const summaries: Summary[] = rows.map((row) => ({
+  figure: `applyBookEvent vs ccxt OrderBook, 1,000 levels, ${row.changes} changes`,
+  value: row.ccxt / row.ours,
+  unit: 'x faster',
+  target: row.changes === 5 ? '>= 1x' : '>= 1.5x',
+  met: row.ccxt / row.ours >= (row.changes === 5 ? 1 : 1.5),
+}))
+if (process.argv.includes('--json')) {
+  for (const summary of summaries) console.log(summaryLine(summary))
+} else {
+  console.log(`book apply: one delta to ${LEVELS.toLocaleString('en-US')} levels a side`)
+  printTable([
+    ['changes/delta', 'venue-rx applyBookEvent', 'ccxt OrderBook', 'venue-rx speed-up', 'target'],
+    ...rows.map((row, i) => [
+      String(row.changes),
+      `${row.ours.toFixed(2)} µs`,
+      `${row.ccxt.toFixed(2)} µs`,
+      `${(row.ccxt / row.ours).toFixed(2)}x`,
+      summaries[i]?.target ?? '',
+    ]),
+  ])
+}

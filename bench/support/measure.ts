@@ -1,0 +1,74 @@
+/** Timing and printing shared by the benchmarks. */
+
+/** `n` as a decimal with `decimals` fixed decimals: `fixed(10450, 4)` is `'1.0450'`. */
+export function fixed(n: number, decimals: number): string {
+  const digits = String(n).padStart(decimals + 1, '0')
+  return `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`
+}
+
+/** Settings of {@link medianMicros}. */
+export interface MeasureOptions {
+  /** Batches of each run (interleaved); default 15. */
+  readonly batches?: number
+  /** Length of a batch, ms; default 20. */
+  readonly batchMs?: number
+  /** Called before each batch, outside the clock. */
+  readonly beforeBatch?: () => void
+}
+
+/**
+ * Median time of one call of each run, in µs: the runs take turns in batches of about
+ * `batchMs`, so that a slow moment of the machine hits them all alike.
+ */
+export function medianMicros(
+  runs: Record<string, () => void>,
+  options: MeasureOptions = {},
+): Record<string, number> {
+  const { batches = 15, batchMs = 20, beforeBatch } = options
+  const samples: Record<string, number[]> = {}
+  for (const name of Object.keys(runs)) samples[name] = []
+  for (let batch = 0; batch < batches; batch += 1) {
+    for (const [name, run] of Object.entries(runs)) {
+      beforeBatch?.()
+      let count = 0
+      const started = performance.now()
+      let elapsed = 0
+      while (elapsed < batchMs) {
+        run()
+        count += 1
+        elapsed = performance.now() - started
+      }
+      samples[name]?.push((elapsed * 1000) / count)
+    }
+  }
+  const medians: Record<string, number> = {}
+  for (const [name, list] of Object.entries(samples)) {
+    const sorted = [...list].sort((a, b) => a - b)
+    medians[name] = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
+  }
+  return medians
+}
+
+/** One figure of a benchmark against its target, for `npm run bench`'s table. */
+export interface Summary {
+  readonly figure: string
+  readonly value: number
+  /** e.g. `'x JSON.parse'`, `'x faster'`, `'of bare'`. */
+  readonly unit: string
+  readonly target: string
+  readonly met: boolean
+}
+
+/** The line a benchmark prints per figure with `--json`: `bench-summary {...}`. */
+export function summaryLine(summary: Summary): string {
+  return `bench-summary ${JSON.stringify(summary)}`
+}
+
+/** Prints rows as right-aligned columns under a header row and a rule. */
+export function printTable(rows: readonly (readonly string[])[]): void {
+  const widths = (rows[0] ?? []).map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)))
+  for (const [r, row] of rows.entries()) {
+    console.log(row.map((cell, c) => cell.padStart(widths[c] ?? 0)).join('  '))
+    if (r === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '))
+  }
+}
