@@ -1,7 +1,9 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { Level } from '../src/book/book-event.js'
+import type { BookSide, Level } from '../src/book/book-event.js'
 import {
   applySide,
+  diffPolls,
   diffSide,
   isOrdered,
   isZeroQuantity,
@@ -10,6 +12,7 @@ import {
   sortSide,
   withoutEmptyLevels,
 } from '../src/book/book-side.js'
+import { params } from './fuzz/config.js'
 
 describe('book-side', () => {
   it('sideOrder: bids run high to low, asks low to high, by value', () => {
@@ -238,5 +241,19 @@ describe('book-side', () => {
         ['1', '3'],
       ]),
     ).toBe(false)
+  })
+
+  it('diffPolls is diffSide of an ordered next, and undefined for any other', () => {
+    // Prices from a small set written two ways, so repeats, reorders and text variants occur.
+    const text = fc.constantFrom('1.1', '1.10', '1.2', '1.3', '1.35', '2', '2.0', '0.9')
+    const levels = fc.array(fc.tuple(text, fc.constantFrom('1', '1.0', '2', '3')), { maxLength: 8 })
+    fc.assert(
+      fc.property(fc.constantFrom<BookSide>('bids', 'asks'), levels, levels, (side, a, b) => {
+        const previous = sortSide(side, a)
+        const expected = isOrdered(side, b) ? diffSide(side, previous, b, true) : undefined
+        expect(diffPolls(side, previous, b)).toEqual(expected)
+      }),
+      params(3_000),
+    )
   })
 })

@@ -75,6 +75,72 @@ export function diffSide(
 }
 
 /**
+ * {@link diffSide} for a poll against the previous one, checking `next`'s order on the
+ * way: most levels of a poll are the previous poll's, the same strings, and for those a
+ * string compare replaces the decimal compares (two levels that matched the previous,
+ * in-order side one after the other are in order too). `undefined` when `next` is not
+ * strictly in side order.
+ */
+export function diffPolls(
+  side: BookSide,
+  previous: readonly Level[],
+  next: readonly Level[],
+): Level[] | undefined {
+  const changes: Level[] = []
+  let i = 0
+  let j = 0
+  // Whether next[j - 1] matched previous[i - 1].
+  let matched = false
+  while (i < previous.length || j < next.length) {
+    const before = previous[i]
+    const after = next[j]
+    if (before !== undefined && after !== undefined && before[0] === after[0]) {
+      if (j > 0 && !matched && sideOrder(side, (next[j - 1] as Level)[0], after[0]) >= 0) {
+        return undefined
+      }
+      if (before[1] !== after[1] && compareValidDecimals(before[1], after[1]) !== 0) {
+        changes.push(after)
+      }
+      i += 1
+      j += 1
+      matched = true
+      continue
+    }
+    if (after !== undefined && j > 0 && sideOrder(side, (next[j - 1] as Level)[0], after[0]) >= 0) {
+      return undefined
+    }
+    if (before === undefined) {
+      changes.push(after as Level)
+      j += 1
+      matched = false
+      continue
+    }
+    if (after === undefined) {
+      changes.push([before[0], '0'])
+      i += 1
+      continue
+    }
+    const order = sideOrder(side, before[0], after[0])
+    if (order < 0) {
+      changes.push([before[0], '0'])
+      i += 1
+      // next[j - 1] stays unchecked against next[j]: it is checked when next[j] is taken.
+      matched = false
+    } else if (order > 0) {
+      changes.push(after)
+      j += 1
+      matched = false
+    } else {
+      if (compareValidDecimals(before[1], after[1]) !== 0) changes.push(after)
+      i += 1
+      j += 1
+      matched = false
+    }
+  }
+  return changes
+}
+
+/**
  * `side` with `changes` applied (both in side order), by a single merge walk. Returns
  * `levels` itself when there is nothing to apply.
  */

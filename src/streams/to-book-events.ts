@@ -1,13 +1,6 @@
 import { Observable, type OperatorFunction } from 'rxjs'
 import type { BookEvent, Level } from '../book/book-event.js'
-import {
-  applySide,
-  diffSide,
-  isOrdered,
-  sameSide,
-  sortSide,
-  withoutEmptyLevels,
-} from '../book/book-side.js'
+import { diffPolls, isOrdered, sortSide, withoutEmptyLevels } from '../book/book-side.js'
 import { compareValidDecimals } from '../decimal.js'
 import type { Depth } from '../schemas/depth.js'
 
@@ -28,13 +21,14 @@ interface Sides {
 
 /**
  * Turns depth polls into `BookEvent`s for one subscriber: a `snapshot` first, then a
- * `delta` only when a level changed (found by a merge walk of each side: linear, no
- * sort, no deep compare of whole books), `seq` +1 per event.
+ * `delta` only when a level changed (found by a merge walk of each side against the
+ * previous poll: linear, no sort, and a string compare for the levels the previous poll
+ * had), `seq` +1 per event. The previous book plus the delta is the served book (the law
+ * property-tested in test/to-book-events.test.ts).
  *
  * - A poll older than the last one applied (server timestamp) is dropped.
  * - A crossed book is not passed on; the next uncrossed one comes as a `resync` snapshot.
- * - After a recovery, or when a side is not in order or the self-check (previous book
- *   plus delta equals the served book) fails, a `resync` snapshot.
+ * - After a recovery, or when a side is not in order, a `resync` snapshot.
  */
 export function toBookEvents(poolId: number): OperatorFunction<DepthPoll, BookEvent> {
   return (source) =>
@@ -73,38 +67,35 @@ export function toBookEvents(poolId: number): OperatorFunction<DepthPoll, BookEv
           }
           stale = 0
           lastTimestamp = depth.timestamp
-          const served = orderedSides(depth)
-          if (served.unordered) resyncNext = true
-          if (isCrossed(served)) {
+          const served = servedSides(depth)
+          // The usual poll: a delta against the previous one, the order checked on the way.
+          if (book !== undefined && !resyncNext && !isCrossed(served)) {
+            const bids = diffPolls('bids', book.bids, served.bids)
+            const asks = bids && diffPolls('asks', book.asks, served.asks)
+            if (bids !== undefined && asks !== undefined) {
+              if (bids.length === 0 && asks.length === 0) return
+              book = served
+              seq += 1
+              subscriber.next({
+                type: 'delta',
+                poolId,
+                seq,
+                prevSeq: seq - 1,
+                timestamp: depth.timestamp,
+                bids,
+                asks,
+              })
+              return
+            }
+          }
+          // The first poll, a resync, a crossed book or a side out of order.
+          const sorted = orderedSides(served)
+          if (sorted.unordered) resyncNext = true
+          if (isCrossed(sorted)) {
             resyncNext = true
             return
           }
-          if (book === undefined) return snapshot(served, depth.timestamp, 'initial')
-          if (resyncNext) return snapshot(served, depth.timestamp, 'resync')
-          const bids = diffSide('bids', book.bids, served.bids, true)
-          const asks = diffSide('asks', book.asks, served.asks, true)
-          if (bids === undefined || asks === undefined) {
-            return snapshot(served, depth.timestamp, 'resync')
-          }
-          if (bids.length === 0 && asks.length === 0) return
-          const next: Sides = {
-            bids: applySide('bids', book.bids, bids),
-            asks: applySide('asks', book.asks, asks),
-          }
-          if (!sameSide(next.bids, served.bids) || !sameSide(next.asks, served.asks)) {
-            return snapshot(served, depth.timestamp, 'resync')
-          }
-          book = next
-          seq += 1
-          subscriber.next({
-            type: 'delta',
-            poolId,
-            seq,
-            prevSeq: seq - 1,
-            timestamp: depth.timestamp,
-            bids,
-            asks,
-          })
+          snapshot(sorted, depth.timestamp, book === undefined ? 'initial' : 'resync')
         },
         error: (error: unknown) => subscriber.error(error),
         complete: () => subscriber.complete(),
@@ -114,17 +105,20 @@ export function toBookEvents(poolId: number): OperatorFunction<DepthPoll, BookEv
 
 /**
  * The served sides without empty levels, frozen arrays (they are shared by every
- * subscriber's events and books); sorted (and flagged) if the venue sent them out of order.
+ * subscriber's events and books).
  */
-function orderedSides(depth: Depth): Sides & { readonly unordered: boolean } {
-  let bids = frozenSide(withoutEmptyLevels(depth.bids))
-  let asks = frozenSide(withoutEmptyLevels(depth.asks))
-  const unordered = !isOrdered('bids', bids) || !isOrdered('asks', asks)
-  if (unordered) {
-    bids = sortSide('bids', bids)
-    asks = sortSide('asks', asks)
+function servedSides(depth: Depth): Sides {
+  return {
+    bids: frozenSide(withoutEmptyLevels(depth.bids)),
+    asks: frozenSide(withoutEmptyLevels(depth.asks)),
   }
-  return { bids, asks, unordered }
+}
+
+/** `sides` sorted (and flagged) if the venue sent them out of order. */
+function orderedSides(sides: Sides): Sides & { readonly unordered: boolean } {
+  const unordered = !isOrdered('bids', sides.bids) || !isOrdered('asks', sides.asks)
+  if (!unordered) return { ...sides, unordered }
+  return { bids: sortSide('bids', sides.bids), asks: sortSide('asks', sides.asks), unordered }
 }
 
 function isCrossed({ bids, asks }: Sides): boolean {
