@@ -11,9 +11,10 @@ import { join } from 'node:path'
 import { memoryCheckpoint } from '../src/index.js'
 import { bareTradePages } from './support/bare-trades.js'
 import { type ChildServer, startChildServer, stopChildServer } from './support/child-server.js'
+import { positionalArgs, SUMMARY_ONLY, summaryLine } from './support/measure.js'
 import { runToTail, withBenchVenue } from './support/run-to-tail.js'
 
-const TOTAL = Number(process.argv[2] ?? 1_000_000)
+const TOTAL = Number(positionalArgs()[0] ?? 1_000_000)
 const PAGE = 100
 const MILESTONES = [0, 0.1, 0.25, 0.5, 0.75, 1].map((share) => Math.round(share * TOTAL))
 
@@ -131,6 +132,15 @@ try {
   const measured = await feed(server)
   report('baseline: bare undici loop + JSON.parse', baseline)
   report('watchMyTrades + memoryCheckpoint', measured)
+  const growth = ((measured.samples.at(-1) as number) - (measured.samples[0] as number)) / 2 ** 20
+  const summary = {
+    figure: `watchMyTrades heap growth over ${TOTAL.toLocaleString('en-US')} trades`,
+    value: growth,
+    unit: 'MB',
+    target: '< 2 MB',
+    met: growth < 2,
+  }
+  if (SUMMARY_ONLY) console.log(summaryLine(summary))
 } finally {
   await stopServer(server)
 }

@@ -26,6 +26,7 @@ import { Pool } from 'undici'
 import { createVenue, type Venue } from '../src/index.js'
 import { ENDPOINTS } from '../src/rest/endpoints.js'
 import { envelopeSchema } from '../src/schemas/envelope.js'
+import { SUMMARY_ONLY, summaryLine } from './support/measure.js'
 
 interface RouteStats {
   readonly requests: number
@@ -156,6 +157,18 @@ async function sharedPolling(): Promise<void> {
         String(values).padStart(17),
       ].join(' '),
     )
+    if (SUMMARY_ONLY) {
+      const perInterval = requests / intervals
+      console.log(
+        summaryLine({
+          figure: `${SUBSCRIBERS} subscribers of ${name}: requests per poll interval`,
+          value: perInterval,
+          unit: 'req/interval',
+          target: '<= 1',
+          met: perInterval <= 1,
+        }),
+      )
+    }
   }
   const other =
     stats.requests - rows.reduce((n, [, route]) => n + (stats.routes[route]?.requests ?? 0), 0)

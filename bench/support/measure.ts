@@ -72,3 +72,11 @@ export function printTable(rows: readonly (readonly string[])[]): void {
     if (r === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '))
   }
 }
+
+/** Whether the benchmark was asked for its `bench-summary` lines only (`--json`). */
+export const SUMMARY_ONLY = process.argv.includes('--json')
+
+/** The positional arguments of a benchmark (flags such as `--json` left out). */
+export function positionalArgs(): string[] {
+  return process.argv.slice(2).filter((arg) => !arg.startsWith('--'))
+}

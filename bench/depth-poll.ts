@@ -1,0 +1,131 @@
+/**
+ * One depth poll as a `watchOrderBook` subscriber pays it, against `JSON.parse` of the
+ * same answer alone, in one run: for books of 100, 1,000 and 5,000 levels a side.
+ *
+ *   npx tsx bench/depth-poll.ts [--json]
+ *
+ * The poll: the answer's text through the client's `interpretResponse` (JSON parse with
+ * its exact-number pre-scan, envelope and depth validation), `toBookEvents` (the diff
+ * against the previous poll and the emitted event) and `applyBookEvent` (the
+ * subscriber's new book). The transport is left out: it is the same for any client.
+ * Each poll changes 1% of the levels' quantities and moves 0.5% of the levels a side,
+ * prices and quantities as the venue writes them (fixed decimals). The same 32 answers
+ * are cycled; each cycle starts a fresh subscriber, whose first poll is a snapshot.
+ * Batches are interleaved; the median is kept.
+ */
+import { Subject } from 'rxjs'
+import { applyBookEvent } from '../src/book/apply-book-event.js'
+import type { BookEvent } from '../src/book/book-event.js'
+import type { OrderBook } from '../src/book/order-book.js'
+import { interpretResponse } from '../src/rest/interpret-response.js'
+import { depthSchema } from '../src/schemas/depth.js'
+import { fastDepth } from '../src/schemas/fast-paths.js'
+import { type DepthPoll, toBookEvents } from '../src/streams/to-book-events.js'
+import { mulberry32 } from '../test/helpers/random.js'
+import { fixed, medianMicros, printTable, type Summary, summaryLine } from './support/measure.js'
+
+const SIZES = [100, 1_000, 5_000] as const
+const POLLS = 32
+const TARGET = 1.5
+
+/** The JSON answers of `POLLS` consecutive polls of a book of `levels` levels a side. */
+function answers(levels: number): string[] {
+  const random = mulberry32(levels)
+  const mid = 1_000_000
+  const sides = { bids: new Map<number, number>(), asks: new Map<number, number>() }
+  for (let k = 0; k < levels; k += 1) {
+    sides.bids.set(mid - 1 - 2 * k, 1 + Math.floor(random() * 5e7))
+    sides.asks.set(mid + 1 + 2 * k, 1 + Math.floor(random() * 5e7))
+  }
+  const out: string[] = []
+  for (let n = 0; n < POLLS; n += 1) {
+    const side = (map: Map<number, number>, descending: boolean) =>
+      [...map]
+        .sort((a, b) => (descending ? b[0] - a[0] : a[0] - b[0]))
+        .map(([tick, size]) => [fixed(tick, 4), fixed(size, 4)])
+    const data = {
+      asks: side(sides.asks, false),
+      bids: side(sides.bids, true),
+      pool_id: 0,
+      precision: '0.0001',
+      timestamp: 1_700_000_000_000 + n * 1000,
+    }
+    out.push(JSON.stringify({ code: 0, message: 'OK', data }))
+    for (const map of [sides.bids, sides.asks]) {
+      const ticks = [...map.keys()]
+      const pick = () => ticks[Math.floor(random() * ticks.length)] as number
+      for (let k = 0; k < Math.max(1, Math.round(levels * 0.01)); k += 1) {
+        map.set(pick(), 1 + Math.floor(random() * 5e7))
+      }
+      for (let k = 0; k < Math.max(1, Math.round(levels * 0.005)); k += 1) {
+        const gone = pick()
+        map.delete(gone)
+        map.set(gone + (gone < mid ? -1 : 1), 1 + Math.floor(random() * 5e7))
+      }
+    }
+  }
+  return out
+}
+
+const context = { endpoint: 'depth', redact: (text: string) => text, now: Date.now }
+
+function bench(levels: number): { parse: number; poll: number; bytes: number } {
+  const texts = answers(levels)
+  const responses = texts.map((body) => ({ status: 200, headers: {}, body }))
+  let sink = 0
+  let book: OrderBook | undefined
+  let polls = new Subject<DepthPoll>()
+  let fed = POLLS
+  const restart = () => {
+    polls.complete()
+    polls = new Subject<DepthPoll>()
+    book = undefined
+    polls.pipe(toBookEvents(0)).subscribe((event: BookEvent) => {
+      book = applyBookEvent(book, event)
+    })
+    fed = 0
+  }
+  let j = 0
+  const timings = medianMicros({
+    parse: () => {
+      sink += (JSON.parse(texts[j] as string) as { data: { bids: unknown[] } }).data.bids.length
+      j = (j + 1) % POLLS
+    },
+    poll: () => {
+      if (fed === POLLS) restart()
+      const { data } = interpretResponse(responses[fed] as never, depthSchema, context, fastDepth)
+      polls.next({ depth: data, afterRecovery: false })
+      fed += 1
+      sink += book?.seq ?? 0
+    },
+  })
+  if (sink < 0) console.log(sink)
+  const bytes = texts.reduce((sum, text) => sum + text.length, 0) / texts.length
+  return { parse: timings['parse'] ?? 0, poll: timings['poll'] ?? 0, bytes }
+}
+
+const rows = SIZES.map((levels) => ({ levels, ...bench(levels) }))
+const summaries: Summary[] = rows.map((row) => ({
+  figure: `depth poll to OrderBook vs JSON.parse, ${row.levels.toLocaleString('en-US')} levels`,
+  value: row.poll / row.parse,
+  unit: 'x JSON.parse',
+  target: `<= ${TARGET}x`,
+  met: row.poll / row.parse <= TARGET,
+}))
+if (process.argv.includes('--json')) {
+  for (const summary of summaries) console.log(summaryLine(summary))
+} else {
+  const us = (n: number) => `${n < 100 ? n.toFixed(1) : n.toFixed(0)} µs`
+  console.log('depth poll: answer text to the subscriber’s OrderBook, against JSON.parse alone')
+  printTable([
+    ['levels/side', 'answer', 'JSON.parse', 'whole poll', 'poll / parse', 'target'],
+    ...rows.map((row) => [
+      row.levels.toLocaleString('en-US'),
+      `${(row.bytes / 1024).toFixed(1)} KiB`,
+      us(row.parse),
+      us(row.poll),
+      `${(row.poll / row.parse).toFixed(2)}x`,
+      `<= ${TARGET}x`,
+    ]),
+  ])
+}

@@ -1,0 +1,59 @@
+/**
+ * `npm run bench`: every benchmark of bench/, one after the other (each in its own
+ * process, so that one's heap and JIT do not colour the next), then one table of the
+ * figures each reports against its target. Each script prints its own full table too.
+ *
+ *   npm run bench            all of them, about 3 minutes
+ *   npm run bench -- depth   those whose file name contains "depth"
+ */
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { printTable, type Summary } from './support/measure.js'
+
+/** The scripts with a target, in the order of the README's table. */
+const SCRIPTS = [
+  'depth-poll.ts',
+  'book-apply.ts',
+  'feed-backfill.ts',
+  'checkpoint-save.ts',
+  'shared-polling.ts',
+  'feed-memory.ts',
+]
+
+async function run(script: string): Promise<{ summaries: Summary[]; output: string }> {
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', join(import.meta.dirname, script), '--json'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  )
+  let output = ''
+  child.stdout.setEncoding('utf8')
+  child.stdout.on('data', (chunk: string) => {
+    output += chunk
+    process.stdout.write(chunk.replace(/^bench-summary .*\n/gm, ''))
+  })
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+  if (code !== 0) throw new Error(`${script} exited with ${code}`)
+  const summaries = [...output.matchAll(/^bench-summary (.*)$/gm)].map(
+    ([, json]) => JSON.parse(json as string) as Summary,
+  )
+  return { summaries, output }
+}
+
+const filter = process.argv[2]
+const rows: Summary[] = []
+for (const script of SCRIPTS.filter((name) => filter === undefined || name.includes(filter))) {
+  console.log(`\n=== ${script}`)
+  rows.push(...(await run(script)).summaries)
+}
+const digits = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2))
+console.log('\n=== summary (this machine, this run)')
+printTable([
+  ['figure', 'now', 'target', 'met'],
+  ...rows.map((row) => [
+    row.figure,
+    `${digits(row.value)} ${row.unit}`,
+    row.target,
+    row.met ? 'yes' : 'NO',
+  ]),
+])
