@@ -52,8 +52,8 @@ export function imbalance(
   return (source) =>
     source.pipe(
       map((book) => {
-        const bids = quantity(book.bids, count)
-        const asks = quantity(book.asks, count)
+        const bids = quantity(book.top('bids', count), count)
+        const asks = quantity(book.top('asks', count), count)
         const total = addDecimal(bids, asks)
         if (isZeroDecimal(total)) return undefined
         return divideDecimal(subtractDecimal(bids, asks), total, places)
