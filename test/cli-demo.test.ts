@@ -64,11 +64,18 @@ describe.concurrent('venue-rx demo', () => {
     const sides = ladder.map((m) => m[1])
     expect(sides.indexOf('bid')).toBe(sides.lastIndexOf('ask') + 1)
     expect(screen).toMatch(/spread \d+\.\d+\s+mid \d+\.\d+/)
-    // Colours on a terminal: the ladder is red and green (SGR 31 and 32).
+    // Colours on a terminal: the ladder's ask rows are red and its bid rows green (SGR 31
+    // and 32). tmux writes a colour only where it changes, so it is followed from the top.
     const coloured = await terminal.screen({ colours: true })
-    const ESC = String.fromCharCode(27)
-    expect(coloured).toMatch(new RegExp(`${ESC}\\[31m[* ] ask`))
-    expect(coloured).toMatch(new RegExp(`${ESC}\\[32m[* ] bid`))
+    const plainText = stripVTControlCharacters(coloured)
+    for (const [side, colour] of [
+      ['ask', 31],
+      ['bid', 32],
+    ] as const) {
+      const at = plainText.search(new RegExp(`^[* ] ${side} `, 'm'))
+      expect(at).toBeGreaterThanOrEqual(0)
+      expect(foregroundAt(coloured, at)).toBe(colour)
+    }
 
     await terminal.press('C-c')
     const end = await terminal.waitForScreen((s) => /EXIT=\d+/.test(s), 'the demo to exit', 10_000)
@@ -138,3 +145,33 @@ describe.concurrent('venue-rx demo', () => {
     expect(pool.err).not.toMatch(/\n\s+at /)
   })
 })
+
+/**
+ * The foreground colour (SGR 30 to 37) in force at the `index`-th visible character of
+ * `text`, following its SGR sequences from the start; `undefined` for the default.
+ */
+function foregroundAt(text: string, index: number): number | undefined {
+  const ESC = String.fromCharCode(27)
+  const sgr = new RegExp(`${ESC}\\[([\\d;]*)m`, 'y')
+  let colour: number | undefined
+  let visible = 0
+  for (let at = 0; at < text.length && visible <= index; ) {
+    sgr.lastIndex = at
+    const match = sgr.exec(text)
+    if (match === null) {
+      if (visible === index) return colour
+      visible += 1
+      at += 1
+      continue
+    }
+    const codes = (match[1] ?? '').split(';').map(Number)
+    for (let k = 0; k < codes.length; k += 1) {
+      const code = codes[k] as number
+      if (code === 0 || code === 39) colour = undefined
+      else if (code >= 30 && code <= 37) colour = code
+      else if (code === 38) k += codes[k + 1] === 5 ? 2 : 4
+    }
+    at += match[0].length
+  }
+  return colour
+}
