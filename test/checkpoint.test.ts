@@ -1,10 +1,18 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { existsSync, readdirSync, readlinkSync, statSync } from 'node:fs'
+import { mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { lastValueFrom, take, takeWhile, toArray } from 'rxjs'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Checkpoint, TradeDetail, Venue } from '../src/index.js'
 import { createVenue, fileCheckpoint, memoryCheckpoint, VenueInputError } from '../src/index.js'
+import {
+  IDLE_CLOSE_MS,
+  JOURNAL_LIMIT_BYTES,
+  journalSync,
+} from '../src/streams/checkpoint-journal.js'
 import { tradeDetail } from './helpers/fixtures.js'
 import { mulberry32 } from './helpers/random.js'
 import { ok, type RecordingServer, startRecordingServer } from './helpers/recording-server.js'
@@ -100,12 +108,14 @@ describe('fileCheckpoint', () => {
     expect(await filesInDir()).toEqual(['feed.cursor.json'])
   })
 
-  it('saves and loads with durable: true (flushed before the rename)', async () => {
+  // The journal changed this test: the file after two saves is `{"cursor":5,\n"cursor":6}`
+  // (still JSON, the last key counting), no longer `{"cursor":6}`.
+  it('saves and loads with durable: true (synced)', async () => {
     const checkpoint = fileCheckpoint<number>(file, { durable: true })
     await checkpoint.save(5)
     await checkpoint.save(6)
     expect(await checkpoint.load()).toBe(6)
-    expect(await readFile(file, 'utf8')).toBe('{"cursor":6}')
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ cursor: 6 })
     expect(await filesInDir()).toEqual(['feed.cursor.json'])
   })
 
@@ -160,6 +170,284 @@ describe('fileCheckpoint', () => {
     ['undefined', undefined],
   ])('throws VenueInputError for %s as path', (_, path) => {
     expect(() => fileCheckpoint(path as string)).toThrow(VenueInputError)
+  })
+})
+
+/** Descriptors of this process open on `path`; `undefined` where /proc is not there. */
+function openDescriptorsOf(path: string): number | undefined {
+  if (!existsSync('/proc/self/fd')) return undefined
+  let count = 0
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`) === path) count += 1
+    } catch {
+      // Closed in between (the descriptor of readdir itself).
+    }
+  }
+  return count
+}
+
+describe('fileCheckpoint: the journal', () => {
+  afterEach(() => {
+    // Spies first: a spy on a faked timer function would put the fake back.
+    vi.restoreAllMocks()
+    vi.useRealTimers()
+  })
+
+  it('appends one entry per save over the closing brace: JSON after each, the last key counting', async () => {
+    const checkpoint = fileCheckpoint<string>(file)
+    // Not durable, a save is done when it returns: nothing for the feed to wait for.
+    expect(checkpoint.save('100')).toBeUndefined()
+    expect(await readFile(file, 'utf8')).toBe('{"cursor":"100"}')
+    checkpoint.save('101')
+    checkpoint.save('102')
+    const text = await readFile(file, 'utf8')
+    expect(text).toBe('{"cursor":"100",\n"cursor":"101",\n"cursor":"102"}')
+    // Readers of the earlier format get the newest cursor too.
+    expect(JSON.parse(text)).toEqual({ cursor: '102' })
+    expect(await checkpoint.load()).toBe('102')
+    expect(await fileCheckpoint<string>(file).load()).toBe('102')
+  })
+
+  it('loads the cursor before a last save torn anywhere by a crash (or zero-filled by a power cut)', async () => {
+    for (const [previous, next] of [
+      ['"5000"', '"5003"'],
+      [5000, 5003],
+      ['"a\\"b\\u00e9"', '"a\\"b\\u00e9c"'],
+    ] as const) {
+      const cursor = (json: string | number) => JSON.parse(String(json)) as string | number
+      await rm(file, { force: true })
+      const checkpoint = fileCheckpoint<string | number>(file)
+      checkpoint.save(cursor('"1"'))
+      checkpoint.save(cursor(String(previous)))
+      const before = await readFile(file, 'utf8')
+      checkpoint.save(cursor(String(next)))
+      const after = await readFile(file, 'utf8')
+      expect(after.length).toBeGreaterThan(before.length)
+      // The write of the last save starts over the old closing brace (at before.length - 1).
+      for (let end = before.length; end < after.length; end++) {
+        const torn = after.slice(0, end)
+        for (const text of [torn, torn.padEnd(after.length, '\0')]) {
+          await writeFile(file, text)
+          expect(await fileCheckpoint(file).load(), JSON.stringify(text)).toBe(
+            cursor(String(previous)),
+          )
+        }
+      }
+      await writeFile(file, after)
+      expect(await fileCheckpoint(file).load()).toBe(cursor(String(next)))
+      // A power cut may also keep the old brace and lose only the comma over it.
+      await writeFile(file, `${before}${after.slice(before.length)}`)
+      expect(await fileCheckpoint(file).load()).toBe(cursor(String(previous)))
+    }
+  })
+
+  it('loads a cursor the process saved after it was killed (SIGKILL) amid its saves', async () => {
+    // A process that saves 1, 2, 3, ... without end, saying so on stdout after 20,000.
+    const source = [
+      `import { writeSync } from 'node:fs'`,
+      `import { fileCheckpoint } from ${JSON.stringify(join(import.meta.dirname, '../src/index.ts'))}`,
+      `const checkpoint = fileCheckpoint(${JSON.stringify(file)})`,
+      `for (let i = 1; ; i++) {`,
+      `  checkpoint.save(i)`,
+      `  if (i === 20000) writeSync(1, 'saved\\n')`,
+      `}`,
+    ].join('\n')
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', source],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    )
+    const exited = once(child, 'exit')
+    try {
+      await once(child.stdout, 'data')
+    } finally {
+      child.kill('SIGKILL')
+    }
+    expect((await exited)[1]).toBe('SIGKILL')
+    const cursor = (await fileCheckpoint<number>(file).load()) ?? 0
+    expect(Number.isInteger(cursor) && cursor >= 20_000).toBe(true)
+    // The next run goes on from there.
+    const next = fileCheckpoint<number>(file)
+    next.save(cursor + 1)
+    expect(await next.load()).toBe(cursor + 1)
+  })
+
+  it('starts a whole file again on the first save after a torn one', async () => {
+    await writeFile(file, '{"cursor":"1",\n"cursor":"2",\n"curs')
+    const checkpoint = fileCheckpoint<string>(file)
+    expect(await checkpoint.load()).toBe('2')
+    checkpoint.save('3')
+    checkpoint.save('4')
+    expect(await readFile(file, 'utf8')).toBe('{"cursor":"3",\n"cursor":"4"}')
+  })
+
+  it.each([
+    ['text after the closing brace', '{"cursor":1,\n"cursor":2}garbage'],
+    ['entries after the closing brace', '{"cursor":1,\n"cursor":2}\n"cursor":3},\n"cursor":4}'],
+    ['something else after an entry', '{"cursor":1,\n"cursor":2,\nxyz'],
+    ['a torn first entry', '{"cursor":"12'],
+    ['a last entry of another key', '{"cursor":1,\n"position":2'],
+  ])(
+    'rejects load of a damaged journal (%s) with a VenueInputError naming the file',
+    async (_, text) => {
+      await writeFile(file, text)
+      const error = await rejectionOf(Promise.resolve(fileCheckpoint<number>(file).load()))
+      expect(error).toBeInstanceOf(VenueInputError)
+      expect((error as Error).message).toContain(file)
+    },
+  )
+
+  it('compacts past the size limit: the file stays bounded, the newest cursor kept', async () => {
+    const SAVES = 50_000 // 20 bytes more a save: three compactions
+    const checkpoint = fileCheckpoint<string>(file)
+    let largest = 0
+    let compactions = 0
+    let size = 0
+    for (let i = 0; i < SAVES; i++) {
+      const cursor = String(5_000_000 + 3 * i)
+      checkpoint.save(cursor)
+      const now = statSync(file).size
+      if (now < size) {
+        compactions += 1
+        // Right after a compaction the file holds the newest cursor alone.
+        expect(await readFile(file, 'utf8')).toBe(`{"cursor":"${cursor}"}`)
+      }
+      size = now
+      largest = Math.max(largest, now)
+    }
+    expect(largest).toBeLessThanOrEqual(JOURNAL_LIMIT_BYTES)
+    expect(compactions).toBeGreaterThanOrEqual(Math.floor((SAVES * 20) / JOURNAL_LIMIT_BYTES))
+    expect(await checkpoint.load()).toBe(String(5_000_000 + 3 * (SAVES - 1)))
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
+      cursor: String(5_000_000 + 3 * (SAVES - 1)),
+    })
+    expect(await filesInDir()).toEqual(['feed.cursor.json'])
+  })
+
+  it('loads files of the earlier format, also pretty-printed, and appends to them after one save', async () => {
+    await writeFile(file, '{"cursor":"17"}')
+    expect(await fileCheckpoint<string>(file).load()).toBe('17')
+    await writeFile(file, '{\n  "cursor": 42\n}\n')
+    const checkpoint = fileCheckpoint<number>(file)
+    expect(await checkpoint.load()).toBe(42)
+    checkpoint.save(43)
+    checkpoint.save(44)
+    expect(await readFile(file, 'utf8')).toBe('{"cursor":43,\n"cursor":44}')
+    expect(await fileCheckpoint<number>(file).load()).toBe(44)
+  })
+
+  it('keeps the newest of many saves, by number and by string, across new checkpoint objects', async () => {
+    for (let round = 0; round < 3; round++) {
+      const checkpoint = fileCheckpoint<number>(file)
+      for (let i = 0; i < 5_000; i++) await checkpoint.save(round * 10_000 + i)
+      expect(await checkpoint.load()).toBe(round * 10_000 + 4_999)
+      expect(await fileCheckpoint<number>(file).load()).toBe(round * 10_000 + 4_999)
+    }
+    const strings = fileCheckpoint<string>(file)
+    await strings.save('123456789012345678901')
+    expect(await strings.load()).toBe('123456789012345678901')
+  })
+
+  it('syncs each durable save (fdatasync of an append; fsync of a rewrite and its directory), never one without durable', async () => {
+    const fdatasync = vi.spyOn(journalSync, 'fdatasync')
+    const fsync = vi.spyOn(journalSync, 'fsync')
+    const durable = fileCheckpoint<number>(file, { durable: true })
+    await durable.save(1) // the first save rewrites: the new file, then the directory
+    expect([fsync.mock.calls.length, fdatasync.mock.calls.length]).toEqual([2, 0])
+    await durable.save(2)
+    await durable.save(3)
+    expect([fsync.mock.calls.length, fdatasync.mock.calls.length]).toEqual([2, 2])
+    expect(await durable.load()).toBe(3)
+
+    const plain = fileCheckpoint<number>(join(dir, 'plain.json'))
+    for (let i = 0; i < 10; i++) plain.save(i)
+    expect([fsync.mock.calls.length, fdatasync.mock.calls.length]).toEqual([2, 2])
+  })
+
+  it('runs concurrent durable saves one after the other, the last one counting', async () => {
+    const checkpoint = fileCheckpoint<number>(file, { durable: true })
+    const cursors = Array.from({ length: 20 }, (_, i) => 1000 + i)
+    await Promise.all(cursors.map((cursor) => checkpoint.save(cursor)))
+    expect(await checkpoint.load()).toBe(1019)
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ cursor: 1019 })
+    expect(await filesInDir()).toEqual(['feed.cursor.json'])
+  })
+
+  it('fails a durable save whose sync fails, and goes on with the next one', async () => {
+    const checkpoint = fileCheckpoint<number>(file, { durable: true })
+    await checkpoint.save(1)
+    vi.spyOn(journalSync, 'fdatasync').mockRejectedValueOnce(new Error('EIO'))
+    expect(await rejectionOf(Promise.resolve(checkpoint.save(2)))).toEqual(new Error('EIO'))
+    await checkpoint.save(3)
+    expect(await checkpoint.load()).toBe(3)
+  })
+
+  it.each([
+    ['undefined', undefined],
+    ['NaN', Number.NaN],
+    ['an object', { seq: 4 }],
+    ['a bigint', 4n],
+  ])('rejects a save of %s as cursor, the file unchanged', async (_, cursor) => {
+    for (const durable of [false, true]) {
+      const checkpoint = fileCheckpoint<number>(file, { durable })
+      await checkpoint.save(7)
+      const error = await rejectionOf(Promise.resolve(checkpoint.save(cursor as number)))
+      expect(error).toBeInstanceOf(VenueInputError)
+      expect(await checkpoint.load()).toBe(7)
+    }
+  })
+
+  it('closes its descriptor after a second without a save, with a timer that keeps no process alive', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+    const intervals = vi.spyOn(globalThis, 'setInterval')
+    const checkpoints = Array.from({ length: 50 }, (_, i) =>
+      fileCheckpoint<number>(join(dir, `many-${i}.json`)),
+    )
+    for (const [i, checkpoint] of checkpoints.entries()) {
+      checkpoint.save(i)
+      checkpoint.save(i + 1)
+    }
+    expect(openDescriptorsOf(join(dir, 'many-0.json')) ?? 1).toBe(1)
+    // One timer per open file, unref'd.
+    expect(intervals).toHaveBeenCalledTimes(50)
+    for (const result of intervals.mock.results) {
+      expect((result.value as { hasRef(): boolean }).hasRef()).toBe(false)
+    }
+    vi.advanceTimersByTime(IDLE_CLOSE_MS) // saves since the last look: still open
+    expect(openDescriptorsOf(join(dir, 'many-0.json')) ?? 1).toBe(1)
+    vi.advanceTimersByTime(IDLE_CLOSE_MS)
+    for (let i = 0; i < 50; i++) {
+      expect(openDescriptorsOf(join(dir, `many-${i}.json`)) ?? 0).toBe(0)
+    }
+    expect(vi.getTimerCount()).toBe(0)
+    for (const [i, checkpoint] of checkpoints.entries()) expect(await checkpoint.load()).toBe(i + 1)
+  })
+
+  it('opens the file again after an idle close: appends to it, or rewrites it when it was replaced', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+    const checkpoint = fileCheckpoint<string>(file)
+    checkpoint.save('1')
+    checkpoint.save('2')
+    vi.advanceTimersByTime(2 * IDLE_CLOSE_MS)
+    expect(openDescriptorsOf(file) ?? 0).toBe(0)
+    checkpoint.save('3') // the same file: appended to
+    expect(await readFile(file, 'utf8')).toBe('{"cursor":"1",\n"cursor":"2",\n"cursor":"3"}')
+    expect(openDescriptorsOf(file) ?? 1).toBe(1)
+
+    vi.advanceTimersByTime(2 * IDLE_CLOSE_MS)
+    // Replaced meanwhile (another checkpoint object on the file): rewritten, not appended
+    // to the old file nor after someone else's entries.
+    await writeFile(`${file}.other`, '{"cursor":"9"}')
+    await rename(`${file}.other`, file)
+    checkpoint.save('4')
+    expect(await readFile(file, 'utf8')).toBe('{"cursor":"4"}')
+    checkpoint.save('5')
+    expect(await checkpoint.load()).toBe('5')
+    vi.advanceTimersByTime(2 * IDLE_CLOSE_MS)
+    expect(openDescriptorsOf(file) ?? 0).toBe(0)
   })
 })
 

@@ -416,7 +416,7 @@ describe.concurrent('venue-rx export: what it writes', () => {
     await waitForCli(run, () => written().length >= truth.length, `${truth.length} trades`)
     // The checkpoint is saved after the line is written: wait for it, then interrupt.
     const last = String(truth.at(-1)?.global_seq)
-    // (Saved by rename: the file is whole whenever it exists.)
+    // (Each save leaves the file valid JSON, its last cursor key the newest.)
     const saved = () => existsSync(checkpoint) && JSON.parse(readFileSync(checkpoint, 'utf8'))
     await waitForCli(run, () => saved()?.cursor === last, 'the last cursor')
     run.child.kill('SIGINT')

@@ -385,7 +385,7 @@ describe('exactly-once feeds against the faulty simulator', () => {
 
     /**
      * Items of a restart run: the last ones of the history, after a start `cursor` (a
-     * per-item file write costs ~0.4 ms, so a whole history would not fit the time budget).
+     * whole history per run would be most of the time budget).
      */
     const WINDOW = 700
 

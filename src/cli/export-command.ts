@@ -20,7 +20,7 @@ Needs VENUE_API_KEY.
 
 Options:
   --out FILE          FILE.ndjson (one JSON object per line) or FILE.csv (header once)
-  --checkpoint FILE   where the cursor is kept (JSON, replaced atomically)
+  --checkpoint FILE   where the cursor is kept (JSON; each save appended, crash-safe)
   --follow            keep appending new items until Ctrl-C (default: stop when caught up)
   --base-url URL      the venue (default $VENUE_URL or http://127.0.0.1:8787)
   --poll-ms N         poll interval in ms (default 1000)

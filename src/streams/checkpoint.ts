@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto'
-import { open, readFile, rename, unlink } from 'node:fs/promises'
-import { dirname } from 'node:path'
 import { VenueInputError } from '../errors/venue-input-error.js'
+import { cursorFileWriter, encodeCursor, readCursorFile } from './checkpoint-journal.js'
 
 /**
  * Where a cursor feed keeps its place: `load()` at start, `save(cursor)` after each
@@ -67,16 +65,27 @@ export function memoryCheckpoint<C>(
  */
 export interface FileCheckpointOptions {
   /**
-   * Flush each write to the disk before the rename (survives power loss, costs a disk
-   * sync per item). Default false: the rename alone already survives a process crash.
+   * Syncs each save to the disk before the feed goes on (survives power loss, costs a disk
+   * sync per item: `fdatasync` of the file; a rewrite is synced before its rename, and the
+   * directory after it). Default false: each save is in the OS before the next item is
+   * delivered, which already survives a crash of the process.
    */
   readonly durable?: boolean
 }
 
 /**
- * A checkpoint in a JSON file, written atomically: each save goes to a temporary file
- * beside it, then replaces it by rename, so a crash mid-write leaves the previous
- * cursor. The file holds `{"cursor": ...}`.
+ * A checkpoint in a JSON file. Each save appends one line, `"cursor":<value>}`, over the
+ * closing brace (one write on a file descriptor kept open), so the file is JSON after every
+ * save, the key repeated and the last one counting, as for `JSON.parse`:
+ * `{"cursor":"5000",` / `"cursor":"5003"}`. A crash mid-write leaves that last entry torn;
+ * `load()` skips it and returns the cursor before, so a crash costs at most the one item
+ * being delivered. Past 256 KiB, and on the first save of each checkpoint object, a save
+ * writes `{"cursor": ...}` to a temporary file beside it and renames it over the file
+ * instead. Files of the earlier format (`{"cursor": ...}` alone) load as they are; a file
+ * that is not a checkpoint is an error, never a silent restart from the beginning. Without
+ * `durable`, a save is written (to the OS) when `save` returns, which returns nothing. The
+ * descriptor is closed after a second without a save (the next save opens the file again)
+ * and keeps no process alive. One checkpoint object per file at a time.
  *
  * @example
  * ```ts
@@ -90,73 +99,30 @@ export function fileCheckpoint<C extends string | number>(
   if (typeof path !== 'string' || path === '') {
     throw new VenueInputError('path', 'fileCheckpoint: path must be a non-empty string')
   }
+  const writer = cursorFileWriter(path)
   return {
-    load: async () => {
-      let text: string
-      try {
-        text = await readFile(path, 'utf8')
-      } catch (error) {
-        if ((error as { code?: unknown }).code === 'ENOENT') return undefined
-        throw error
-      }
-      let parsed: unknown
-      try {
-        parsed = JSON.parse(text)
-      } catch (error) {
-        // Never a silent restart from the beginning: a damaged file is an error.
-        throw VenueInputError.quoting(
-          {
-            argument: 'path',
-            value: path,
-            whole: true,
-            render: (_, shown) => `fileCheckpoint: ${shown} is not a checkpoint (not JSON)`,
+    // Read synchronously (in a promise), so no save of this process lands between reads.
+    load: async () => readCursorFile(path) as C | undefined,
+    // Not durable, a save is done when it returns (nothing to wait for: the feed goes on at
+    // once); a failure is a rejected promise, as before.
+    save:
+      options.durable === true
+        ? (cursor) => {
+            let value: string
+            try {
+              value = encodeCursor(cursor)
+            } catch (error) {
+              return Promise.reject(error)
+            }
+            return writer.writeDurable(value)
+          }
+        : (cursor) => {
+            try {
+              writer.write(encodeCursor(cursor))
+            } catch (error) {
+              return Promise.reject(error)
+            }
+            return undefined
           },
-          { cause: error },
-        )
-      }
-      const cursor =
-        typeof parsed === 'object' && parsed !== null
-          ? (parsed as { cursor?: unknown }).cursor
-          : undefined
-      if (typeof cursor !== 'string' && typeof cursor !== 'number') {
-        throw VenueInputError.quoting({
-          argument: 'path',
-          value: path,
-          whole: true,
-          render: (_, shown) => `fileCheckpoint: ${shown} holds no cursor`,
-        })
-      }
-      return cursor as C
-    },
-    save: async (cursor) => {
-      const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
-      try {
-        const file = await open(temporary, 'w')
-        try {
-          await file.writeFile(JSON.stringify({ cursor }))
-          if (options.durable === true) await file.sync()
-        } finally {
-          await file.close()
-        }
-        await rename(temporary, path)
-      } catch (error) {
-        await unlink(temporary).catch(() => undefined)
-        throw error
-      }
-      if (options.durable === true) await syncDirectory(dirname(path))
-    },
-  }
-}
-
-/** Makes a rename in `directory` durable (where the platform allows opening a directory). */
-async function syncDirectory(directory: string): Promise<void> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined
-  try {
-    handle = await open(directory, 'r')
-    await handle.sync()
-  } catch {
-    // Some platforms cannot sync a directory; the file itself was synced.
-  } finally {
-    await handle?.close()
   }
 }
