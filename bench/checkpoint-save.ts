@@ -20,9 +20,10 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { Checkpoint } from '../src/index.js'
 import { fileCheckpoint, memoryCheckpoint } from '../src/index.js'
+import { positionalArgs } from './support/measure.js'
 
-const SAVES = Number(process.argv[2] ?? 100_000)
-const DURABLE_SAVES = Number(process.argv[3] ?? 300)
+const SAVES = Number(positionalArgs()[0] ?? 100_000)
+const DURABLE_SAVES = Number(positionalArgs()[1] ?? 300)
 /** The old file checkpoint costs ~0.3-0.5 ms a save here: fewer of them. */
 const BEFORE_SAVES = Math.min(SAVES, 3_000)
 
