@@ -12,8 +12,8 @@ export interface MeasureOptions {
   readonly batches?: number
   /** Length of a batch, ms; default 20. */
   readonly batchMs?: number
-  /** Called before each batch, outside the clock. */
-  readonly beforeBatch?: () => void
+  /** Called before each batch of the run named, outside the clock. */
+  readonly beforeBatch?: (run: string) => void
 }
 
 /**
@@ -29,7 +29,7 @@ export function medianMicros(
   for (const name of Object.keys(runs)) samples[name] = []
   for (let batch = 0; batch < batches; batch += 1) {
     for (const [name, run] of Object.entries(runs)) {
-      beforeBatch?.()
+      beforeBatch?.(name)
       let count = 0
       const started = performance.now()
       let elapsed = 0

@@ -71,9 +71,21 @@ export function applyChanges(side: BookSide, chunks: Chunks, changes: readonly L
     previous = price
     const zero = isZeroQuantity(change[1])
     const target = new Target(price, side === 'bids')
-    // The first chunk from `from` on whose last price is not before the change's price.
+    // The first chunk from `from` on whose last price is not before the change's price:
+    // galloping from `from` (the changes go forward, often into a near chunk), then a
+    // binary search in the last step.
     let low = from
     let high = out.length
+    for (let step = 1; low + step - 1 < high; step *= 2) {
+      const probe = low + step - 1
+      const chunk = out[probe] as Level[]
+      if (target.after((chunk[chunk.length - 1] as Level)[0]) < 0) {
+        low = probe + 1
+      } else {
+        high = probe
+        break
+      }
+    }
     while (low < high) {
       const middle = (low + high) >>> 1
       const chunk = out[middle] as Level[]
