@@ -53,12 +53,55 @@ export function compareValidDecimals(a: string, b: string): number {
   ) {
     return a < b ? -1 : 1
   }
+  if (a.charCodeAt(0) !== 45 && b.charCodeAt(0) !== 45) return compareUnsigned(a, b)
   const x = split(a)
   const y = split(b)
   if (x.negative !== y.negative) return x.negative ? -1 : 1
   const magnitude = compareMagnitude(x, y)
   // `0 - m`, not `-m`: equal negatives compare as 0, not -0.
   return x.negative ? 0 - magnitude : magnitude
+}
+
+/**
+ * Two valid non-negative decimals compared digit by digit, without splitting them into
+ * new strings: leading zeros skipped, integer parts by length then digits, fractions as if
+ * padded with zeros.
+ */
+function compareUnsigned(a: string, b: string): number {
+  let i = 0
+  let j = 0
+  // Leading zeros of the integer part (keep its last digit).
+  while (a.charCodeAt(i) === 48 && isDigitAt(a, i + 1)) i += 1
+  while (b.charCodeAt(j) === 48 && isDigitAt(b, j + 1)) j += 1
+  const aPoint = pointAt(a)
+  const bPoint = pointAt(b)
+  const aInt = aPoint - i
+  const bInt = bPoint - j
+  if (aInt !== bInt) return aInt < bInt ? -1 : 1
+  for (; i < aPoint; i += 1, j += 1) {
+    const d = a.charCodeAt(i) - b.charCodeAt(j)
+    if (d !== 0) return d < 0 ? -1 : 1
+  }
+  // The fractions, a missing digit read as 0.
+  const aEnd = a.length
+  const bEnd = b.length
+  for (i = aPoint + 1, j = bPoint + 1; i < aEnd || j < bEnd; i += 1, j += 1) {
+    const x = i < aEnd ? a.charCodeAt(i) : 48
+    const y = j < bEnd ? b.charCodeAt(j) : 48
+    if (x !== y) return x < y ? -1 : 1
+  }
+  return 0
+}
+
+/** Index of the point of a valid decimal, or its length when it has none. */
+function pointAt(text: string): number {
+  const point = text.indexOf('.')
+  return point === -1 ? text.length : point
+}
+
+function isDigitAt(text: string, index: number): boolean {
+  const code = text.charCodeAt(index)
+  return code >= 48 && code <= 57
 }
 
 interface Parts {

@@ -176,6 +176,26 @@ describe('compareDecimal', () => {
     }
   })
 
+  it('agrees with the reference on non-negative decimals with leading and trailing zeros', () => {
+    const seed = SEED + 3
+    const random = mulberry32(seed)
+    const digits = (n: number) =>
+      Array.from({ length: n }, () => String(Math.floor(random() * 10))).join('')
+    const padded = () => {
+      const int =
+        '0'.repeat(Math.floor(random() * 3)) + (digits(1 + Math.floor(random() * 4)) || '0')
+      const frac = random() < 0.3 ? '' : `.${digits(1 + Math.floor(random() * 5))}`
+      return int + frac
+    }
+    for (let n = 0; n < CASES; n++) {
+      const a = padded()
+      const b = random() < 0.2 ? `0${a}` : padded()
+      const message = `seed ${seed} case ${n}: compare(${a}, ${b})`
+      expect(sign(compareValidDecimals(a, b)), message).toBe(refCompare(a, b))
+      expect(sign(compareValidDecimals(b, a)), message).toBe(refCompare(b, a))
+    }
+  })
+
   it('agrees with the reference on a trailing-zero variant of the same value', () => {
     const seed = SEED + 2
     const random = mulberry32(seed)
