@@ -12,19 +12,29 @@ export interface MeasureOptions {
   readonly batches?: number
   /** Length of a batch, ms; default 20. */
   readonly batchMs?: number
+  /**
+   * Time each run is called first, unmeasured, ms; default 300: the JIT has compiled the
+   * code by then, so the figures are those of a long-running process.
+   */
+  readonly warmupMs?: number
   /** Called before each batch of the run named, outside the clock. */
   readonly beforeBatch?: (run: string) => void
 }
 
 /**
- * Median time of one call of each run, in µs: the runs take turns in batches of about
- * `batchMs`, so that a slow moment of the machine hits them all alike.
+ * Median time of one call of each run, in µs, after a warm-up: the runs take turns in
+ * batches of about `batchMs`, so that a slow moment of the machine hits them all alike.
  */
 export function medianMicros(
   runs: Record<string, () => void>,
   options: MeasureOptions = {},
 ): Record<string, number> {
-  const { batches = 15, batchMs = 20, beforeBatch } = options
+  const { batches = 15, batchMs = 20, warmupMs = 300, beforeBatch } = options
+  for (const [name, run] of Object.entries(runs)) {
+    beforeBatch?.(name)
+    const started = performance.now()
+    while (performance.now() - started < warmupMs) run()
+  }
   const samples: Record<string, number[]> = {}
   for (const name of Object.keys(runs)) samples[name] = []
   for (let batch = 0; batch < batches; batch += 1) {
