@@ -175,13 +175,13 @@ export class DemoBoard {
   frame(paint: Paint, width: number, now: number, height = Number.POSITIVE_INFINITY): string[] {
     // A line wider than the terminal would wrap and push the frame down: cut it (its
     // colours go with it, which only a terminal under 80 columns sees).
-    const fit = (lines: string[]) =>
+    const clipped = (lines: string[]) =>
       lines.map((line) =>
         visibleWidth(line) <= width ? line : stripVTControlCharacters(line).slice(0, width),
       )
-    const full = fit(this.#frame(paint, width, now, FULL))
+    const full = clipped(this.#frame(paint, width, now, FULL))
     if (full.length <= height) return full
-    const compact = fit(this.#frame(paint, width, now, COMPACT))
+    const compact = clipped(this.#frame(paint, width, now, COMPACT))
     if (compact.length <= height) return compact
     return [
       ...compact.slice(0, Math.max(1, height - 1)),
