@@ -5,7 +5,8 @@
  *   npx tsx bench/depth-poll.ts [--json]
  *
  * The poll: the answer's text through the client's `interpretResponse` (JSON parse with
- * its exact-number pre-scan, envelope and depth validation), `toBookEvents` (the diff
+ * its exact-number pre-scan, envelope and depth validation, helped by the previous answer
+ * as the client's requester does), `toBookEvents` (the diff
  * against the previous poll and the emitted event) and `applyBookEvent` (the
  * subscriber's new book). The transport is left out: it is the same for any client.
  * Each poll changes 1% of the levels' quantities and moves 0.5% of the levels a side,
@@ -18,7 +19,7 @@ import { applyBookEvent } from '../src/book/apply-book-event.js'
 import type { BookEvent } from '../src/book/book-event.js'
 import type { OrderBook } from '../src/book/order-book.js'
 import { interpretResponse } from '../src/rest/interpret-response.js'
-import { depthSchema } from '../src/schemas/depth.js'
+import { type Depth, depthSchema } from '../src/schemas/depth.js'
 import { fastDepth } from '../src/schemas/fast-paths.js'
 import { type DepthPoll, toBookEvents } from '../src/streams/to-book-events.js'
 import { mulberry32 } from '../test/helpers/random.js'
@@ -74,6 +75,7 @@ function bench(levels: number): { parse: number; poll: number; bytes: number } {
   const responses = texts.map((body) => ({ status: 200, headers: {}, body }))
   let sink = 0
   let book: OrderBook | undefined
+  let known: Depth | undefined
   let polls = new Subject<DepthPoll>()
   let fed = POLLS
   const restart = () => {
@@ -93,7 +95,11 @@ function bench(levels: number): { parse: number; poll: number; bytes: number } {
     },
     poll: () => {
       if (fed === POLLS) restart()
-      const { data } = interpretResponse(responses[fed] as never, depthSchema, context, fastDepth)
+      // As the client's requester does: the last answer to the same request helps the next.
+      const { data } = interpretResponse(responses[fed] as never, depthSchema, context, (raw) =>
+        fastDepth(raw, known),
+      )
+      known = data
       polls.next({ depth: data, afterRecovery: false })
       fed += 1
       sink += book?.seq ?? 0

@@ -112,6 +112,53 @@ describe('schema fast paths', () => {
     )
   })
 
+  it('fastDepth with the last answer known: the same output as without, on any change', () => {
+    // A next answer made from a known one: levels kept, requoted, replaced by junk,
+    // dropped or added, so the walk meets every kind of alignment.
+    const edit = fc.constantFrom(
+      'keep',
+      'keep',
+      'keep',
+      'junk-price',
+      'junk-quantity',
+      'drop',
+      'add',
+      'number',
+    )
+    fc.assert(
+      fc.property(plainDepth, fc.array(edit, { minLength: 16, maxLength: 16 }), (known, edits) => {
+        const knownOutput = fastDepth(JSON.parse(JSON.stringify(known)))
+        expect(knownOutput).toBeDefined()
+        const change = (levels: readonly (readonly [string, string])[]) =>
+          levels.flatMap((level, k): unknown[] => {
+            switch (edits[k % edits.length]) {
+              case 'junk-price':
+                return [[`${level[0]}x`, level[1]]]
+              case 'junk-quantity':
+                return [[level[0], '1e5']]
+              case 'drop':
+                return []
+              case 'add':
+                return [level, [`${level[0]}1`, '7']]
+              case 'number':
+                return [[level[0], Number(level[1])]]
+              default:
+                return [[level[0], level[1]]]
+            }
+          })
+        const next = JSON.parse(
+          JSON.stringify({ ...known, bids: change(known.bids), asks: change(known.asks) }),
+        )
+        const withKnown = fastDepth(next, knownOutput)
+        const without = fastDepth(JSON.parse(JSON.stringify(next)))
+        expect(withKnown).toStrictEqual(without)
+        if (withKnown !== undefined)
+          expect(withKnown).toStrictEqual(schemaOutput(depthSchema, next))
+      }),
+      params(1_000),
+    )
+  })
+
   it('fastEnvelope: undefined or exactly envelopeSchema.parse; takes the plain envelope', () => {
     const envelopeLike = fc.record(
       {

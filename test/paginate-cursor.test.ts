@@ -315,6 +315,107 @@ describe('paginateCursor: failures', () => {
   })
 })
 
+// fetchPage answering with a promise (the REST client's) takes a path with no Observable
+// per page: the same retries, errors and aborts as the Observable path above.
+describe('paginateCursor: pages answered by promises', () => {
+  it('retries a rejected page (retryable) with backoff from the same cursor, noticing each retry, with no duplicate and no loss', async () => {
+    const down = new VenueServerError('503 from the venue', { status: 503 })
+    const asked: (number | undefined)[] = []
+    const notices: { attempt: number; error: unknown }[] = []
+    const seen = await firstValueFrom(
+      paginateCursor(
+        options(
+          undefined,
+          async (cursor) => {
+            asked.push(cursor)
+            if (asked.length === 2 || asked.length === 3) throw down
+            return asked.length === 1 ? items(1, 2, 3) : asked.length === 4 ? items(4, 5) : []
+          },
+          {
+            retry: {
+              initialMs: 1,
+              maxMs: 4,
+              factor: 2,
+              jitter: false,
+              onRetry: ({ attempt, error }) => notices.push({ attempt, error }),
+            },
+          },
+        ),
+      ).pipe(take(5), toArray()),
+    )
+    expect(seqsOf(seen)).toEqual([1, 2, 3, 4, 5])
+    expect(asked).toEqual([undefined, 3, 3, 3])
+    expect(notices).toEqual([
+      { attempt: 1, error: down },
+      { attempt: 2, error: down },
+    ])
+  })
+
+  it('ends the feed with a non-retryable rejection at once, after the pages before it', async () => {
+    const denied = new VenueAuthError('invalid-key', 'invalid API key', { status: 401 })
+    const seen: Item[] = []
+    let calls = 0
+    const feed = paginateCursor(
+      options(undefined, async () => {
+        calls += 1
+        if (calls === 1) return items(1, 2, 3)
+        throw denied
+      }),
+    )
+    const error = await rejectionOf(lastValueFrom(feed.pipe(tap((i) => seen.push(i)))))
+    expect(error).toBe(denied)
+    expect(seqsOf(seen)).toEqual([1, 2, 3])
+    expect(calls).toBe(2)
+  })
+
+  it('treats a fetchPage that throws like a failed page: retried from the same cursor', async () => {
+    const down = new VenueServerError('503 from the venue', { status: 503 })
+    const asked: (number | undefined)[] = []
+    const feed = paginateCursor(
+      options(
+        undefined,
+        (cursor) => {
+          asked.push(cursor)
+          if (asked.length === 1) throw down
+          return Promise.resolve(asked.length === 2 ? items(1, 2) : [])
+        },
+        { retry: { initialMs: 1, maxMs: 1, factor: 1, jitter: false } },
+      ),
+    )
+    expect(seqsOf(await firstValueFrom(feed.pipe(take(2), toArray())))).toEqual([1, 2])
+    expect(asked).toEqual([undefined, undefined])
+  })
+
+  it('aborts the signal of a page in flight when unsubscribed, and not that of a page answered', async () => {
+    const signals: AbortSignal[] = []
+    let answer: ((page: Item[]) => void) | undefined
+    const feed = paginateCursor(
+      options(
+        undefined,
+        (_cursor, signal) => {
+          signals.push(signal)
+          return new Promise<Item[]>((resolve) => {
+            answer = resolve
+          })
+        },
+        { intervalMs: 60_000 },
+      ),
+    )
+    const seen: Item[] = []
+    const subscription = feed.subscribe((i) => seen.push(i))
+    answer?.(items(1, 2, 3))
+    await settle()
+    expect(seqsOf(seen)).toEqual([1, 2, 3])
+    expect(signals).toHaveLength(2)
+    subscription.unsubscribe()
+    expect(signals.map((s) => s.aborted)).toEqual([false, true])
+    // A late answer of the aborted page changes nothing.
+    answer?.(items(4))
+    await settle()
+    expect(seqsOf(seen)).toEqual([1, 2, 3])
+  })
+})
+
 /** A save whose promises the test settles by hand. */
 function manualSave() {
   const calls: { readonly cursor: number; readonly resolve: () => void }[] = []

@@ -103,6 +103,33 @@ describe('requestTimeoutMs covers the body', () => {
     expect(error).toBeInstanceOf(VenueTimeoutError)
     expect(performance.now() - started).toBeLessThan(2000)
   })
+
+  it('times out a body with a content-length that trickles after the headers', async () => {
+    const { url } = await rawServer((res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': 100_000 })
+      res.write('{"code":0,"message":"","data":[')
+      const timer = setInterval(() => res.write(' '), 20)
+      res.on('close', () => clearInterval(timer))
+    })
+    const started = performance.now()
+    const error = await rejectionOf(open(url, { requestTimeoutMs: 300 }).rest.tokens())
+    expect(error).toBeInstanceOf(VenueTimeoutError)
+    expect(performance.now() - started).toBeLessThan(2000)
+  })
+
+  it('reads a body with a content-length that arrives in pieces', async () => {
+    const body = JSON.stringify({ code: 0, message: '', data: dataFor('/api/v1/tokens'), meta: {} })
+    const { url } = await rawServer((res) => {
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      })
+      const half = Math.floor(body.length / 2)
+      res.write(body.slice(0, half))
+      setTimeout(() => res.end(body.slice(half)), 30)
+    })
+    await expect(open(url).rest.tokens()).resolves.toEqual(await open(url).rest.tokens())
+  })
 })
 
 describe('Retry-After beyond the timer maximum', () => {

@@ -1,19 +1,13 @@
 import {
-  BehaviorSubject,
-  concat,
-  concatMap,
   defer,
-  EMPTY,
-  ignoreElements,
-  map,
+  from,
   Observable,
   type ObservableInput,
-  observeOn,
-  of,
-  queueScheduler,
   type SchedulerLike,
   type Subscriber,
+  Subscription,
   tap,
+  throwError,
   timer,
 } from 'rxjs'
 import { fromRequest } from './from-request.js'
@@ -127,15 +121,263 @@ export function deliverThenSave<T>(
   return false
 }
 
-interface Step<T, C> {
+interface Step<T> {
   /** Items of this page to deliver, ascending, all after the cursor the page was asked with. */
   readonly items: readonly T[]
-  /** Cursor after this page's items. */
-  readonly cursor: C | undefined
   /** Whether the next page is fetched at once (backfill) or after a pause (tail). */
   readonly full: boolean
   /** Whether the page moved the cursor. */
   readonly moved: boolean
+}
+
+/**
+ * The page's new items: those after `cursor`, ascending and unique. A page already
+ * strictly ascending after `cursor` (what the venue sends) is taken as it is, in one
+ * pass; any other one is filtered, sorted and freed of duplicates.
+ */
+function stepOf<T, C>(
+  options: PaginateCursorOptions<T, C>,
+  cursor: C | undefined,
+  page: readonly T[],
+): Step<T> {
+  const { cursorOf, compare } = options
+  let previous = cursor
+  let plain = true
+  for (let i = 0; i < page.length; i += 1) {
+    const next = cursorOf(page[i] as T)
+    if (previous !== undefined && compare(next, previous) <= 0) {
+      plain = false
+      break
+    }
+    previous = next
+  }
+  let unique: readonly T[] = page
+  if (!plain) {
+    const fresh = page
+      .filter((item) => cursor === undefined || compare(cursorOf(item), cursor) > 0)
+      .sort((a, b) => compare(cursorOf(a), cursorOf(b)))
+    unique = fresh.filter(
+      (item, i) => i === 0 || compare(cursorOf(fresh[i - 1] as T), cursorOf(item)) !== 0,
+    )
+  }
+  return {
+    items: unique,
+    // Full and moving: go on at once. A full page that did not move the cursor ends the
+    // page loop (wait for the tail interval instead of spinning).
+    full: page.length >= options.pageSize && unique.length > 0,
+    moved: unique.length > 0,
+  }
+}
+
+/**
+ * One subscription of {@link paginateCursor}: a loop written out rather than composed of
+ * operators. Each item goes straight to the subscriber (no operator chain per item), a
+ * page answered by a promise (the REST client's) costs no Observable at all, and a poll
+ * of the tail one timer. A class, so that its methods are the same functions for every
+ * subscription (compiled once, not once per feed).
+ */
+class CursorPager<T, C> {
+  readonly #options: PaginateCursorOptions<T, C>
+  readonly #subscriber: Subscriber<T>
+  #pages = 0
+  #items = 0
+  #delivered: C | undefined
+  /** The request or the pause under way. */
+  #pending: Subscription | undefined
+  // A trampoline: a page asked for while the loop is already running (a page that
+  // answered synchronously) is fetched once the running step has returned, so that the
+  // call stack stays flat whatever the number of synchronous pages.
+  #looping = false
+  #again = false
+  readonly #fail = (error: unknown): void => this.#subscriber.error(error)
+  readonly #fetchNext = (): void => this.fetchNext()
+
+  constructor(options: PaginateCursorOptions<T, C>, subscriber: Subscriber<T>) {
+    this.#options = options
+    this.#subscriber = subscriber
+    this.#delivered = options.start
+  }
+
+  /** Stops the request or the pause under way. */
+  stop(): void {
+    this.#pending?.unsubscribe()
+  }
+
+  /** Asks for the page after the cursor delivered so far. */
+  fetchNext(): void {
+    if (this.#looping) {
+      this.#again = true
+      return
+    }
+    this.#looping = true
+    try {
+      do {
+        this.#again = false
+        this.#request(this.#delivered)
+      } while (this.#again && !this.#subscriber.closed)
+    } finally {
+      this.#looping = false
+    }
+  }
+
+  /**
+   * Asks for the page after `cursor`. A promise is followed directly; any other answer
+   * (an Observable, in tests) through the same steps as `fromRequest`: unsubscribing
+   * while it is in flight aborts it.
+   */
+  #request(cursor: C | undefined): void {
+    const controller = new AbortController()
+    let answer: ObservableInput<readonly T[]>
+    try {
+      answer = this.#options.fetchPage(cursor, controller.signal)
+    } catch (error) {
+      this.#retryAfter(cursor, error)
+      return
+    }
+    let settled = false
+    const settle = () => {
+      settled = true
+    }
+    if (answer instanceof Promise) {
+      this.#pending = new Subscription(() => {
+        if (!settled) controller.abort()
+      })
+      answer.then(
+        (page: readonly T[]) => {
+          settle()
+          if (!this.#subscriber.closed) this.#onPage(cursor, page)
+        },
+        (error: unknown) => {
+          settle()
+          if (!this.#subscriber.closed) this.#retryAfter(cursor, error)
+        },
+      )
+      return
+    }
+    const answers = new Observable<readonly T[]>((inner) => {
+      const subscription = from(answer)
+        .pipe(tap({ next: settle, error: settle, complete: settle }))
+        .subscribe(inner)
+      return () => {
+        subscription.unsubscribe()
+        if (!settled) controller.abort()
+      }
+    })
+    this.#follow(cursor, answers, (error) => this.#retryAfter(cursor, error))
+  }
+
+  /**
+   * After a failed attempt at the page after `cursor`: exactly what
+   * `fromRequest(...).pipe(retryBackoff(retry))` does with that failure (the same
+   * decision, waits and notices), and the retries from the same cursor.
+   */
+  #retryAfter(cursor: C | undefined, error: unknown): void {
+    const { fetchPage, retry } = this.#options
+    let failed = true
+    const attempts = defer(() => {
+      if (!failed) return fromRequest((signal) => fetchPage(cursor, signal))
+      failed = false
+      return throwError(() => error)
+    })
+    this.#follow(cursor, attempts.pipe(retryBackoff<readonly T[]>(retry)), this.#fail)
+  }
+
+  /** Follows `answers` (the page after `cursor`) for its first value. */
+  #follow(
+    cursor: C | undefined,
+    answers: Observable<readonly T[]>,
+    onError: (error: unknown) => void,
+  ): void {
+    let answered = false
+    const subscription = answers.subscribe({
+      next: (page) => {
+        // One page per request: a second value would break the order.
+        if (answered) return
+        answered = true
+        this.#onPage(cursor, page)
+      },
+      error: onError,
+    })
+    // Settled while subscribing: whatever came next (a pause, a request, a retry) is the
+    // pending one now.
+    if (subscription.closed) return
+    if (answered || this.#subscriber.closed) subscription.unsubscribe()
+    else this.#pending = subscription
+  }
+
+  /** The page asked after `cursor` arrived: its new items are delivered. */
+  #onPage(cursor: C | undefined, page: readonly T[]): void {
+    let step: Step<T>
+    try {
+      this.#pages += 1
+      step = stepOf(this.#options, cursor, page)
+    } catch (error) {
+      this.#fail(error)
+      return
+    }
+    this.#deliver(step, 0)
+  }
+
+  /**
+   * A page, item by item from `start`: each delivered, then its cursor saved, and the
+   * next one waits until that save settled (see {@link deliverThenSave}). The save runs
+   * even when the consumer stops on this very item (take(n), first()): it was delivered,
+   * so a restart must not repeat it. Then progress, and the next page, pause or end.
+   */
+  #deliver(step: Step<T>, start: number): void {
+    const { cursorOf, save } = this.#options
+    const subscriber = this.#subscriber
+    const list = step.items
+    for (let index = start; index < list.length; index += 1) {
+      const item = list[index] as T
+      const cursor = cursorOf(item)
+      subscriber.next(item)
+      this.#delivered = cursor
+      this.#items += 1
+      if (save !== undefined) {
+        let saving: Promise<void> | void
+        try {
+          saving = save(cursor)
+        } catch (error) {
+          this.#fail(error)
+          return
+        }
+        if (saving !== undefined) {
+          const resume = index + 1
+          saving.then(() => {
+            if (!subscriber.closed) this.#deliver(step, resume)
+          }, this.#fail)
+          return
+        }
+      }
+      if (subscriber.closed) return
+    }
+    this.#afterPage(step)
+  }
+
+  /** Progress, then the next page at once, a pause, or the end (`handOver`). */
+  #afterPage(step: Step<T>): void {
+    const { onProgress, handOver, intervalMs, scheduler } = this.#options
+    try {
+      const cursor = this.#delivered
+      onProgress?.({
+        phase: step.full ? 'backfill' : 'tail',
+        pages: this.#pages,
+        items: this.#items,
+        cursor,
+      })
+      const decision = step.full ? 'next' : (handOver?.(cursor) ?? 'wait')
+      if (decision === 'end') {
+        this.#subscriber.complete()
+      } else if (decision === 'next' && step.moved) {
+        this.fetchNext()
+      } else {
+        this.#pending = timer(intervalMs, scheduler as SchedulerLike).subscribe(this.#fetchNext)
+      }
+    } catch (error) {
+      this.#fail(error)
+    }
+  }
 }
 
 /**
@@ -165,101 +407,9 @@ interface Step<T, C> {
  * ```
  */
 export function paginateCursor<T, C>(options: PaginateCursorOptions<T, C>): Observable<T> {
-  const {
-    fetchPage,
-    cursorOf,
-    compare,
-    pageSize,
-    intervalMs,
-    save,
-    retry,
-    onProgress,
-    scheduler,
-    handOver,
-  } = options
-  return defer(() => {
-    let pages = 0
-    let items = 0
-    let delivered: C | undefined = options.start
-
-    const fetchAfter = (cursor: C | undefined): Observable<Step<T, C>> =>
-      fromRequest((signal) => fetchPage(cursor, signal)).pipe(
-        retryBackoff<readonly T[]>(retry),
-        map((page): Step<T, C> => {
-          pages += 1
-          const fresh = page
-            .filter((item) => cursor === undefined || compare(cursorOf(item), cursor) > 0)
-            .sort((a, b) => compare(cursorOf(a), cursorOf(b)))
-          const unique = fresh.filter(
-            (item, i) => i === 0 || compare(cursorOf(fresh[i - 1] as T), cursorOf(item)) !== 0,
-          )
-          const last = unique.at(-1)
-          return {
-            items: unique,
-            cursor: last === undefined ? cursor : cursorOf(last),
-            // Full and moving: go on at once. A full page that did not move the cursor
-            // ends the page loop (wait for the tail interval instead of spinning).
-            full: page.length >= pageSize && unique.length > 0,
-            moved: unique.length > 0,
-          }
-        }),
-      )
-
-    // A page, item by item: each delivered, then its cursor saved, and the next one
-    // waits until that save settled. The save runs even when the consumer stops on this
-    // very item (take(n), first()): it was delivered, so a restart must not repeat it.
-    const deliver = (step: Step<T, C>): Observable<T> =>
-      new Observable<T>((subscriber) => {
-        let index = 0
-        const run = (): void => {
-          while (index < step.items.length) {
-            const item = step.items[index] as T
-            index += 1
-            const cursor = cursorOf(item)
-            const goOn = deliverThenSave(
-              subscriber,
-              item,
-              () => {
-                delivered = cursor
-                items += 1
-                return save?.(cursor)
-              },
-              run,
-            )
-            if (!goOn) return
-          }
-          onProgress?.({ phase: step.full ? 'backfill' : 'tail', pages, items, cursor: delivered })
-          subscriber.complete()
-        }
-        run()
-      })
-
-    // A BehaviorSubject, so a page that answers synchronously still finds the loop
-    // subscribed; the queue scheduler turns the loop into iteration, not recursion.
-    const next = new BehaviorSubject<C | undefined>(delivered)
-    return next.pipe(
-      observeOn(queueScheduler),
-      concatMap((cursor) => fetchAfter(cursor)),
-      concatMap((step) =>
-        concat(
-          deliver(step),
-          defer(() => {
-            const decision = step.full ? 'next' : (handOver?.(delivered) ?? 'wait')
-            if (decision === 'end') {
-              next.complete()
-              return EMPTY
-            }
-            return (
-              decision === 'next' && step.moved
-                ? of(0)
-                : timer(intervalMs, scheduler as SchedulerLike)
-            ).pipe(
-              tap(() => next.next(delivered)),
-              ignoreElements(),
-            )
-          }),
-        ),
-      ),
-    )
+  return new Observable<T>((subscriber) => {
+    const pager = new CursorPager(options, subscriber)
+    pager.fetchNext()
+    return () => pager.stop()
   })
 }

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { accountInfoSchema } from '../schemas/account-info.js'
 import { balanceSchema } from '../schemas/balance.js'
 import { depthSchema } from '../schemas/depth.js'
-import { fastDepth } from '../schemas/fast-paths.js'
+import { fastDepth, fastTrades } from '../schemas/fast-paths.js'
 import { klineSchema } from '../schemas/kline.js'
 import { openOrderSchema, orderSchema, orderWithTradesSchema } from '../schemas/order.js'
 import { pingSchema } from '../schemas/ping.js'
@@ -54,9 +54,12 @@ export interface Endpoint<S extends z.ZodType = z.ZodType> {
   readonly schema: S
   /**
    * The schema's output for the common plain form of an answer, found faster, or
-   * `undefined` to let the schema decide (and report what is wrong).
+   * `undefined` to let the schema decide (and report what is wrong). `known` is the
+   * output of the last answer to the same request, for endpoints that `remember` it.
    */
-  readonly fast?: (data: unknown) => z.output<S> | undefined
+  readonly fast?: (data: unknown, known?: z.output<S>) => z.output<S> | undefined
+  /** Keep the last output per request for `fast` (endpoints polled for a changing whole). */
+  readonly remember?: boolean
 }
 
 function endpoint<S extends z.ZodType>(
@@ -65,7 +68,8 @@ function endpoint<S extends z.ZodType>(
   path: string,
   schema: S,
   v2Path?: string,
-  fast?: (data: unknown) => z.output<S> | undefined,
+  fast?: (data: unknown, known?: z.output<S>) => z.output<S> | undefined,
+  remember = false,
 ): Endpoint<S> {
   return {
     method,
@@ -75,6 +79,7 @@ function endpoint<S extends z.ZodType>(
     schema,
     ...(v2Path ? { v2Path } : {}),
     ...(fast ? { fast } : {}),
+    ...(remember ? { remember } : {}),
   }
 }
 
@@ -83,7 +88,15 @@ function endpoint<S extends z.ZodType>(
  * The REST client and the streams read paths, auth and schemas from here only.
  */
 export const ENDPOINTS = {
-  depth: endpoint('depth', 'market', '/api/v1/depth', depthSchema, '/api/v1/depth/v2', fastDepth),
+  depth: endpoint(
+    'depth',
+    'market',
+    '/api/v1/depth',
+    depthSchema,
+    '/api/v1/depth/v2',
+    fastDepth,
+    true,
+  ),
   klines: endpoint('klines', 'market', '/api/v1/klines', z.array(klineSchema), '/api/v1/klines/v2'),
   latestTrades: endpoint(
     'latestTrades',
@@ -108,7 +121,14 @@ export const ENDPOINTS = {
     '/api/v1/orders/client-id/{id}',
     orderSchema,
   ),
-  trades: endpoint('trades', 'account', '/api/v1/trades', z.array(tradeDetailSchema)),
+  trades: endpoint(
+    'trades',
+    'account',
+    '/api/v1/trades',
+    z.array(tradeDetailSchema),
+    undefined,
+    fastTrades,
+  ),
   transfers: endpoint('transfers', 'account', '/api/v1/transfers', z.array(transferSchema)),
   ping: endpoint('ping', 'general', '/api/v1/ping', pingSchema),
   systemInfo: endpoint('systemInfo', 'general', '/api/v1/system-info', systemInfoSchema),

@@ -117,12 +117,17 @@ export interface RestClientDeps {
   readonly now?: () => number
 }
 
+/** Requests whose last output is kept for `fast` (see `Endpoint.remember`). */
+const REMEMBERED = 8
+
 /** Builds the low-level request function: auth header, timeout, typed errors, validation. */
 export function createRequester(deps: RestClientDeps): RequestEndpoint {
   const { transport, options } = deps
   const now = deps.now ?? Date.now
   const key = options.apiKey
   const redact = key === undefined ? (text: string) => text : (text: string) => key.redact(text)
+  // The last output per request of the endpoints that `remember` (a few, newest last).
+  const remembered = new Map<string, unknown>()
 
   return async (endpoint, path, query, callOptions) => {
     const method = endpoint.method
@@ -140,19 +145,29 @@ export function createRequester(deps: RestClientDeps): RequestEndpoint {
       }
       headers['authorization'] = key.reveal()
     }
+    const target = path + q.encodeQuery(query)
     const response = await transport.request({
-      path: path + q.encodeQuery(query),
+      path: target,
       headers,
       signal,
       timeoutMs: options.requestTimeoutMs,
       endpoint: method,
     })
-    return interpretResponse(
+    const { fast } = endpoint
+    if (!endpoint.remember || fast === undefined) {
+      return interpretResponse(response, endpoint.schema, { endpoint: method, redact, now }, fast)
+    }
+    const known = remembered.get(target)
+    const answer = interpretResponse(
       response,
       endpoint.schema,
       { endpoint: method, redact, now },
-      endpoint.fast,
+      (data) => fast(data, known as never),
     )
+    remembered.delete(target)
+    remembered.set(target, answer.data)
+    if (remembered.size > REMEMBERED) remembered.delete(remembered.keys().next().value as string)
+    return answer
   }
 }
 

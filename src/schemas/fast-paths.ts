@@ -3,11 +3,13 @@
  * returns exactly what the schema's `parse` would return, or `undefined` when the input is
  * anything but the plain, common form: the caller then runs the schema, which accepts
  * the unusual valid forms and reports the invalid ones with their paths. A fast path never
- * accepts what its schema refuses (property-tested in test/schemas-fast-paths.test.ts).
+ * accepts what its schema refuses (property-tested in test/fuzz-fast-paths.test.ts and
+ * test/schemas-fast-paths-trades.test.ts).
  */
 import type { Depth, Level } from './depth.js'
 import type { Envelope } from './envelope.js'
-import { timestampMillis } from './primitives.js'
+import { MILLISECONDS_THRESHOLD, timestampMillis } from './primitives.js'
+import type { TradeDetail } from './trade-detail.js'
 
 /**
  * Whether `text` is a plain decimal as the schemas take it (`-?\d+(\.\d+)?`): one pass
@@ -15,16 +17,23 @@ import { timestampMillis } from './primitives.js'
  */
 export function isDecimalText(text: string): boolean {
   const n = text.length
-  let i = n > 0 && text.charCodeAt(0) === 45 /* - */ ? 1 : 0
-  const start = i
-  while (i < n && isDigit(text.charCodeAt(i))) i += 1
-  if (i === start) return false
-  if (i === n) return true
-  if (text.charCodeAt(i) !== 46 /* . */) return false
-  i += 1
-  const fraction = i
-  while (i < n && isDigit(text.charCodeAt(i))) i += 1
-  return i === n && i > fraction
+  let i = 0
+  let code = text.charCodeAt(0)
+  if (code === 45 /* - */) {
+    i = 1
+    code = text.charCodeAt(1)
+  }
+  // A digit first (past the end, `code` is NaN: no digit).
+  if (!isDigit(code)) return false
+  let point = -1
+  for (i += 1; i < n; i += 1) {
+    code = text.charCodeAt(i)
+    if (isDigit(code)) continue
+    if (code !== 46 /* . */ || point !== -1) return false
+    point = i
+  }
+  // A point must have digits after it.
+  return point !== n - 1
 }
 
 function isDigit(code: number): boolean {
@@ -37,34 +46,70 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return prototype === Object.prototype || prototype === null
 }
 
-/** `levels` when it is an array of `[price, quantity]` pairs of decimal strings, as parsed. */
-function plainLevels(levels: unknown): Level[] | undefined {
+/** How far ahead in the known side a level's price is looked for (levels gone since). */
+const LOOK_AHEAD = 3
+
+/**
+ * `levels` when it is an array of `[price, quantity]` pairs of decimal strings, as parsed.
+ * Text equal to the text of `known` (a side of an answer already validated) is valid as it
+ * is: when the venue is polled, most levels are those of the last answer, and a string
+ * compare is several times cheaper than reading the digits. The sides are walked together
+ * by price text, looking a few levels ahead in `known` for levels gone since; any text not
+ * found there is read in full.
+ */
+function plainLevels(levels: unknown, known: readonly Level[] | undefined): Level[] | undefined {
   if (!Array.isArray(levels)) return undefined
+  let at = 0
+  const end = known === undefined ? 0 : known.length
   for (let k = 0; k < levels.length; k += 1) {
     const level: unknown = levels[k]
     if (!Array.isArray(level) || level.length !== 2) return undefined
     const price: unknown = level[0]
     const quantity: unknown = level[1]
     if (typeof price !== 'string' || typeof quantity !== 'string') return undefined
-    if (!isDecimalText(price) || !isDecimalText(quantity)) return undefined
+    let knownQuantity: string | undefined
+    for (let look = at; look < at + LOOK_AHEAD && look < end; look += 1) {
+      const old = (known as readonly Level[])[look] as Level
+      if (old[0] === price) {
+        knownQuantity = old[1]
+        at = look + 1
+        break
+      }
+    }
+    if (knownQuantity === undefined) {
+      if (!isDecimalText(price) || !isDecimalText(quantity)) return undefined
+    } else if (knownQuantity !== quantity && !isDecimalText(quantity)) {
+      return undefined
+    }
   }
   // The parsed arrays are fresh from JSON.parse and held by nobody else.
   return levels as Level[]
 }
 
-/** {@link depthSchema}'s output for a plain depth answer, else `undefined`. */
-export function fastDepth(data: unknown): Depth | undefined {
+/**
+ * {@link depthSchema}'s output for a plain depth answer, else `undefined`. `known`, an
+ * earlier output of the same request, makes the levels it already had cheaper to check.
+ */
+export function fastDepth(data: unknown, known?: Depth): Depth | undefined {
   if (!isPlainObject(data)) return undefined
   const { pool_id: poolId, precision } = data
   if (typeof poolId !== 'number' || !Number.isSafeInteger(poolId) || poolId < 0) return undefined
   if (typeof precision !== 'string' || !isDecimalText(precision)) return undefined
-  const asks = plainLevels(data['asks'])
+  const asks = plainLevels(data['asks'], known?.asks)
   if (asks === undefined) return undefined
-  const bids = plainLevels(data['bids'])
+  const bids = plainLevels(data['bids'], known?.bids)
   if (bids === undefined) return undefined
-  const timestamp = timestampMillis.safeParse(data['timestamp'])
-  if (!timestamp.success) return undefined
-  return { asks, bids, pool_id: poolId, precision, timestamp: timestamp.data }
+  // Whole milliseconds are the schema's output as they are; other forms go to the schema.
+  const time = data['timestamp']
+  let timestamp: number
+  if (typeof time === 'number' && Number.isSafeInteger(time)) {
+    timestamp = time + 0
+  } else {
+    const parsed = timestampMillis.safeParse(time)
+    if (!parsed.success) return undefined
+    timestamp = parsed.data
+  }
+  return { asks, bids, pool_id: poolId, precision, timestamp }
 }
 
 /** {@link envelopeSchema}'s output for a plain envelope, else `undefined`. */
@@ -77,4 +122,132 @@ export function fastEnvelope(json: unknown): Envelope | undefined {
     return undefined
   }
   return { code, message, data: json['data'], meta: meta === undefined ? {} : { ...meta } }
+}
+
+/**
+ * `unsignedIntegerString`'s output for a non-negative safe-integer number or a
+ * canonical digit string (no leading zero), else `undefined`.
+ */
+function plainUnsignedId(value: unknown): string | undefined {
+  if (typeof value === 'number') {
+    return Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined
+  }
+  if (typeof value !== 'string') return undefined
+  const n = value.length
+  if (n === 0 || (n > 1 && value[0] === '0')) return undefined
+  for (let i = 0; i < n; i += 1) if (!isDigit(value.charCodeAt(i))) return undefined
+  return value
+}
+
+/** `decimalString`'s output for plain decimal text, else `undefined`. */
+function plainDecimal(value: unknown): string | undefined {
+  return typeof value === 'string' && isDecimalText(value) ? value : undefined
+}
+
+/**
+ * `timestampSeconds`'s output for a finite number of seconds (or of milliseconds at
+ * or above {@link MILLISECONDS_THRESHOLD}), else `undefined`: the schema's own arithmetic.
+ */
+function plainSeconds(value: unknown): number | undefined {
+  if (typeof value !== 'number') return undefined
+  const millis = Math.round(value >= MILLISECONDS_THRESHOLD ? value : value * 1000)
+  // `+ 0` turns a negative zero into zero, as the schema does.
+  return Number.isSafeInteger(millis) ? millis + 0 : undefined
+}
+
+/** `tradeDetailSchema`'s output for a plain trade record, else `undefined`. */
+function plainTrade(record: unknown): TradeDetail | undefined {
+  if (!isPlainObject(record)) return undefined
+  const {
+    tx_id: txId,
+    pool_id: poolId,
+    base_coin: baseCoin,
+    quote_coin: quoteCoin,
+    taker,
+    taker_is_bid: takerIsBid,
+    taker_order_cid: takerOrderCid,
+    taker_permission: takerPermission,
+    maker,
+    maker_order_cid: makerOrderCid,
+    maker_permission: makerPermission,
+  } = record
+  if (
+    typeof txId !== 'string' ||
+    typeof poolId !== 'number' ||
+    !Number.isSafeInteger(poolId) ||
+    poolId < 0 ||
+    typeof baseCoin !== 'string' ||
+    typeof quoteCoin !== 'string' ||
+    typeof taker !== 'string' ||
+    typeof takerIsBid !== 'boolean' ||
+    typeof takerOrderCid !== 'string' ||
+    typeof takerPermission !== 'string' ||
+    typeof maker !== 'string' ||
+    typeof makerOrderCid !== 'string' ||
+    typeof makerPermission !== 'string'
+  ) {
+    return undefined
+  }
+  const globalSeq = plainUnsignedId(record['global_seq'])
+  const takerOrderId = plainUnsignedId(record['taker_order_id'])
+  const makerOrderId = plainUnsignedId(record['maker_order_id'])
+  const baseQuantity = plainDecimal(record['base_quantity'])
+  const quoteQuantity = plainDecimal(record['quote_quantity'])
+  const price = plainDecimal(record['price'])
+  const takerFee = plainDecimal(record['taker_fee'])
+  const makerFee = plainDecimal(record['maker_fee'])
+  const timestamp = plainSeconds(record['timestamp'])
+  if (
+    globalSeq === undefined ||
+    takerOrderId === undefined ||
+    makerOrderId === undefined ||
+    baseQuantity === undefined ||
+    quoteQuantity === undefined ||
+    price === undefined ||
+    takerFee === undefined ||
+    makerFee === undefined ||
+    timestamp === undefined
+  ) {
+    return undefined
+  }
+  // The schema's keys in the schema's order (unknown keys dropped, as `z.object` does).
+  return {
+    global_seq: globalSeq,
+    tx_id: txId,
+    pool_id: poolId + 0,
+    base_coin: baseCoin,
+    quote_coin: quoteCoin,
+    base_quantity: baseQuantity,
+    quote_quantity: quoteQuantity,
+    price,
+    timestamp,
+    taker,
+    taker_fee: takerFee,
+    taker_is_bid: takerIsBid,
+    taker_order_id: takerOrderId,
+    taker_order_cid: takerOrderCid,
+    taker_permission: takerPermission,
+    maker,
+    maker_fee: makerFee,
+    maker_order_id: makerOrderId,
+    maker_order_cid: makerOrderCid,
+    maker_permission: makerPermission,
+  }
+}
+
+/**
+ * `z.array(tradeDetailSchema)`'s output for a page of plain trade records (decimals as
+ * decimal text, ids as safe-integer numbers or canonical digits, the time as a number),
+ * else `undefined`.
+ */
+export function fastTrades(data: unknown): TradeDetail[] | undefined {
+  if (!Array.isArray(data)) return undefined
+  const n = data.length
+  const trades = new Array<TradeDetail>(n)
+  for (let i = 0; i < n; i += 1) {
+    const trade = plainTrade(data[i])
+    if (trade === undefined) return undefined
+    trades[i] = trade
+  }
+  return trades
 }
