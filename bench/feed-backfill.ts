@@ -5,7 +5,11 @@
  * this run against the same simulator (its own process, manual clock, no faults).
  *
  *   npx tsx bench/feed-backfill.ts [rounds, default 3] [ticks of history, default 40000]
- *                                  [repeats per round, default 5] [--json]
+ *                                  [repeats per round, default 5] [--latency-ms=N] [--json]
+ *
+ * `--latency-ms=N` makes the simulator answer every request N ms late, as a venue across
+ * a network does: the feed asks for the next page while it delivers the current one, a
+ * bare loop cannot.
  *
  * One backfill takes about 0.1 s, so a single run says little: every mode is warmed up
  * first, then each round runs every mode `repeats` times, interleaved (bare, rest, feed,
@@ -32,6 +36,12 @@ import { runToTail, withBenchVenue } from './support/run-to-tail.js'
 const [rounds, ticks, repeats] = positionalArgs()
 const ROUNDS = Number(rounds ?? 3)
 const TICKS = Number(ticks ?? 40_000)
+/** `--latency-ms=N`: the simulator answers every request N ms late (default 0). */
+const LATENCY_MS = Number(
+  process.argv.find((arg) => arg.startsWith('--latency-ms='))?.slice('--latency-ms='.length) ?? 0,
+)
+/** The fileCheckpoint figure's target: at least half the bare loop's rate. */
+const FILE_TARGET = 0.5
 const REPEATS = Number(repeats ?? 5)
 /** The figure `npm run bench` checks: watchMyTrades' rate as a share of the bare loop's. */
 const TARGET = 0.9
@@ -51,6 +61,7 @@ type Server = ChildServer<{ url: string; apiKey: string; trades: number }>
 function startServer(): Promise<Server> {
   return startChildServer(join(import.meta.dirname, 'support', 'feed-backfill-server.ts'), [
     String(TICKS),
+    String(LATENCY_MS),
   ])
 }
 
@@ -197,14 +208,20 @@ try {
   console.log(widths.map((w) => '-'.repeat(w)).join('  '))
   for (const cells of table) console.log(line(cells))
   if (SUMMARY_ONLY) {
-    const figures = ['watchMyTrades, no checkpoint', 'watchMyTrades, memoryCheckpoint']
-    for (const row of rows.filter((r) => figures.includes(r.name))) {
+    const targets: Record<string, number> = {
+      'watchMyTrades, no checkpoint': TARGET,
+      'watchMyTrades, memoryCheckpoint': TARGET,
+      'watchMyTrades, fileCheckpoint': FILE_TARGET,
+    }
+    for (const row of rows) {
+      const target = targets[row.name]
+      if (target === undefined) continue
       const summary: Summary = {
-        figure: `${row.name} backfill vs a bare undici loop`,
+        figure: `${row.name} backfill vs a bare undici loop${LATENCY_MS > 0 ? ` (${LATENCY_MS} ms latency)` : ''}`,
         value: row.ratio,
         unit: 'of bare',
-        target: `>= ${TARGET}`,
-        met: row.ratio >= TARGET,
+        target: `>= ${target}`,
+        met: row.ratio >= target,
       }
       console.log(summaryLine(summary))
     }

@@ -1,7 +1,8 @@
 /**
  * The simulator for the feed backfill benchmark, in its own process so that the client
- * being measured and the server each get a core: manual clock, no faults, `ticks` ticks
- * of history (argv[2], default 40,000: ~10,900 trades of the demo account with seed 1).
+ * being measured and the server each get a core: manual clock, `ticks` ticks of history
+ * (argv[2], default 40,000: ~10,900 trades of the demo account with seed 1), and every
+ * answer `latencyMs` late (argv[3], default 0: no faults).
  *
  * Prints one JSON line `{ url, apiKey, trades, transfers }` when ready; exits when stdin
  * closes.
@@ -9,7 +10,12 @@
 import { startSimulator } from '../../src/simulator/index.js'
 
 const ticks = Number(process.argv[2] ?? 40_000)
-const simulator = await startSimulator({ clock: 'manual', seed: 1 })
+const latencyMs = Number(process.argv[3] ?? 0)
+const simulator = await startSimulator({
+  clock: 'manual',
+  seed: 1,
+  ...(latencyMs > 0 ? { faults: { latencyMs } } : {}),
+})
 simulator.advance(ticks)
 const account = simulator.market.account(simulator.apiKey)
 
