@@ -1,5 +1,5 @@
-import type { BookSide, Level } from './book-event.js'
 import { compareValidDecimals } from '../decimal.js'
+import type { BookSide, Level } from './book-event.js'
 import { isZeroQuantity, sideOrder } from './book-side.js'
 
 /**
