@@ -2,16 +2,15 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { BookSide, Level } from '../src/book/book-event.js'
 import {
-  applySide,
   diffPolls,
-  diffSide,
   isOrdered,
   isZeroQuantity,
-  sameSide,
   sideOrder,
   sortSide,
   withoutEmptyLevels,
 } from '../src/book/book-side.js'
+import { applyChanges, flatten, toChunks } from '../src/book/chunked-side.js'
+import { normalizeDecimal } from '../src/decimal.js'
 import { params } from './fuzz/config.js'
 
 describe('book-side', () => {
@@ -40,7 +39,7 @@ describe('book-side', () => {
       ['1.03', '4'],
       ['1.01', '1'],
     ]
-    expect(diffSide('bids', previous, next)).toEqual([
+    expect(diffPolls('bids', previous, next)).toEqual([
       ['1.06', '9'],
       ['1.04', '0'],
       ['1.03', '4'],
@@ -50,7 +49,7 @@ describe('book-side', () => {
 
   it('diffSide walks asks low to high', () => {
     expect(
-      diffSide(
+      diffPolls(
         'asks',
         [
           ['1', '1'],
@@ -70,7 +69,7 @@ describe('book-side', () => {
 
   it('diffSide finds no change when only the text of a price or quantity changed', () => {
     expect(
-      diffSide(
+      diffPolls(
         'asks',
         [
           ['1.1', '5'],
@@ -85,14 +84,14 @@ describe('book-side', () => {
   })
 
   it('diffSide from and to an empty side', () => {
-    expect(diffSide('bids', [], [['1', '1']])).toEqual([['1', '1']])
-    expect(diffSide('bids', [['1', '1']], [])).toEqual([['1', '0']])
-    expect(diffSide('bids', [], [])).toEqual([])
+    expect(diffPolls('bids', [], [['1', '1']])).toEqual([['1', '1']])
+    expect(diffPolls('bids', [['1', '1']], [])).toEqual([['1', '0']])
+    expect(diffPolls('bids', [], [])).toEqual([])
   })
 
   it('diffSide is undefined when next is not strictly in side order', () => {
     expect(
-      diffSide(
+      diffPolls(
         'bids',
         [],
         [
@@ -102,7 +101,7 @@ describe('book-side', () => {
       ),
     ).toBeUndefined()
     expect(
-      diffSide(
+      diffPolls(
         'asks',
         [],
         [
@@ -112,7 +111,7 @@ describe('book-side', () => {
       ),
     ).toBeUndefined()
     expect(
-      diffSide(
+      diffPolls(
         'asks',
         [['5', '1']],
         [
@@ -124,7 +123,7 @@ describe('book-side', () => {
     ).toBeUndefined()
   })
 
-  it('applySide applies changes and is the inverse of diffSide', () => {
+  it('applying diffPolls to the previous side gives the next one', () => {
     const previous: Level[] = [
       ['1', '1'],
       ['2', '2'],
@@ -135,15 +134,8 @@ describe('book-side', () => {
       ['2', '3'],
       ['3', '3'],
     ]
-    const changes = diffSide('asks', previous, next) ?? []
-    const applied = applySide('asks', previous, changes)
-    expect(applied).toEqual(next)
-    expect(Object.isFrozen(applied)).toBe(true)
-  })
-
-  it('applySide returns the same array when there is nothing to apply', () => {
-    const levels: Level[] = [['1', '1']]
-    expect(applySide('bids', levels, [])).toBe(levels)
+    const changes = diffPolls('asks', previous, next) ?? []
+    expect(flatten(applyChanges('asks', toChunks(previous), changes))).toEqual(next)
   })
 
   it('isOrdered needs strictly decreasing bids and strictly increasing asks, by value', () => {
@@ -216,42 +208,31 @@ describe('book-side', () => {
     expect(withoutEmptyLevels(full)).toBe(full)
   })
 
-  it('sameSide compares prices and quantities by value', () => {
-    const a: Level[] = [
-      ['1.10', '2.0'],
-      ['1', '3'],
-    ]
-    expect(sameSide(a, a)).toBe(true)
-    expect(
-      sameSide(a, [
-        ['1.1', '2'],
-        ['1.000', '3.00'],
-      ]),
-    ).toBe(true)
-    expect(sameSide(a, [['1.1', '2']])).toBe(false)
-    expect(
-      sameSide(a, [
-        ['1.1', '2'],
-        ['1', '3.01'],
-      ]),
-    ).toBe(false)
-    expect(
-      sameSide(a, [
-        ['1.2', '2'],
-        ['1', '3'],
-      ]),
-    ).toBe(false)
-  })
-
-  it('diffPolls is diffSide of an ordered next, and undefined for any other', () => {
+  it('diffPolls lists exactly the changed levels of an ordered next, and is undefined for any other', () => {
     // Prices from a small set written two ways, so repeats, reorders and text variants occur.
     const text = fc.constantFrom('1.1', '1.10', '1.2', '1.3', '1.35', '2', '2.0', '0.9')
     const levels = fc.array(fc.tuple(text, fc.constantFrom('1', '1.0', '2', '3')), { maxLength: 8 })
     fc.assert(
       fc.property(fc.constantFrom<BookSide>('bids', 'asks'), levels, levels, (side, a, b) => {
         const previous = sortSide(side, a)
-        const expected = isOrdered(side, b) ? diffSide(side, previous, b, true) : undefined
-        expect(diffPolls(side, previous, b)).toEqual(expected)
+        const changes = diffPolls(side, previous, b)
+        if (!isOrdered(side, b)) {
+          expect(changes).toBeUndefined()
+          return
+        }
+        // The reference: every price of either side, by value, that differs.
+        const before = new Map(previous.map(([p, q]) => [normalizeDecimal(p), q]))
+        const after = new Map(b.map(([p, q]) => [normalizeDecimal(p), q]))
+        const expected = sortSide(side, [
+          ...b.filter(([p, q]) => {
+            const old = before.get(normalizeDecimal(p))
+            return old === undefined || normalizeDecimal(old) !== normalizeDecimal(q)
+          }),
+          ...previous
+            .filter(([p]) => !after.has(normalizeDecimal(p)))
+            .map(([p]): Level => [p, '0']),
+        ])
+        expect(changes).toEqual(expected)
       }),
       params(3_000),
     )

@@ -22,64 +22,12 @@ export function isZeroQuantity(quantity: string): boolean {
 }
 
 /**
- * The levels that turn `previous` into `next` by a single merge walk: a new or changed
- * level as it is in `next`, a vanished one with quantity `'0'`. Both sides must be in
- * side order; `undefined` when `next` is not strictly ordered (the caller resyncs).
- * A caller that has already checked `next` with {@link isOrdered} passes `ordered: true`
- * to skip the check.
- */
-export function diffSide(
-  side: BookSide,
-  previous: readonly Level[],
-  next: readonly Level[],
-  ordered = false,
-): Level[] | undefined {
-  const changes: Level[] = []
-  let i = 0
-  let j = 0
-  while (i < previous.length || j < next.length) {
-    const after = next[j]
-    if (
-      !ordered &&
-      after !== undefined &&
-      j > 0 &&
-      sideOrder(side, (next[j - 1] as Level)[0], after[0]) >= 0
-    ) {
-      return undefined
-    }
-    const before = previous[i]
-    if (before === undefined) {
-      changes.push(after as Level)
-      j += 1
-      continue
-    }
-    if (after === undefined) {
-      changes.push([before[0], '0'])
-      i += 1
-      continue
-    }
-    const order = sideOrder(side, before[0], after[0])
-    if (order < 0) {
-      changes.push([before[0], '0'])
-      i += 1
-    } else if (order > 0) {
-      changes.push(after)
-      j += 1
-    } else {
-      if (compareValidDecimals(before[1], after[1]) !== 0) changes.push(after)
-      i += 1
-      j += 1
-    }
-  }
-  return changes
-}
-
-/**
- * {@link diffSide} for a poll against the previous one, checking `next`'s order on the
- * way: most levels of a poll are the previous poll's, the same strings, and for those a
- * string compare replaces the decimal compares (two levels that matched the previous,
- * in-order side one after the other are in order too). `undefined` when `next` is not
- * strictly in side order.
+ * The levels that turn `previous` into `next` (one side of two polls, `previous` in side
+ * order): a new or changed level as it is in `next`, a vanished one with quantity `'0'`.
+ * One merge walk, which checks `next`'s order on the way. Most levels of a poll are the
+ * previous poll's, the same strings, and for those a string compare replaces the decimal
+ * compares (two levels that matched the previous, in-order side one after the other are
+ * in order too). `undefined` when `next` is not strictly in side order.
  */
 export function diffPolls(
   side: BookSide,
@@ -138,53 +86,6 @@ export function diffPolls(
     }
   }
   return changes
-}
-
-/**
- * `side` with `changes` applied (both in side order), by a single merge walk. Returns
- * `levels` itself when there is nothing to apply.
- */
-export function applySide(
-  side: BookSide,
-  levels: readonly Level[],
-  changes: readonly Level[],
-): readonly Level[] {
-  if (changes.length === 0) return levels
-  const result: Level[] = []
-  let i = 0
-  let j = 0
-  while (i < levels.length || j < changes.length) {
-    const level = levels[i]
-    const change = changes[j]
-    if (change === undefined) {
-      result.push(level as Level)
-      i += 1
-      continue
-    }
-    const order = level === undefined ? 1 : sideOrder(side, level[0], change[0])
-    if (order < 0) {
-      result.push(level as Level)
-      i += 1
-      continue
-    }
-    if (!isZeroQuantity(change[1])) result.push(change)
-    j += 1
-    if (order === 0) i += 1
-  }
-  return Object.freeze(result)
-}
-
-/** True when both sides hold the same levels by value (prices and quantities as decimals). */
-export function sameSide(a: readonly Level[], b: readonly Level[]): boolean {
-  if (a === b) return true
-  if (a.length !== b.length) return false
-  for (let k = 0; k < a.length; k++) {
-    const x = a[k] as Level
-    const y = b[k] as Level
-    if (compareValidDecimals(x[0], y[0]) !== 0 || compareValidDecimals(x[1], y[1]) !== 0)
-      return false
-  }
-  return true
 }
 
 /** `levels` without zero-quantity levels (a level served with quantity 0 is no level). */
