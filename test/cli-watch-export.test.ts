@@ -3,18 +3,22 @@
  * `npm start` does) against simulators on a manual clock started here. The trades table
  * is read from a real terminal: tmux (required, as for a person at a terminal).
  */
-import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Simulator, startSimulator } from '../src/simulator/index.js'
-import { CLI_MAIN, type CliOutcome, type CliProcess, cliOutcome, startCli } from './helpers/cli.js'
+import {
+  CLI_MAIN,
+  type CliOutcome,
+  type CliProcess,
+  cliEnv,
+  cliOutcome,
+  closedPort,
+  startCli,
+} from './helpers/cli.js'
 import { openTerminal } from './helpers/tmux.js'
 
-const _run = promisify(execFile)
 const children: CliProcess[] = []
 const simulators: Simulator[] = []
 let directory: string
@@ -38,18 +42,12 @@ async function simulator(ticks = 50): Promise<Simulator> {
   return sim
 }
 
-/** The environment of the CLI: without a key, or with `key`. */
-function env(key?: string): NodeJS.ProcessEnv {
-  const { VENUE_API_KEY: _key, VENUE_URL: _url, ...rest } = process.env
-  return { ...rest, NO_COLOR: '1', ...(key === undefined ? {} : { VENUE_API_KEY: key }) }
-}
-
 /** Runs the CLI to its end: exit code, stdout, stderr. */
 async function cli(
   args: readonly string[],
   options: { key?: string; whileRunning?: () => void } = {},
 ): Promise<CliOutcome> {
-  const child = startCli(args, env(options.key))
+  const child = startCli(args, cliEnv(options.key))
   children.push(child)
   const ticking = options.whileRunning && setInterval(options.whileRunning, 10)
   try {
@@ -57,15 +55,6 @@ async function cli(
   } finally {
     if (ticking) clearInterval(ticking)
   }
-}
-
-/** A local port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
 }
 
 const lines = (text: string) => text.split('\n').filter((line) => line !== '')

@@ -33,17 +33,8 @@ export function startCli(args: readonly string[], env?: NodeJS.ProcessEnv): CliP
 }
 
 /** Everything `child` prints from now until it exits, and its exit code. */
-export async function cliOutcome(child: CliProcess): Promise<CliOutcome> {
-  let out = ''
-  let err = ''
-  child.stdout.on('data', (c: Buffer) => {
-    out += c.toString()
-  })
-  child.stderr.on('data', (c: Buffer) => {
-    err += c.toString()
-  })
-  const [code] = (await once(child, 'exit')) as [number | null]
-  return { code, out, err }
+export function cliOutcome(child: CliProcess): Promise<CliOutcome> {
+  return liveCli(child).exited
 }
 
 /**
