@@ -176,13 +176,6 @@ function stepOf<T, C>(
  * of the tail one timer. A class, so that its methods are the same functions for every
  * subscription (compiled once, not once per feed).
  */
-/** A page asked for ahead of its turn: its cursor, and how it ended. */
-interface Ahead<T, C> {
-  readonly cursor: C
-  readonly controller: AbortController
-  readonly outcome: Promise<{ readonly page: readonly T[] } | { readonly error: unknown }>
-}
-
 class CursorPager<T, C> {
   readonly #options: PaginateCursorOptions<T, C>
   readonly #subscriber: Subscriber<T>
@@ -191,14 +184,6 @@ class CursorPager<T, C> {
   #delivered: C | undefined
   /** The request or the pause under way. */
   #pending: Subscription | undefined
-  /**
-   * The page after a full page, asked for while that page is being delivered (and
-   * saved): the network and the venue work while the consumer does. Used only once every
-   * item before its cursor was delivered, dropped unused when the feed stops.
-   */
-  #ahead: Ahead<T, C> | undefined
-  /** Whether the last page asked for was answered by a promise: pages are asked ahead only then. */
-  #promised = false
   // A trampoline: a page asked for while the loop is already running (a page that
   // answered synchronously) is fetched once the running step has returned, so that the
   // call stack stays flat whatever the number of synchronous pages.
@@ -213,34 +198,9 @@ class CursorPager<T, C> {
     this.#delivered = options.start
   }
 
-  /** Stops the request or the pause under way, and a page asked ahead. */
+  /** Stops the request or the pause under way. */
   stop(): void {
     this.#pending?.unsubscribe()
-    this.#dropAhead()
-  }
-
-  /** Asks ahead for the page after `cursor`, when the pages are promises (the REST client's). */
-  #askAhead(cursor: C): void {
-    this.#dropAhead()
-    const controller = new AbortController()
-    let answer: ObservableInput<readonly T[]>
-    try {
-      answer = this.#options.fetchPage(cursor, controller.signal)
-    } catch {
-      // Asked again in turn, where the failure is handled.
-      return
-    }
-    if (!(answer instanceof Promise)) return
-    const outcome = answer.then(
-      (page: readonly T[]) => ({ page }),
-      (error: unknown) => ({ error }),
-    )
-    this.#ahead = { cursor, controller, outcome }
-  }
-
-  #dropAhead(): void {
-    this.#ahead?.controller.abort()
-    this.#ahead = undefined
   }
 
   /** Asks for the page after the cursor delivered so far. */
@@ -266,15 +226,6 @@ class CursorPager<T, C> {
    * while it is in flight aborts it.
    */
   #request(cursor: C | undefined): void {
-    const ahead = this.#ahead
-    this.#ahead = undefined
-    if (ahead !== undefined) {
-      if (cursor !== undefined && this.#options.compare(ahead.cursor, cursor) === 0) {
-        this.#followAhead(cursor, ahead)
-        return
-      }
-      ahead.controller.abort()
-    }
     const controller = new AbortController()
     let answer: ObservableInput<readonly T[]>
     try {
@@ -287,7 +238,6 @@ class CursorPager<T, C> {
     const settle = () => {
       settled = true
     }
-    this.#promised = answer instanceof Promise
     if (answer instanceof Promise) {
       this.#pending = new Subscription(() => {
         if (!settled) controller.abort()
@@ -314,21 +264,6 @@ class CursorPager<T, C> {
       }
     })
     this.#follow(cursor, answers, (error) => this.#retryAfter(cursor, error))
-  }
-
-  /** The page asked ahead, now that its turn came. */
-  #followAhead(cursor: C, ahead: Ahead<T, C>): void {
-    let current = true
-    this.#pending = new Subscription(() => {
-      current = false
-      ahead.controller.abort()
-    })
-    ahead.outcome.then((result) => {
-      if (!current || this.#subscriber.closed) return
-      current = false
-      if ('page' in result) this.#onPage(cursor, result.page)
-      else this.#retryAfter(cursor, result.error)
-    })
   }
 
   /**
@@ -379,11 +314,6 @@ class CursorPager<T, C> {
     } catch (error) {
       this.#fail(error)
       return
-    }
-    // A full page is followed at once by the page after its last item: ask for it now.
-    const last = step.items[step.items.length - 1]
-    if (step.full && last !== undefined && this.#promised) {
-      this.#askAhead(this.#options.cursorOf(last))
     }
     this.#deliver(step, 0)
   }
