@@ -19,7 +19,14 @@ import { applyBookEvent } from '../src/book/apply-book-event.js'
 import type { BookDelta, Level } from '../src/book/book-event.js'
 import type { OrderBook } from '../src/book/order-book.js'
 import { mulberry32 } from '../test/helpers/random.js'
-import { fixed, medianMicros, printTable, type Summary, summaryLine } from './support/measure.js'
+import {
+  bookTicks,
+  fixed,
+  medianMicros,
+  printTable,
+  type Summary,
+  summaryLine,
+} from './support/measure.js'
 
 const LEVELS = 1_000
 const DELTAS = 31
@@ -35,13 +42,7 @@ interface CcxtBook {
 /** The snapshot and `DELTAS` deltas of exactly `changes` levels each. */
 function scenario(changes: number): { snapshot: OrderBook; deltas: BookDelta[] } {
   const random = mulberry32(changes)
-  const mid = 1_000_000
-  const sides = { bids: new Map<number, number>(), asks: new Map<number, number>() }
-  // Levels every other tick, so new ones can appear between them.
-  for (let k = 0; k < LEVELS; k += 1) {
-    sides.bids.set(mid - 1 - 2 * k, 1 + Math.floor(random() * 5e7))
-    sides.asks.set(mid + 1 + 2 * k, 1 + Math.floor(random() * 5e7))
-  }
+  const sides = bookTicks(LEVELS, random)
   const level = (tick: number, size: number): Level => [fixed(tick, 4), fixed(size, 4)]
   const ordered = (side: 'bids' | 'asks', map: Map<number, number>): Level[] =>
     [...map]

@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { Checkpoint } from '../src/index.js'
 import { fileCheckpoint, memoryCheckpoint } from '../src/index.js'
-import { positionalArgs } from './support/measure.js'
+import { positionalArgs, printColumns } from './support/measure.js'
 
 const SAVES = Number(positionalArgs()[0] ?? 100_000)
 const DURABLE_SAVES = Number(positionalArgs()[1] ?? 300)
@@ -145,16 +145,7 @@ try {
     (row.rate / memory).toPrecision(2),
     i === 4 || i === 3 ? (row.rate / beforeDurable).toFixed(1) : (row.rate / before).toFixed(1),
   ])
-  const widths = header.map((title, i) =>
-    Math.max(title.length, ...table.map((cells) => (cells[i] ?? '').length)),
-  )
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
-      .join('  ')
-  console.log(line(header))
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '))
-  for (const cells of table) console.log(line(cells))
+  printColumns(header, table)
 } finally {
   await rm(directory, { recursive: true, force: true })
 }

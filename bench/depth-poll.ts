@@ -23,7 +23,14 @@ import { type Depth, depthSchema } from '../src/schemas/depth.js'
 import { fastDepth } from '../src/schemas/fast-paths.js'
 import { type DepthPoll, toBookEvents } from '../src/streams/to-book-events.js'
 import { mulberry32 } from '../test/helpers/random.js'
-import { fixed, medianMicros, printTable, type Summary, summaryLine } from './support/measure.js'
+import {
+  bookTicks,
+  fixed,
+  medianMicros,
+  printTable,
+  type Summary,
+  summaryLine,
+} from './support/measure.js'
 
 const SIZES = [100, 1_000, 5_000] as const
 const POLLS = 32
@@ -32,12 +39,8 @@ const TARGET = 1.5
 /** The JSON answers of `POLLS` consecutive polls of a book of `levels` levels a side. */
 function answers(levels: number): string[] {
   const random = mulberry32(levels)
-  const mid = 1_000_000
-  const sides = { bids: new Map<number, number>(), asks: new Map<number, number>() }
-  for (let k = 0; k < levels; k += 1) {
-    sides.bids.set(mid - 1 - 2 * k, 1 + Math.floor(random() * 5e7))
-    sides.asks.set(mid + 1 + 2 * k, 1 + Math.floor(random() * 5e7))
-  }
+  const sides = bookTicks(levels, random)
+  const { mid } = sides
   const out: string[] = []
   for (let n = 0; n < POLLS; n += 1) {
     const side = (map: Map<number, number>, descending: boolean) =>

@@ -30,7 +30,13 @@ import type { Checkpoint } from '../src/index.js'
 import { fileCheckpoint, memoryCheckpoint } from '../src/index.js'
 import { bareTradePages } from './support/bare-trades.js'
 import { type ChildServer, startChildServer, stopChildServer } from './support/child-server.js'
-import { positionalArgs, SUMMARY_ONLY, type Summary, summaryLine } from './support/measure.js'
+import {
+  positionalArgs,
+  printColumns,
+  SUMMARY_ONLY,
+  type Summary,
+  summaryLine,
+} from './support/measure.js'
 import { runToTail, withBenchVenue } from './support/run-to-tail.js'
 
 const [rounds, ticks, repeats] = positionalArgs()
@@ -197,16 +203,7 @@ try {
     row.ratio.toFixed(2),
     row.spread,
   ])
-  const widths = header.map((title, i) =>
-    Math.max(title.length, ...table.map((cells) => (cells[i] ?? '').length)),
-  )
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
-      .join('  ')
-  console.log(line(header))
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '))
-  for (const cells of table) console.log(line(cells))
+  printColumns(header, table)
   if (SUMMARY_ONLY) {
     const targets: Record<string, number> = {
       'watchMyTrades, no checkpoint': TARGET,

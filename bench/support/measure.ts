@@ -90,3 +90,45 @@ export const SUMMARY_ONLY = process.argv.includes('--json')
 export function positionalArgs(): string[] {
   return process.argv.slice(2).filter((arg) => !arg.startsWith('--'))
 }
+
+/**
+ * Prints rows under a header as columns, the first left-aligned and the others right-
+ * aligned, with a rule under the header.
+ */
+export function printColumns(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+): void {
+  const widths = header.map((title, i) =>
+    Math.max(title.length, ...rows.map((cells) => (cells[i] ?? '').length)),
+  )
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join('  ')
+  console.log(line(header))
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '))
+  for (const cells of rows) console.log(line(cells))
+}
+
+/** The price ticks of a book `levels` deep a side around `mid`: one level every other tick. */
+export interface BookTicks {
+  readonly mid: number
+  readonly bids: Map<number, number>
+  readonly asks: Map<number, number>
+}
+
+/**
+ * A book of `levels` levels a side around the tick 1,000,000, one level every other tick
+ * (so that new ones can appear between them), each with a random size (1 to 5e7).
+ */
+export function bookTicks(levels: number, random: () => number): BookTicks {
+  const mid = 1_000_000
+  const bids = new Map<number, number>()
+  const asks = new Map<number, number>()
+  for (let k = 0; k < levels; k += 1) {
+    bids.set(mid - 1 - 2 * k, 1 + Math.floor(random() * 5e7))
+    asks.set(mid + 1 + 2 * k, 1 + Math.floor(random() * 5e7))
+  }
+  return { mid, bids, asks }
+}
