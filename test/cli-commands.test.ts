@@ -6,17 +6,14 @@
  * for an output condition.
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { addDecimal, compareDecimal, createVenue, type Venue } from '../src/index.js'
 import type { AccountView, Simulator, TradeDetailRecord } from '../src/simulator/index.js'
-import { startSimulator } from '../src/simulator/index.js'
 import {
   type CliOutcome,
-  type CliProcess,
   cliEnv,
   closedPort,
   type LiveCli,
@@ -24,29 +21,14 @@ import {
   startCli,
   waitForCli,
 } from './helpers/cli.js'
+import { cliFixture } from './helpers/cli-fixture.js'
 
-const children: CliProcess[] = []
-const simulators: Simulator[] = []
-const venues: Venue[] = []
-let directory: string
-
-beforeAll(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'venue-rx-commands-'))
-})
-
-// Tests run concurrently: leftovers are ended once all are done.
-afterAll(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
-  await Promise.all(venues.splice(0).map((venue) => venue.close()))
-  await Promise.all(simulators.splice(0).map((sim) => sim.close()))
-  if (directory !== undefined) await rm(directory, { recursive: true, force: true })
-})
+const fixture = cliFixture('venue-rx-commands-')
+const { children, venues } = fixture
 
 /** A simulator on a manual clock with `ticks` of history, and its demo account. */
 async function simulator(ticks = 50): Promise<{ sim: Simulator; account: AccountView }> {
-  const sim = await startSimulator({ seed: 3, clock: 'manual' })
-  simulators.push(sim)
-  sim.advance(ticks)
+  const sim = await fixture.simulator(ticks)
   const account = sim.market.account(sim.apiKey)
   if (account === undefined) throw new Error('no demo account')
   return { sim, account }
@@ -312,8 +294,8 @@ describe.concurrent('venue-rx watch: what it prints', () => {
 describe.concurrent('venue-rx export: what it writes', () => {
   it('fills to NDJSON, twice with the market moving between: every fill of the truth once, the checkpoint at the last', async () => {
     const { sim, account } = await simulator(50)
-    const out = join(directory, 'fills.ndjson')
-    const checkpoint = join(directory, 'fills.cursor.json')
+    const out = join(fixture.dir(), 'fills.ndjson')
+    const checkpoint = join(fixture.dir(), 'fills.cursor.json')
     const args = [
       'export',
       'fills',
@@ -348,8 +330,8 @@ describe.concurrent('venue-rx export: what it writes', () => {
 
   it('fills to CSV: the header, then each fill of the truth in its columns', async () => {
     const { sim, account } = await simulator(100)
-    const out = join(directory, 'fills.csv')
-    const checkpoint = join(directory, 'fills-csv.cursor.json')
+    const out = join(fixture.dir(), 'fills.csv')
+    const checkpoint = join(fixture.dir(), 'fills-csv.cursor.json')
     const args = [
       'export',
       'fills',
@@ -385,8 +367,8 @@ describe.concurrent('venue-rx export: what it writes', () => {
 
   it('trades --follow: the backlog, then new trades as the market moves, until SIGINT: exit 0, the checkpoint at the last trade', async () => {
     const { sim, account } = await simulator(50)
-    const out = join(directory, 'follow.ndjson')
-    const checkpoint = join(directory, 'follow.cursor.json')
+    const out = join(fixture.dir(), 'follow.ndjson')
+    const checkpoint = join(fixture.dir(), 'follow.cursor.json')
     // The lines written so far: a line read while it is being written is left for later.
     const written = () => {
       const text = existsSync(out) ? readFileSync(out, 'utf8') : ''
@@ -458,7 +440,7 @@ describe.concurrent('venue-rx: a runtime failure is one line with a hint, exit 1
 
   it('a refused connection for export: the hint asks whether the venue runs there; nothing written', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`
-    const out = join(directory, 'refused.ndjson')
+    const out = join(fixture.dir(), 'refused.ndjson')
     const key = `k-${'Xy9'.repeat(12)}`
     const err = expectOneLine(
       await cli(
@@ -474,8 +456,8 @@ describe.concurrent('venue-rx: a runtime failure is one line with a hint, exit 1
 
   it('a checkpoint of another feed: the file named, the hint, nothing written', async () => {
     const { sim } = await simulator(20)
-    const out = join(directory, 'mixed.ndjson')
-    const checkpoint = join(directory, 'mixed.cursor.json')
+    const out = join(fixture.dir(), 'mixed.ndjson')
+    const checkpoint = join(fixture.dir(), 'mixed.cursor.json')
     await writeFile(checkpoint, '{"cursor":"7/1"}') // a fills cursor: no transfer id
     const err = expectOneLine(
       await cli(

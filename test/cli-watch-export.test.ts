@@ -3,44 +3,23 @@
  * `npm start` does) against simulators on a manual clock started here. The trades table
  * is read from a real terminal: tmux (required, as for a person at a terminal).
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Simulator, startSimulator } from '../src/simulator/index.js'
+import { describe, expect, it } from 'vitest'
 import {
   CLI_MAIN,
   type CliOutcome,
-  type CliProcess,
   cliEnv,
   cliOutcome,
   closedPort,
   startCli,
 } from './helpers/cli.js'
+import { cliFixture } from './helpers/cli-fixture.js'
 import { openTerminal } from './helpers/tmux.js'
 
-const children: CliProcess[] = []
-const simulators: Simulator[] = []
-let directory: string
-
-beforeAll(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'venue-rx-cli-'))
-})
-
-// Tests run concurrently: leftover processes are ended once all are done.
-afterAll(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
-  await Promise.all(simulators.splice(0).map((sim) => sim.close()))
-  if (directory !== undefined) await rm(directory, { recursive: true, force: true })
-})
-
-/** A simulator on a manual clock with `ticks` of history. */
-async function simulator(ticks = 50): Promise<Simulator> {
-  const sim = await startSimulator({ seed: 3, clock: 'manual' })
-  simulators.push(sim)
-  sim.advance(ticks)
-  return sim
-}
+const fixture = cliFixture('venue-rx-cli-')
+const { children } = fixture
+const simulator = fixture.simulator
 
 /** Runs the CLI to its end: exit code, stdout, stderr. */
 async function cli(
@@ -146,8 +125,8 @@ describe.concurrent('venue-rx watch', () => {
 describe.concurrent('venue-rx export', () => {
   it('trades to NDJSON, twice: every trade of the account exactly once', async () => {
     const sim = await simulator(40)
-    const out = join(directory, 'trades.ndjson')
-    const checkpoint = join(directory, 'trades.cursor.json')
+    const out = join(fixture.dir(), 'trades.ndjson')
+    const checkpoint = join(fixture.dir(), 'trades.cursor.json')
     const args = [
       'export',
       'trades',
@@ -181,8 +160,8 @@ describe.concurrent('venue-rx export', () => {
 
   it('transfers to CSV, twice: one header line, each transfer once', async () => {
     const sim = await simulator(40)
-    const out = join(directory, 'transfers.csv')
-    const checkpoint = join(directory, 'transfers.cursor.json')
+    const out = join(fixture.dir(), 'transfers.csv')
+    const checkpoint = join(fixture.dir(), 'transfers.cursor.json')
     const args = ['export', 'transfers', '--out', out, '--checkpoint', checkpoint]
     const first = await cli([...args, '--base-url', sim.url], { key: sim.apiKey })
     expect(first.code).toBe(0)
