@@ -47,7 +47,7 @@ export interface BookSnapshot {
   readonly timestamp: number
   readonly bids: readonly Level[]
   readonly asks: readonly Level[]
-  /** `'initial'` first; `'resync'` after recovery from errors, a crossed book or a failed self-check. */
+  /** `'initial'` first; `'resync'` after recovery from errors, a crossed book or a side out of order. */
   readonly reason: 'initial' | 'resync'
 }
 
