@@ -331,26 +331,26 @@ class CursorPager<T, C> {
     for (let index = start; index < list.length; index += 1) {
       const item = list[index] as T
       const cursor = cursorOf(item)
-      subscriber.next(item)
-      this.#delivered = cursor
-      this.#items += 1
-      if (save !== undefined) {
-        let saving: Promise<void> | void
-        try {
-          saving = save(cursor)
-        } catch (error) {
-          this.#fail(error)
-          return
-        }
-        if (saving !== undefined) {
-          const resume = index + 1
-          saving.then(() => {
-            if (!subscriber.closed) this.#deliver(step, resume)
-          }, this.#fail)
-          return
-        }
+      if (save === undefined) {
+        // Nothing to wait for: no closure per item.
+        subscriber.next(item)
+        this.#delivered = cursor
+        this.#items += 1
+        if (subscriber.closed) return
+        continue
       }
-      if (subscriber.closed) return
+      const resume = index + 1
+      const goOn = deliverThenSave(
+        subscriber,
+        item,
+        () => {
+          this.#delivered = cursor
+          this.#items += 1
+          return save(cursor)
+        },
+        () => this.#deliver(step, resume),
+      )
+      if (!goOn) return
     }
     this.#afterPage(step)
   }
