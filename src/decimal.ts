@@ -17,7 +17,31 @@ const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/
  * ```
  */
 export function isDecimal(text: string): boolean {
-  return DECIMAL.test(text)
+  // One pass over the char codes: several times cheaper than DECIMAL on the short text of
+  // a price, and the schemas' fast paths call it for every level of a book.
+  const n = text.length
+  let i = 0
+  let code = text.charCodeAt(0)
+  if (code === 45 /* - */) {
+    i = 1
+    code = text.charCodeAt(1)
+  }
+  // A digit first (past the end, `code` is NaN: no digit).
+  if (!isDigit(code)) return false
+  let point = -1
+  for (i += 1; i < n; i += 1) {
+    code = text.charCodeAt(i)
+    if (isDigit(code)) continue
+    if (code !== 46 /* . */ || point !== -1) return false
+    point = i
+  }
+  // A point must have digits after it.
+  return point !== n - 1
+}
+
+/** Whether a char code is an ASCII digit. */
+export function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57
 }
 
 /**
@@ -31,8 +55,8 @@ export function isDecimal(text: string): boolean {
  * ```
  */
 export function compareDecimal(a: string, b: string): number {
-  if (!DECIMAL.test(a) || !DECIMAL.test(b)) {
-    throw new TypeError(`not a decimal number: ${JSON.stringify(DECIMAL.test(a) ? b : a)}`)
+  if (!isDecimal(a) || !isDecimal(b)) {
+    throw new TypeError(`not a decimal number: ${JSON.stringify(isDecimal(a) ? b : a)}`)
   }
   return compareValidDecimals(a, b)
 }
@@ -100,8 +124,7 @@ function pointAt(text: string): number {
 }
 
 function isDigitAt(text: string, index: number): boolean {
-  const code = text.charCodeAt(index)
-  return code >= 48 && code <= 57
+  return isDigit(text.charCodeAt(index))
 }
 
 interface Parts {

@@ -6,9 +6,10 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { isDecimal } from '../src/decimal.js'
 import { depthSchema } from '../src/schemas/depth.js'
 import { envelopeSchema } from '../src/schemas/envelope.js'
-import { fastDepth, fastEnvelope, isDecimalText } from '../src/schemas/fast-paths.js'
+import { fastDepth, fastEnvelope } from '../src/schemas/fast-paths.js'
 import { params } from './fuzz/config.js'
 
 /** What the schema makes of `input`: its output, or `undefined` when it refuses it. */
@@ -82,10 +83,10 @@ const plainDepth = fc.record({
 })
 
 describe('schema fast paths', () => {
-  it('isDecimalText is the schemas decimal pattern', () => {
+  it('isDecimal is the schemas decimal pattern', () => {
     fc.assert(
       fc.property(decimalLike, (text) => {
-        expect(isDecimalText(text)).toBe(/^-?\d+(\.\d+)?$/.test(text))
+        expect(isDecimal(text)).toBe(/^-?\d+(\.\d+)?$/.test(text))
       }),
       params(2_000),
     )
