@@ -50,8 +50,6 @@ interface OrderLine {
 /** The demo's picture of the venue, updated by the streams. */
 export class DemoBoard {
   book: OrderBook | undefined
-  /** Prices of the levels the last book event touched, per side. */
-  changed = { bids: new Set<string>(), asks: new Set<string>() }
   lastBookEvent: BookEvent | undefined
   readonly trades: PublicTrade[] = []
   tradeGaps = 0
@@ -65,23 +63,15 @@ export class DemoBoard {
   requestsPerSecond = 0
   /** A fault the simulator is injecting now, shown in the header. */
   fault: string | undefined
-  readonly budgetPerSecond: number
-
   constructor(
     readonly title: string,
-    budgetPerSecond: number,
-  ) {
-    this.budgetPerSecond = budgetPerSecond
-  }
+    readonly budgetPerSecond: number,
+  ) {}
 
   /** A book event and the book it produced. */
   onBook(event: BookEvent, book: OrderBook): string {
     this.lastBookEvent = event
     this.book = book
-    this.changed = {
-      bids: new Set(event.type === 'delta' ? event.bids.map(([price]) => price) : []),
-      asks: new Set(event.type === 'delta' ? event.asks.map(([price]) => price) : []),
-    }
     const mid = book.mid
     if (mid !== undefined) {
       this.mids.push(Number(mid))
@@ -233,10 +223,12 @@ export class DemoBoard {
   #ladder(paint: Paint, width: number, depth: number): string[] {
     const book = this.book
     if (book === undefined) return [paint('dim', 'waiting for the first snapshot...')]
-    const asks = book.asks.slice(0, depth).reverse()
-    const bids = book.bids.slice(0, depth)
+    const asks = [...book.top('asks', depth)].reverse()
+    const bids = book.top('bids', depth)
+    // The levels the last delta named (changed, added or removed) are marked.
+    const event = this.lastBookEvent
     const row = (side: 'bids' | 'asks', [price, qty]: readonly [string, string]) => {
-      const marked = this.changed[side].has(price)
+      const marked = event?.type === 'delta' && event[side].some(([p]) => p === price)
       const text = `${marked ? '*' : ' '} ${side === 'asks' ? 'ask' : 'bid'} ${price.padStart(12)} ${qty.padStart(16)}`
       const cut = text.length > width ? text.slice(0, width) : text
       const colour = side === 'asks' ? 'red' : 'green'

@@ -88,8 +88,8 @@ function bookView(venue: Venue, poolId: number, limit: number): WatchView<BookEv
           ? `book pool ${poolId} #${event.seq} snapshot (${event.reason})`
           : `book pool ${poolId} #${event.seq} delta (${changed} level${changed === 1 ? '' : 's'} changed)`
       const shown = Math.min(limit, 5)
-      const asks = book.asks.slice(0, shown).reverse()
-      const bids = book.bids.slice(0, shown)
+      const asks = [...book.top('asks', shown)].reverse()
+      const bids = book.top('bids', shown)
       const lines = table(
         [
           ['side', 4],
