@@ -3,8 +3,6 @@ import { integerOption, parseWithPositionals, UsageError } from './args.js'
 import { CliError } from './failure.js'
 import { untilSignal } from './until-signal.js'
 
-export { untilSignal }
-
 export const SIMULATE_USAGE = `Usage: venue-rx simulate [options]
 
 Serves the venue simulator until Ctrl-C, and prints its URL and the API key of its demo
