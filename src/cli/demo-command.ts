@@ -18,6 +18,7 @@ import { DemoBoard } from './demo-board.js'
 import { startDemoStrategy } from './demo-strategy.js'
 import { coinSymbol } from './render.js'
 import { painter } from './style.js'
+import { untilSignal } from './until-signal.js'
 
 export const DEMO_USAGE = `Usage: venue-rx demo [options]
 
@@ -83,14 +84,7 @@ export async function demoCommand(argv: readonly string[]): Promise<void> {
     pollIntervalMs,
     dispatcher: meter.dispatcher,
   })
-  // Ctrl-C stops the demo; the handlers stay until the end, so that a handler of another
-  // module (log-update's cursor restore) never finds itself alone and re-raises the signal.
-  let onSignal = () => {}
-  const stop = new Promise<void>((resolve) => {
-    onSignal = () => resolve()
-  })
-  process.on('SIGINT', onSignal)
-  process.on('SIGTERM', onSignal)
+  const stop = untilSignal()
   const subscriptions = new Subscription()
   let stopStrategy = () => {}
   let redraw: ReturnType<typeof setInterval> | undefined
@@ -219,7 +213,5 @@ export async function demoCommand(argv: readonly string[]): Promise<void> {
     await venue.close()
     await meter.close()
     await simulator.close()
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
   }
 }

@@ -92,9 +92,9 @@ export function progressLine(
   now: () => number = () => performance.now(),
 ) {
   const tty = stream.isTTY === true
-  // The cursor stays visible: hiding it would make log-update install signal-exit's handlers,
-  // which re-raise SIGINT and so kill the export before it can stop cleanly.
-  const redraw = tty ? createLogUpdate(stream, { showCursor: true }) : undefined
+  // log-update hides the cursor and restores it on exit or a signal (untilSignal keeps the
+  // command's own handlers installed, so the first Ctrl-C still ends the export cleanly).
+  const redraw = tty ? createLogUpdate(stream) : undefined
   let started = now()
   let total: number | undefined
   // The first line comes one interval after the start: a rate of the first moment (the

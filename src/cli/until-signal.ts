@@ -1,12 +1,23 @@
-/** Resolves on the first SIGINT or SIGTERM. */
+/**
+ * Resolves on the first SIGINT or SIGTERM. The handlers stay installed after it: until a
+ * second signal, no other module's handler finds itself alone and re-raises the first one
+ * (log-update's cursor restore does, through signal-exit), so the command ends cleanly; a
+ * second signal ends the process at once, as an unhandled one would.
+ */
 export function untilSignal(): Promise<void> {
   return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      resolve()
+    let signalled = false
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (!signalled) {
+        signalled = true
+        resolve()
+        return
+      }
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+      process.kill(process.pid, signal)
     }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
+    process.on('SIGINT', onSignal)
+    process.on('SIGTERM', onSignal)
   })
 }
