@@ -8,8 +8,17 @@ import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { filter, firstValueFrom } from 'rxjs'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createVenue, type Venue, VenueResponseError, VenueTimeoutError } from '../src/index.js'
+import {
+  createVenue,
+  type Venue,
+  VenueAbortError,
+  VenueNetworkError,
+  VenueResponseError,
+  VenueTimeoutError,
+} from '../src/index.js'
 import { MAX_TIMER_MS } from '../src/timers.js'
+import { createUndiciTransport } from '../src/transport/undici-transport.js'
+import { closedPort } from './helpers/cli.js'
 import { dataFor } from './helpers/fixtures.js'
 import { fail, ok, startRecordingServer } from './helpers/recording-server.js'
 import { rejectionOf } from './helpers/rejection.js'
@@ -129,6 +138,97 @@ describe('requestTimeoutMs covers the body', () => {
       setTimeout(() => res.end(body.slice(half)), 30)
     })
     await expect(open(url).rest.tokens()).resolves.toEqual(await open(url).rest.tokens())
+  })
+})
+
+describe('one request through the dispatcher', () => {
+  /** A server that sends headers and then a space every 20 ms, until the client leaves. */
+  const trickling = () =>
+    rawServer((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      const timer = setInterval(() => res.write(' '), 20)
+      res.on('close', () => clearInterval(timer))
+    })
+  const transportFor = (baseUrl: string, connections = 8) => {
+    const transport = createUndiciTransport({ baseUrl, connections })
+    cleanups.push(() => transport.close())
+    return transport
+  }
+  const get = (path = '/x') => ({ path, headers: {}, timeoutMs: 2000, endpoint: 'test' })
+
+  it("stops at the caller's abort while the body arrives, and lets the socket go", async () => {
+    let closed = false
+    const { url } = await rawServer((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      const timer = setInterval(() => res.write(' '), 20)
+      res.on('close', () => {
+        clearInterval(timer)
+        closed = true
+      })
+    })
+    const controller = new AbortController()
+    const pending = transportFor(url).request({ ...get(), signal: controller.signal })
+    setTimeout(() => controller.abort(new Error('enough')), 100)
+    const started = performance.now()
+    const error = await rejectionOf(pending)
+    expect(error).toBeInstanceOf(VenueAbortError)
+    expect((error as VenueAbortError).message).toBe('test: aborted by the caller')
+    expect(performance.now() - started).toBeLessThan(1000)
+    await expect.poll(() => closed).toBe(true)
+  })
+
+  it('refuses at once a request whose signal has already fired', async () => {
+    const { url } = await trickling()
+    const error = await rejectionOf(
+      transportFor(url).request({ ...get(), signal: AbortSignal.abort() }),
+    )
+    expect(error).toBeInstanceOf(VenueAbortError)
+  })
+
+  it('times out a request still queued for a socket at its own deadline', async () => {
+    const { url } = await trickling()
+    const transport = transportFor(url, 1)
+    const first = rejectionOf(transport.request({ ...get('/first'), timeoutMs: 600 }))
+    const started = performance.now()
+    const queued = await rejectionOf(transport.request({ ...get('/second'), timeoutMs: 150 }))
+    expect(queued).toBeInstanceOf(VenueTimeoutError)
+    // Rejected at its own 150 ms, not after the first request's 600 ms.
+    expect(performance.now() - started).toBeLessThan(500)
+    expect(await first).toBeInstanceOf(VenueTimeoutError)
+  })
+
+  it('drops a UTF-8 byte order mark, with and without a content-length', async () => {
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"é":1}')])
+    const withLength = await rawServer((res) => {
+      res.writeHead(200, { 'content-length': body.length })
+      res.end(body)
+    })
+    const chunked = await rawServer((res) => {
+      res.writeHead(200)
+      res.write(body.subarray(0, 4))
+      res.end(body.subarray(4))
+    })
+    for (const { url } of [withLength, chunked]) {
+      const answer = await transportFor(url).request(get())
+      expect(answer.status).toBe(200)
+      expect(answer.body).toBe('{"é":1}')
+    }
+  })
+
+  it('reports a refused connection as a network error with its code', async () => {
+    const port = await closedPort()
+    const error = await rejectionOf(transportFor(`http://127.0.0.1:${port}`).request(get()))
+    expect(error).toBeInstanceOf(VenueNetworkError)
+    expect((error as VenueNetworkError).causeCode).toBe('ECONNREFUSED')
+  })
+
+  it('refuses a request after close() as an abort, not a network error', async () => {
+    const { url } = await trickling()
+    const transport = transportFor(url)
+    await transport.close()
+    const error = await rejectionOf(transport.request(get()))
+    expect(error).toBeInstanceOf(VenueAbortError)
+    expect((error as VenueAbortError).message).toBe('test: the connection pool is closed')
   })
 })
 

@@ -1,5 +1,6 @@
-import { type Dispatcher, Pool, request } from 'undici'
+import { type Dispatcher, Pool } from 'undici'
 import { VenueAbortError } from '../errors/venue-abort-error.js'
+import type { VenueError } from '../errors/venue-error.js'
 import { VenueNetworkError } from '../errors/venue-network-error.js'
 import { VenueResponseError } from '../errors/venue-response-error.js'
 import { VenueTimeoutError } from '../errors/venue-timeout-error.js'
@@ -47,6 +48,7 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
         })
       : undefined
   const dispatcher: Dispatcher = options.dispatcher ?? (ownPool as Pool)
+  let closing: Promise<void> | undefined
 
   return {
     request: (req) =>
@@ -57,13 +59,27 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
         req,
         options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       ),
-    close: async () => {
-      await ownPool?.close()
+    // Once: undici throws on a second close of a pool.
+    close: () => {
+      closing ??= (async () => {
+        await ownPool?.close()
+      })()
+      return closing
     },
   }
 }
 
-async function send(
+/**
+ * One GET through `dispatcher.dispatch` with a handler that gathers the body's chunks
+ * itself: no body stream, no AbortController (the timeout and the caller's signal abort
+ * through undici's own controller). About 10% more pages per second than `request()` plus
+ * `body.text()` on a 50 kB page (bench/feed-backfill.ts).
+ *
+ * Settles exactly once: the first of the answer's end, an undici error, the timeout, the
+ * caller's abort and a body past `maxBytes` wins; a request still queued for a socket is
+ * rejected at once on timeout or abort, and aborted when its turn comes.
+ */
+function send(
   dispatcher: Dispatcher,
   origin: string,
   prefix: string,
@@ -71,98 +87,102 @@ async function send(
   maxBytes: number,
 ): Promise<TransportResponse> {
   const { signal, timeoutMs, endpoint } = req
-  if (signal?.aborted) throw abortError(endpoint, signal)
+  if (signal?.aborted) return Promise.reject(abortError(endpoint, signal))
 
-  const controller = new AbortController()
-  let timedOut = false
-  const timer = setTimeout(() => {
-    timedOut = true
-    controller.abort()
-  }, timeoutMs)
-  const onAbort = () => controller.abort()
-  signal?.addEventListener('abort', onAbort, { once: true })
+  return new Promise<TransportResponse>((resolve, reject) => {
+    let controller: Dispatcher.DispatchController | undefined
+    /** Why we stopped the request ourselves, to hand to undici when it starts. */
+    let stopped: VenueError | undefined
+    let settled = false
+    let status = 0
+    let headers: TransportResponse['headers'] = {}
+    const chunks: Buffer[] = []
+    let size = 0
 
-  try {
-    const response = await request(origin + prefix + req.path, {
-      method: 'GET',
-      headers: req.headers,
-      signal: controller.signal,
-      dispatcher,
-    })
-    const body = await readBody(
-      response.body,
-      response.headers['content-length'],
-      maxBytes,
-      endpoint,
-      response.statusCode,
-    )
-    return { status: response.statusCode, headers: response.headers, body }
-  } catch (error) {
-    if (error instanceof VenueResponseError) throw error
-    if (timedOut) {
-      throw new VenueTimeoutError(`${endpoint}: no complete answer within ${timeoutMs} ms`, {
-        timeoutMs,
-        endpoint,
-        cause: error,
-      })
+    const settle = () => {
+      settled = true
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
     }
-    if (signal?.aborted) throw abortError(endpoint, signal)
-    const causeCode = errorCode(error)
-    if (causeCode === 'UND_ERR_CLOSED' || causeCode === 'UND_ERR_DESTROYED') {
-      // The pool was closed under the request: nobody will send it, retrying cannot help.
-      throw new VenueAbortError(`${endpoint}: the connection pool is closed`, {
-        endpoint,
-        cause: error,
-      })
+    const stop = (error: VenueError) => {
+      if (settled) return
+      settle()
+      stopped = error
+      reject(error)
+      controller?.abort(error)
     }
-    throw new VenueNetworkError(
-      `${endpoint}: network error${causeCode === undefined ? '' : ` (${causeCode})`}`,
-      { causeCode, endpoint, cause: error },
+    const tooLarge = (what: string) =>
+      new VenueResponseError(
+        'size',
+        `${endpoint}: the answer is larger than maxResponseBytes (${what} > ${maxBytes} bytes)`,
+        { status, endpoint },
+      )
+    const timer = setTimeout(() => {
+      stop(
+        new VenueTimeoutError(`${endpoint}: no complete answer within ${timeoutMs} ms`, {
+          timeoutMs,
+          endpoint,
+        }),
+      )
+    }, timeoutMs)
+    const onAbort = () => stop(abortError(endpoint, signal as AbortSignal))
+    signal?.addEventListener('abort', onAbort, { once: true })
+
+    dispatcher.dispatch(
+      { origin, path: prefix + req.path, method: 'GET', headers: req.headers },
+      {
+        onRequestStart(started) {
+          if (stopped !== undefined) started.abort(stopped)
+          else controller = started
+        },
+        onResponseStart(_, statusCode, responseHeaders) {
+          status = statusCode
+          headers = responseHeaders
+          const declared = Number(responseHeaders['content-length'])
+          if (declared > maxBytes) stop(tooLarge(String(declared)))
+        },
+        onResponseData(_, chunk) {
+          size += chunk.length
+          if (size > maxBytes) stop(tooLarge(`at least ${size}`))
+          else chunks.push(chunk)
+        },
+        onResponseEnd() {
+          if (settled) return
+          settle()
+          resolve({ status, headers, body: decodeBody(chunks, size) })
+        },
+        onResponseError(_, error) {
+          if (settled) return
+          settle()
+          reject(networkError(endpoint, error))
+        },
+      },
     )
-  } finally {
-    clearTimeout(timer)
-    signal?.removeEventListener('abort', onAbort)
-  }
+  })
 }
 
-/**
- * The whole body as text, refused (and the socket released) as soon as it is known to pass
- * `maxBytes`: by its `content-length` before reading, or by the bytes read so far. The
- * request's timeout keeps running while the body arrives.
- */
-async function readBody(
-  body: Dispatcher.ResponseData['body'],
-  contentLength: string | string[] | undefined,
-  maxBytes: number,
-  endpoint: string,
-  status: number,
-): Promise<string> {
-  const tooLarge = (size: string) => {
-    body.destroy()
-    return new VenueResponseError(
-      'size',
-      `${endpoint}: the answer is larger than maxResponseBytes (${size} > ${maxBytes} bytes)`,
-      { status, endpoint },
-    )
+/** The body's bytes as UTF-8 text, without a leading byte order mark. */
+function decodeBody(chunks: readonly Buffer[], size: number): string {
+  if (size === 0) return ''
+  const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
+  return bytes.toString('utf8', bom ? 3 : 0)
+}
+
+/** The typed error for a failure undici reports (connection refused, reset, pool closed). */
+function networkError(endpoint: string, error: Error): VenueError {
+  const causeCode = errorCode(error)
+  if (causeCode === 'UND_ERR_CLOSED' || causeCode === 'UND_ERR_DESTROYED') {
+    // The pool was closed under the request: nobody will send it, retrying cannot help.
+    return new VenueAbortError(`${endpoint}: the connection pool is closed`, {
+      endpoint,
+      cause: error,
+    })
   }
-  const declared = Number(Array.isArray(contentLength) ? contentLength[0] : contentLength)
-  if (declared > maxBytes) throw tooLarge(String(declared))
-  if (declared >= 0) {
-    // Declared within the bound (HTTP framing reads no more than that): undici's own
-    // reader, which skips the stream machinery per chunk (~0.1 ms less on a 50 kB page
-    // than iterating the chunks). A string longer than the bound came from more bytes.
-    const text = await body.text()
-    if (text.length > maxBytes) throw tooLarge(`at least ${text.length}`)
-    return text
-  }
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > maxBytes) throw tooLarge(`at least ${size}`)
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks, size).toString('utf8')
+  return new VenueNetworkError(
+    `${endpoint}: network error${causeCode === undefined ? '' : ` (${causeCode})`}`,
+    { causeCode, endpoint, cause: error },
+  )
 }
 
 function abortError(endpoint: string, signal: AbortSignal): VenueAbortError {
