@@ -239,7 +239,7 @@ describe('fastTrades, the fast path of trades pages', () => {
       { status: 200, headers: {}, body },
       pageSchema,
       context,
-      ENDPOINTS.trades.fast,
+      (data, tally) => ENDPOINTS.trades.fast?.(data, undefined, tally),
     )
     expect(fastTrades(JSON.parse(body).data)).toBeDefined()
     expect(data).toStrictEqual(pageSchema.parse(JSON.parse(body).data))
@@ -262,11 +262,8 @@ describe('fastTrades, the fast path of trades pages', () => {
     const context = { endpoint: 'trades', redact: (t: string) => t, now: () => 0 }
     let caught: unknown
     try {
-      interpretResponse(
-        { status: 200, headers: {}, body },
-        pageSchema,
-        context,
-        ENDPOINTS.trades.fast,
+      interpretResponse({ status: 200, headers: {}, body }, pageSchema, context, (data, tally) =>
+        ENDPOINTS.trades.fast?.(data, undefined, tally),
       )
     } catch (error) {
       caught = error

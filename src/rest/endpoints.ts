@@ -3,6 +3,7 @@ import { accountInfoSchema } from '../schemas/account-info.js'
 import { balanceSchema } from '../schemas/balance.js'
 import { depthSchema } from '../schemas/depth.js'
 import { fastDepth, fastTrades } from '../schemas/fast-paths.js'
+import type { JsonTally } from '../schemas/json-tally.js'
 import { klineSchema } from '../schemas/kline.js'
 import { openOrderSchema, orderSchema, orderWithTradesSchema } from '../schemas/order.js'
 import { pingSchema } from '../schemas/ping.js'
@@ -39,6 +40,9 @@ const poolOrMissingSchema = z.unknown().transform((value, ctx): PoolDetail | nul
   return z.NEVER
 })
 
+/** A fast path of an endpoint's schema (see src/schemas/fast-paths.ts). */
+export type FastPath<T> = (data: unknown, known: T | undefined, tally: JsonTally) => T | undefined
+
 /** One row of the endpoint table. */
 export interface Endpoint<S extends z.ZodType = z.ZodType> {
   /** The `venue.rest` method that calls it. */
@@ -55,9 +59,10 @@ export interface Endpoint<S extends z.ZodType = z.ZodType> {
   /**
    * The schema's output for the common plain form of an answer, found faster, or
    * `undefined` to let the schema decide (and report what is wrong). `known` is the
-   * output of the last answer to the same request, for endpoints that `remember` it.
+   * output of the last answer to the same request, for endpoints that `remember` it;
+   * `tally` counts the characters the data can have been written with.
    */
-  readonly fast?: (data: unknown, known?: z.output<S>) => z.output<S> | undefined
+  readonly fast?: FastPath<z.output<S>>
   /** Keep the last output per request for `fast` (endpoints polled for a changing whole). */
   readonly remember?: boolean
 }
@@ -68,7 +73,7 @@ function endpoint<S extends z.ZodType>(
   path: string,
   schema: S,
   v2Path?: string,
-  fast?: (data: unknown, known?: z.output<S>) => z.output<S> | undefined,
+  fast?: FastPath<z.output<S>>,
   remember = false,
 ): Endpoint<S> {
   return {
@@ -127,7 +132,7 @@ export const ENDPOINTS = {
     '/api/v1/trades',
     z.array(tradeDetailSchema),
     undefined,
-    fastTrades,
+    (data, _known, tally) => fastTrades(data, tally),
   ),
   transfers: endpoint('transfers', 'account', '/api/v1/transfers', z.array(transferSchema)),
   ping: endpoint('ping', 'general', '/api/v1/ping', pingSchema),

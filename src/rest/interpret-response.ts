@@ -9,8 +9,9 @@ import { VenueResponseError, type VenueResponseIssue } from '../errors/venue-res
 import { VenueServerError } from '../errors/venue-server-error.js'
 import { envelopeSchema } from '../schemas/envelope.js'
 import { fastEnvelope } from '../schemas/fast-paths.js'
+import { JsonTally } from '../schemas/json-tally.js'
 import type { TransportResponse } from '../transport/transport.js'
-import { parseJsonExact } from './parse-json-exact.js'
+import { mayHoldInexactNumber, parseJsonExact } from './parse-json-exact.js'
 
 /** The validated payload of a successful answer. */
 export interface VenueResult<T> {
@@ -38,10 +39,12 @@ export function interpretResponse<S extends z.ZodType>(
   response: TransportResponse,
   schema: S,
   context: InterpretContext,
-  fast?: (data: unknown) => z.output<S> | undefined,
+  fast?: (data: unknown, tally: JsonTally) => z.output<S> | undefined,
 ): VenueResult<z.output<S>> {
   const { status } = response
   const { endpoint } = context
+  const quick = fast === undefined ? undefined : plainAnswer(response, fast)
+  if (quick !== undefined) return quick
   let json: unknown
   let jsonError: unknown
   try {
@@ -89,8 +92,8 @@ export function interpretResponse<S extends z.ZodType>(
       { status, endpoint, venueCode: envelope.data.code, venueMessage },
     )
   }
-  const quick = fast?.(envelope.data.data)
-  if (quick !== undefined) return { data: quick, meta: envelope.data.meta }
+  const plainData = fast?.(envelope.data.data, new JsonTally())
+  if (plainData !== undefined) return { data: plainData, meta: envelope.data.meta }
   // `reportInput` keeps the offending value in each issue, to be shown redacted.
   const parsed = schema.safeParse(envelope.data.data, { reportInput: true })
   if (!parsed.success) {
@@ -113,6 +116,42 @@ export function interpretResponse<S extends z.ZodType>(
     )
   }
   return { data: parsed.data, meta: envelope.data.meta }
+}
+
+/**
+ * The answer read the fast way, or `undefined` to read it the careful way: a successful
+ * answer in the plain form, parsed by `JSON.parse` alone when that is proven to have read
+ * every number exactly. The proof is the answer's length (see {@link JsonTally}); when it
+ * fails (whitespace, escapes, a round number that could be written shorter), the scan
+ * for numbers a double cannot hold decides, and the exact parse runs if it finds one.
+ */
+function plainAnswer<T>(
+  response: TransportResponse,
+  fast: (data: unknown, tally: JsonTally) => T | undefined,
+): VenueResult<T> | undefined {
+  const { status, body } = response
+  if (status < 200 || status > 299) return undefined
+  let json: unknown
+  try {
+    json = JSON.parse(body)
+  } catch {
+    return undefined
+  }
+  const envelope = fastEnvelope(json)
+  if (envelope === undefined || envelope.code !== 0) return undefined
+  const tally = new JsonTally()
+  const data = fast(envelope.data, tally)
+  if (data === undefined) return undefined
+  // The envelope around the data, which the fast path counted.
+  let keys = 0
+  for (const key in json as Record<string, unknown>) {
+    keys += 1
+    tally.string(key)
+    if (key !== 'data') tally.value((json as Record<string, unknown>)[key])
+  }
+  tally.objectFrame(keys)
+  if (!tally.provesExact(body) && mayHoldInexactNumber(body)) return undefined
+  return { data, meta: envelope.meta }
 }
 
 interface StatusInfo {

@@ -8,7 +8,7 @@ import { normalizeDecimal, numberToDecimalString } from '../decimal.js'
  * straight to `JSON.parse`. One pass over the char codes: a regular expression for the
  * same test costs two to four times as much on digit-heavy bodies such as a book.
  */
-function mayHoldInexactNumber(text: string): boolean {
+export function mayHoldInexactNumber(text: string): boolean {
   let run = 0
   for (let i = 0; i < text.length; i += 1) {
     const c = text.charCodeAt(i)

@@ -154,15 +154,23 @@ export function createRequester(deps: RestClientDeps): RequestEndpoint {
       endpoint: method,
     })
     const { fast } = endpoint
-    if (!endpoint.remember || fast === undefined) {
-      return interpretResponse(response, endpoint.schema, { endpoint: method, redact, now }, fast)
+    if (fast === undefined) {
+      return interpretResponse(response, endpoint.schema, { endpoint: method, redact, now })
+    }
+    if (!endpoint.remember) {
+      return interpretResponse(
+        response,
+        endpoint.schema,
+        { endpoint: method, redact, now },
+        (data, tally) => fast(data, undefined, tally),
+      )
     }
     const known = remembered.get(target)
     const answer = interpretResponse(
       response,
       endpoint.schema,
       { endpoint: method, redact, now },
-      (data) => fast(data, known as never),
+      (data, tally) => fast(data, known as never, tally),
     )
     remembered.delete(target)
     remembered.set(target, answer.data)

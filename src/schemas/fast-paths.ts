@@ -5,11 +5,16 @@
  * the unusual valid forms and reports the invalid ones with their paths. A fast path never
  * accepts what its schema refuses (property-tested in test/fuzz-fast-paths.test.ts and
  * test/schemas-fast-paths-trades.test.ts).
+ *
+ * Each also counts, in a {@link JsonTally}, the fewest characters its input can have been
+ * written with; the REST client compares that with the answer's length to know that
+ * `JSON.parse` read every number exactly.
  */
 
 import { isDecimal, isDigit } from '../decimal.js'
 import type { Depth, Level } from './depth.js'
 import type { Envelope } from './envelope.js'
+import { JsonTally } from './json-tally.js'
 import { MILLISECONDS_THRESHOLD, timestampMillis } from './primitives.js'
 import type { TradeDetail } from './trade-detail.js'
 
@@ -30,8 +35,13 @@ const LOOK_AHEAD = 3
  * by price text, looking a few levels ahead in `known` for levels gone since; any text not
  * found there is read in full.
  */
-function plainLevels(levels: unknown, known: readonly Level[] | undefined): Level[] | undefined {
+function plainLevels(
+  levels: unknown,
+  known: readonly Level[] | undefined,
+  tally: JsonTally,
+): Level[] | undefined {
   if (!Array.isArray(levels)) return undefined
+  let characters = 0
   let at = 0
   const end = known === undefined ? 0 : known.length
   for (let k = 0; k < levels.length; k += 1) {
@@ -40,6 +50,8 @@ function plainLevels(levels: unknown, known: readonly Level[] | undefined): Leve
     const price: unknown = level[0]
     const quantity: unknown = level[1]
     if (typeof price !== 'string' || typeof quantity !== 'string') return undefined
+    // `["price","quantity"]` and the comma after it.
+    characters += price.length + quantity.length + 7
     let knownQuantity: string | undefined
     for (let look = at; look < at + LOOK_AHEAD && look < end; look += 1) {
       const old = (known as readonly Level[])[look] as Level
@@ -55,22 +67,38 @@ function plainLevels(levels: unknown, known: readonly Level[] | undefined): Leve
       return undefined
     }
   }
+  // One comma fewer than levels; the array's brackets.
+  tally.length += characters
+  tally.arrayFrame(levels.length)
+  if (levels.length > 0) tally.length -= levels.length
   // The parsed arrays are fresh from JSON.parse and held by nobody else.
   return levels as Level[]
+}
+
+/** The five keys of a depth answer, quoted. */
+const DEPTH_KEYS = quotedLength(['asks', 'bids', 'pool_id', 'precision', 'timestamp'])
+
+/** Characters of `keys` written as JSON strings. */
+function quotedLength(keys: readonly string[]): number {
+  return keys.reduce((sum, key) => sum + key.length + 2, 0)
 }
 
 /**
  * {@link depthSchema}'s output for a plain depth answer, else `undefined`. `known`, an
  * earlier output of the same request, makes the levels it already had cheaper to check.
  */
-export function fastDepth(data: unknown, known?: Depth): Depth | undefined {
+export function fastDepth(
+  data: unknown,
+  known?: Depth,
+  tally: JsonTally = new JsonTally(),
+): Depth | undefined {
   if (!isPlainObject(data)) return undefined
   const { pool_id: poolId, precision } = data
   if (typeof poolId !== 'number' || !Number.isSafeInteger(poolId) || poolId < 0) return undefined
   if (typeof precision !== 'string' || !isDecimal(precision)) return undefined
-  const asks = plainLevels(data['asks'], known?.asks)
+  const asks = plainLevels(data['asks'], known?.asks, tally)
   if (asks === undefined) return undefined
-  const bids = plainLevels(data['bids'], known?.bids)
+  const bids = plainLevels(data['bids'], known?.bids, tally)
   if (bids === undefined) return undefined
   // Whole milliseconds are the schema's output as they are; other forms go to the schema.
   const time = data['timestamp']
@@ -82,6 +110,11 @@ export function fastDepth(data: unknown, known?: Depth): Depth | undefined {
     if (!parsed.success) return undefined
     timestamp = parsed.data
   }
+  tally.length += DEPTH_KEYS
+  tally.objectFrame(5)
+  tally.number(poolId)
+  tally.string(precision)
+  tally.value(time)
   return { asks, bids, pool_id: poolId, precision, timestamp }
 }
 
@@ -101,14 +134,18 @@ export function fastEnvelope(json: unknown): Envelope | undefined {
  * `unsignedIntegerString`'s output for a non-negative safe-integer number or a
  * canonical digit string (no leading zero), else `undefined`.
  */
-function plainUnsignedId(value: unknown): string | undefined {
+function plainUnsignedId(value: unknown, tally: JsonTally): string | undefined {
   if (typeof value === 'number') {
-    return Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined
+    if (!Number.isSafeInteger(value) || value < 0) return undefined
+    const text = String(value)
+    tally.integer(text)
+    return text
   }
   if (typeof value !== 'string') return undefined
   const n = value.length
   if (n === 0 || (n > 1 && value[0] === '0')) return undefined
   for (let i = 0; i < n; i += 1) if (!isDigit(value.charCodeAt(i))) return undefined
+  tally.length += n + 2
   return value
 }
 
@@ -128,8 +165,38 @@ function plainSeconds(value: unknown): number | undefined {
   return Number.isSafeInteger(millis) ? millis + 0 : undefined
 }
 
+/** The twenty keys of a trade record. */
+const TRADE_KEYS = [
+  'global_seq',
+  'tx_id',
+  'pool_id',
+  'base_coin',
+  'quote_coin',
+  'base_quantity',
+  'quote_quantity',
+  'price',
+  'timestamp',
+  'taker',
+  'taker_fee',
+  'taker_is_bid',
+  'taker_order_id',
+  'taker_order_cid',
+  'taker_permission',
+  'maker',
+  'maker_fee',
+  'maker_order_id',
+  'maker_order_cid',
+  'maker_permission',
+] as const
+
+/**
+ * A trade record's characters besides its values: the quoted keys, the braces, colons
+ * and commas, and the quotes of its fourteen string and decimal values.
+ */
+const TRADE_FRAME = quotedLength(TRADE_KEYS) + 2 * TRADE_KEYS.length + 1 + 14 * 2
+
 /** `tradeDetailSchema`'s output for a plain trade record, else `undefined`. */
-function plainTrade(record: unknown): TradeDetail | undefined {
+function plainTrade(record: unknown, tally: JsonTally): TradeDetail | undefined {
   if (!isPlainObject(record)) return undefined
   const {
     tx_id: txId,
@@ -161,15 +228,16 @@ function plainTrade(record: unknown): TradeDetail | undefined {
   ) {
     return undefined
   }
-  const globalSeq = plainUnsignedId(record['global_seq'])
-  const takerOrderId = plainUnsignedId(record['taker_order_id'])
-  const makerOrderId = plainUnsignedId(record['maker_order_id'])
+  const globalSeq = plainUnsignedId(record['global_seq'], tally)
+  const takerOrderId = plainUnsignedId(record['taker_order_id'], tally)
+  const makerOrderId = plainUnsignedId(record['maker_order_id'], tally)
   const baseQuantity = plainDecimal(record['base_quantity'])
   const quoteQuantity = plainDecimal(record['quote_quantity'])
   const price = plainDecimal(record['price'])
   const takerFee = plainDecimal(record['taker_fee'])
   const makerFee = plainDecimal(record['maker_fee'])
-  const timestamp = plainSeconds(record['timestamp'])
+  const seconds = record['timestamp']
+  const timestamp = plainSeconds(seconds)
   if (
     globalSeq === undefined ||
     takerOrderId === undefined ||
@@ -183,6 +251,27 @@ function plainTrade(record: unknown): TradeDetail | undefined {
   ) {
     return undefined
   }
+  // The frame (keys, punctuation, the quotes of the string values), the string and
+  // decimal values, the boolean, the numbers (the ids are counted above).
+  tally.length +=
+    TRADE_FRAME +
+    txId.length +
+    baseCoin.length +
+    quoteCoin.length +
+    taker.length +
+    takerOrderCid.length +
+    takerPermission.length +
+    maker.length +
+    makerOrderCid.length +
+    makerPermission.length +
+    baseQuantity.length +
+    quoteQuantity.length +
+    price.length +
+    takerFee.length +
+    makerFee.length +
+    (takerIsBid ? 4 : 5)
+  tally.number(poolId)
+  tally.number(seconds as number)
   // The schema's keys in the schema's order (unknown keys dropped, as `z.object` does).
   return {
     global_seq: globalSeq,
@@ -213,14 +302,18 @@ function plainTrade(record: unknown): TradeDetail | undefined {
  * decimal text, ids as safe-integer numbers or canonical digits, the time as a number),
  * else `undefined`.
  */
-export function fastTrades(data: unknown): TradeDetail[] | undefined {
+export function fastTrades(
+  data: unknown,
+  tally: JsonTally = new JsonTally(),
+): TradeDetail[] | undefined {
   if (!Array.isArray(data)) return undefined
   const n = data.length
   const trades = new Array<TradeDetail>(n)
   for (let i = 0; i < n; i += 1) {
-    const trade = plainTrade(data[i])
+    const trade = plainTrade(data[i], tally)
     if (trade === undefined) return undefined
     trades[i] = trade
   }
+  tally.arrayFrame(n)
   return trades
 }

@@ -1,0 +1,142 @@
+/**
+ * Proof, from lengths alone, that `JSON.parse` read every number of an answer exactly, so
+ * that the common answer needs no scan of its text for numbers a double cannot hold.
+ *
+ * While a fast path reads a parsed value, it counts the fewest characters that value can
+ * have been written with: no whitespace, no escapes, each number as JavaScript writes it.
+ * Any other writing of the same value is longer, except that a number ending in three or
+ * more zeros can be written shorter with an exponent (`1e3` for `1000`): that possible
+ * saving is counted apart, as `slack`.
+ *
+ * A number `JSON.parse` did not read exactly (the exact-number parse would have kept it as
+ * text) has at least 16 significant digits and a point or an exponent, or an exponent
+ * that underflows: it is always at least 2 characters longer than the number JavaScript
+ * writes for its double, provided that number has at most 15 characters and no exponent,
+ * which {@link JsonTally.number} requires. So if the text is longer than the count by
+ * less than `2 - slack`, no such number is in it.
+ */
+export class JsonTally {
+  /** Characters counted so far. */
+  length = 0
+  /** How many characters fewer the numbers counted could have been written with. */
+  slack = 0
+  /** False once a value was counted that the proof cannot cover. */
+  measurable = true
+
+  /** Counts a string value or an object key. */
+  string(text: string): void {
+    this.length += text.length + 2
+  }
+
+  /** Counts `true` or `false`. */
+  boolean(value: boolean): void {
+    this.length += value ? 4 : 5
+  }
+
+  /** Counts a number as `JSON.parse` returned it. */
+  number(value: number): void {
+    if (!Number.isFinite(value)) {
+      this.measurable = false
+      return
+    }
+    if (Number.isInteger(value)) {
+      // Beyond 2^53 the exact-number parse keeps the digits as text: not for this proof.
+      if (Number.isSafeInteger(value)) this.integer(String(value))
+      else this.measurable = false
+      return
+    }
+    const text = String(value)
+    // A fraction below 1 may be shorter with an exponent (`1e-3`); an exponent in
+    // JavaScript's own writing, or more than 15 characters, is beyond the proof.
+    if (Math.abs(value) < 1 || text.length > 15 || text.includes('e')) {
+      this.measurable = false
+      return
+    }
+    this.length += text.length
+  }
+
+  /**
+   * Counts an integer number already written as JavaScript writes it (`String(value)`),
+   * as the fast paths do for the ids they hand on as text.
+   */
+  integer(text: string): void {
+    if (text.length > 15) {
+      this.measurable = false
+      return
+    }
+    this.length += text.length
+    this.slack += exponentSaving(text)
+  }
+
+  /** Counts any parsed JSON value (objects and arrays walked). */
+  value(value: unknown): void {
+    switch (typeof value) {
+      case 'string':
+        this.string(value)
+        return
+      case 'number':
+        this.number(value)
+        return
+      case 'boolean':
+        this.boolean(value)
+        return
+      case 'object':
+        if (value === null) {
+          this.length += 4
+        } else if (Array.isArray(value)) {
+          this.arrayFrame(value.length)
+          for (const item of value) this.value(item)
+        } else {
+          let keys = 0
+          for (const key in value) {
+            keys += 1
+            this.string(key)
+            this.value((value as Record<string, unknown>)[key])
+          }
+          this.objectFrame(keys)
+        }
+        return
+      default:
+        this.measurable = false
+    }
+  }
+
+  /** Counts the brackets and commas of an array of `items` values. */
+  arrayFrame(items: number): void {
+    this.length += items === 0 ? 2 : items + 1
+  }
+
+  /** Counts the braces, colons and commas of an object of `keys` members (not the keys). */
+  objectFrame(keys: number): void {
+    this.length += keys === 0 ? 2 : 2 * keys + 1
+  }
+
+  /**
+   * Whether `text`, which `JSON.parse` turned into the values counted (all of them,
+   * nothing left out), holds only numbers it read exactly. Whitespace at the end of the
+   * text is allowed.
+   */
+  provesExact(text: string): boolean {
+    if (!this.measurable) return false
+    let end = text.length
+    while (end > 0 && isJsonSpace(text.charCodeAt(end - 1))) end -= 1
+    const excess = end - this.length
+    return excess >= 0 && excess + this.slack < 2
+  }
+}
+
+/**
+ * How much shorter the integer written as `digits` is with an exponent: `12000` (5) is
+ * `12e3` (4), one character; fewer than three trailing zeros save nothing.
+ */
+function exponentSaving(digits: string): number {
+  let zeros = 0
+  for (let i = digits.length - 1; i > 0 && digits.charCodeAt(i) === 48; i -= 1) zeros += 1
+  if (zeros < 3) return 0
+  // `m` + `e` + the exponent's digits, against `m` + the zeros.
+  return zeros - 1 - String(zeros).length
+}
+
+function isJsonSpace(code: number): boolean {
+  return code === 32 || code === 10 || code === 13 || code === 9
+}
