@@ -1,3 +1,4 @@
+import type { Subscription } from 'rxjs'
 import { count, firstValueFrom, lastValueFrom, map, of, take, tap, toArray } from 'rxjs'
 import { TestScheduler } from 'rxjs/testing'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -146,6 +147,66 @@ describe('paginateCursor: backfill and tail', () => {
       { phase: 'tail', pages: 4, items: 8, cursor: 8 },
       { phase: 'tail', pages: 5, items: 8, cursor: 8 },
     ])
+  })
+})
+
+describe('paginateCursor: leaving from inside a callback', () => {
+  for (const phase of ['backfill', 'tail'] as const) {
+    it(`schedules nothing and asks nothing more when onProgress (${phase}) unsubscribes`, () => {
+      const scheduler = testScheduler()
+      scheduler.run(({ cold, flush }) => {
+        const venue = venueOf(5)
+        const fetches: (number | undefined)[] = []
+        let subscription: Subscription | undefined
+        const feed = paginateCursor(
+          options(
+            scheduler,
+            (cursor) => {
+              fetches.push(cursor)
+              return cold(LATENCY, { p: venue(cursor, scheduler.now(), 3) })
+            },
+            {
+              onProgress: (progress) => {
+                if (progress.phase === phase) subscription?.unsubscribe()
+              },
+            },
+          ),
+        )
+        subscription = feed.subscribe()
+        flush()
+        // Left after the first page (full: backfill) or the second (short: tail).
+        expect(fetches).toEqual(phase === 'backfill' ? [undefined] : [undefined, 3])
+        // No pause, no request left behind to keep a process up.
+        expect(scheduler.actions).toEqual([])
+      })
+    })
+  }
+
+  it('asks no page after handOver ends the subscription', () => {
+    const scheduler = testScheduler()
+    scheduler.run(({ cold, flush }) => {
+      const fetches: (number | undefined)[] = []
+      let subscription: Subscription | undefined
+      const feed = paginateCursor(
+        options(
+          scheduler,
+          (cursor) => {
+            fetches.push(cursor)
+            return cold(LATENCY, { p: venueOf(2)(cursor, 0, 3) })
+          },
+          {
+            handOver: () => {
+              subscription?.unsubscribe()
+              return 'next'
+            },
+          },
+        ),
+      )
+      subscription = feed.subscribe()
+      flush()
+      expect(fetches).toEqual([undefined])
+      expect(scheduler.actions).toEqual([])
+    })
   })
 })
 

@@ -366,7 +366,11 @@ class CursorPager<T, C> {
         items: this.#items,
         cursor,
       })
+      // The consumer may have left from inside its callback: then nothing more is asked
+      // or scheduled (a pause left behind would keep the process up for an interval).
+      if (this.#subscriber.closed) return
       const decision = step.full ? 'next' : (handOver?.(cursor) ?? 'wait')
+      if (this.#subscriber.closed) return
       if (decision === 'end') {
         this.#subscriber.complete()
       } else if (decision === 'next' && step.moved) {
