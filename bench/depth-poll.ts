@@ -99,8 +99,11 @@ function bench(levels: number): { parse: number; poll: number; bytes: number } {
     poll: () => {
       if (fed === POLLS) restart()
       // As the client's requester does: the last answer to the same request helps the next.
-      const { data } = interpretResponse(responses[fed] as never, depthSchema, context, (raw) =>
-        fastDepth(raw, known),
+      const { data } = interpretResponse(
+        responses[fed] as never,
+        depthSchema,
+        context,
+        (raw, tally) => fastDepth(raw, known, tally),
       )
       known = data
       polls.next({ depth: data, afterRecovery: false })

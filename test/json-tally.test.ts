@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest'
 import { VenueResponseError } from '../src/errors/venue-response-error.js'
 import { ENDPOINTS } from '../src/rest/endpoints.js'
 import { interpretResponse } from '../src/rest/interpret-response.js'
-import { fastTrades } from '../src/schemas/fast-paths.js'
+import { fastDepth, fastTrades } from '../src/schemas/fast-paths.js'
 import { JsonTally } from '../src/schemas/json-tally.js'
 import { params } from './fuzz/config.js'
 
@@ -134,10 +134,28 @@ describe('JsonTally', () => {
     expect(tally.provesExact('{"a":1, "b":["x"]}')).toBe(true)
     expect(tally.provesExact('{"a":1, "b": ["x"]}')).toBe(false)
     expect(tally.provesExact('{"a":1.0000000000000000001,"b":["x"]}')).toBe(false)
-    const round = new JsonTally()
-    round.value({ a: 10_000 })
-    // `1e4` could stand for the 10000 counted: two characters of slack.
-    expect(round.provesExact('{"a":10000}')).toBe(false)
+  })
+
+  it('looks for a round number written in full as its member, once per member', () => {
+    const member = new JsonTally()
+    member.value({ a: 10_000 })
+    expect(member.provesExact('{"a":10000}')).toBe(true)
+    // In an array it has no member to look for: `1e4` could stand for it (2 characters).
+    const element = new JsonTally()
+    element.value([10_000])
+    expect(element.provesExact('[10000]')).toBe(false)
+    // Two equal members need two places: one found twice proves nothing for the other.
+    const twice = new JsonTally()
+    twice.value([{ a: 10_000 }, { a: 10_000 }])
+    expect(twice.provesExact('[{"a":10000},{"a":10000}]')).toBe(true)
+    const once = new JsonTally()
+    once.value([{ a: 10_000 }, { a: 10_000 }])
+    once.length -= 2 // as if the second were written `1e4`
+    expect(once.provesExact('[{"a":10000},{"a":1e4}]')).toBe(false)
+    // A prefix of a longer number is not the member.
+    const prefix = new JsonTally()
+    prefix.value({ a: 10_000 })
+    expect(prefix.provesExact('{"a":10000.0000000000000000001}')).toBe(false)
   })
 })
 
@@ -299,10 +317,76 @@ describe('interpretResponse reading with JSON.parse alone', () => {
     expect(Math.abs(body.length - canonical.length)).toBeLessThanOrEqual(1)
     const tally = new JsonTally()
     expect(fastTrades(JSON.parse(body).data, tally)).toBeDefined()
-    expect(tally.slack).toBe(16)
+    tally.string('code')
+    tally.string('message')
+    tally.string('data')
+    tally.value(0)
+    tally.value('')
+    tally.objectFrame(3)
+    expect(tally.length).toBe(canonical.length)
+    // The round numbers are not written in full: their savings count, and the proof fails.
+    expect(tally.provesExact(body)).toBe(false)
     // The careful path keeps the id's digits, which are no unsigned integer: an error.
     expect(outcome(body, 'trades', true)).toMatchObject({ error: 'schema' })
     agree(body, 'trades')
+  })
+
+  it('catches a rounded id when the round number written in full is extra text', () => {
+    const record = {
+      global_seq: 5,
+      tx_id: 'ab'.repeat(32),
+      pool_id: 1,
+      base_coin: 'x',
+      quote_coin: 'y',
+      base_quantity: '1.5',
+      quote_quantity: '3',
+      price: '2',
+      timestamp: 1_700_000_000,
+      taker: 'demo.trader',
+      taker_fee: '0.01',
+      taker_is_bid: true,
+      taker_order_id: 31,
+      taker_order_cid: '',
+      taker_permission: 'active',
+      maker: 'mm.alpha',
+      maker_fee: '0.01',
+      maker_order_id: 7,
+      maker_order_cid: '',
+      maker_permission: 'active',
+    }
+    const body = JSON.stringify({ code: 0, message: '', data: [record] })
+      .replace('"timestamp":1700000000', '"timestamp":17e8')
+      .replace('"taker_order_id":31', '"taker_order_id":31.0000000000000001')
+      .replace(
+        '"maker_permission":"active"}',
+        '"maker_permission":"active","x":{"timestamp":1700000000}}',
+      )
+    expect(outcome(body, 'trades', true)).toMatchObject({ error: 'schema' })
+    agree(body, 'trades')
+  })
+
+  it('counts a plain depth answer exactly, with the last answer known or not', () => {
+    fc.assert(
+      fc.property(envelope(depth), fc.boolean(), (answer, withKnown) => {
+        const body = JSON.stringify(answer)
+        const json = JSON.parse(body) as Record<string, unknown>
+        const known = withKnown ? fastDepth(JSON.parse(body).data) : undefined
+        const tally = new JsonTally()
+        expect(fastDepth(json['data'], known, tally)).toBeDefined()
+        let keys = 0
+        for (const key of Object.keys(json)) {
+          keys += 1
+          tally.string(key)
+          if (key !== 'data') tally.value(json[key], key)
+        }
+        tally.objectFrame(keys)
+        if (tally.measurable) {
+          expect(tally.length).toBe(body.length)
+          expect(tally.provesExact(body)).toBe(true)
+        }
+      }),
+      params(300),
+    )
   })
 
   it('takes the canonical page by its length, without the scan', () => {

@@ -147,7 +147,7 @@ function plainAnswer<T>(
   for (const key in json as Record<string, unknown>) {
     keys += 1
     tally.string(key)
-    if (key !== 'data') tally.value((json as Record<string, unknown>)[key])
+    if (key !== 'data') tally.value((json as Record<string, unknown>)[key], key)
   }
   tally.objectFrame(keys)
   if (!tally.provesExact(body) && mayHoldInexactNumber(body)) return undefined

@@ -50,7 +50,7 @@ function plainLevels(
     const price: unknown = level[0]
     const quantity: unknown = level[1]
     if (typeof price !== 'string' || typeof quantity !== 'string') return undefined
-    // `["price","quantity"]` and the comma after it.
+    // `["price","quantity"]`
     characters += price.length + quantity.length + 7
     let knownQuantity: string | undefined
     for (let look = at; look < at + LOOK_AHEAD && look < end; look += 1) {
@@ -67,10 +67,8 @@ function plainLevels(
       return undefined
     }
   }
-  // One comma fewer than levels; the array's brackets.
   tally.length += characters
   tally.arrayFrame(levels.length)
-  if (levels.length > 0) tally.length -= levels.length
   // The parsed arrays are fresh from JSON.parse and held by nobody else.
   return levels as Level[]
 }
@@ -112,9 +110,9 @@ export function fastDepth(
   }
   tally.length += DEPTH_KEYS
   tally.objectFrame(5)
-  tally.number(poolId)
+  tally.number(poolId, 'pool_id')
   tally.string(precision)
-  tally.value(time)
+  tally.value(time, 'timestamp')
   return { asks, bids, pool_id: poolId, precision, timestamp }
 }
 
@@ -134,11 +132,11 @@ export function fastEnvelope(json: unknown): Envelope | undefined {
  * `unsignedIntegerString`'s output for a non-negative safe-integer number or a
  * canonical digit string (no leading zero), else `undefined`.
  */
-function plainUnsignedId(value: unknown, tally: JsonTally): string | undefined {
+function plainUnsignedId(value: unknown, key: string, tally: JsonTally): string | undefined {
   if (typeof value === 'number') {
     if (!Number.isSafeInteger(value) || value < 0) return undefined
     const text = String(value)
-    tally.integer(text)
+    tally.integer(text, key)
     return text
   }
   if (typeof value !== 'string') return undefined
@@ -228,9 +226,9 @@ function plainTrade(record: unknown, tally: JsonTally): TradeDetail | undefined 
   ) {
     return undefined
   }
-  const globalSeq = plainUnsignedId(record['global_seq'], tally)
-  const takerOrderId = plainUnsignedId(record['taker_order_id'], tally)
-  const makerOrderId = plainUnsignedId(record['maker_order_id'], tally)
+  const globalSeq = plainUnsignedId(record['global_seq'], 'global_seq', tally)
+  const takerOrderId = plainUnsignedId(record['taker_order_id'], 'taker_order_id', tally)
+  const makerOrderId = plainUnsignedId(record['maker_order_id'], 'maker_order_id', tally)
   const baseQuantity = plainDecimal(record['base_quantity'])
   const quoteQuantity = plainDecimal(record['quote_quantity'])
   const price = plainDecimal(record['price'])
@@ -270,8 +268,8 @@ function plainTrade(record: unknown, tally: JsonTally): TradeDetail | undefined 
     takerFee.length +
     makerFee.length +
     (takerIsBid ? 4 : 5)
-  tally.number(poolId)
-  tally.number(seconds as number)
+  tally.number(poolId, 'pool_id')
+  tally.number(seconds as number, 'timestamp')
   // The schema's keys in the schema's order (unknown keys dropped, as `z.object` does).
   return {
     global_seq: globalSeq,

@@ -5,8 +5,11 @@
  * While a fast path reads a parsed value, it counts the fewest characters that value can
  * have been written with: no whitespace, no escapes, each number as JavaScript writes it.
  * Any other writing of the same value is longer, except that a number ending in three or
- * more zeros can be written shorter with an exponent (`1e3` for `1000`): that possible
- * saving is counted apart, as `slack`.
+ * more zeros can be written shorter with an exponent (`1e3` for `1000`). Such a number,
+ * when it is the value of a key, is looked for in the text as `"key":1000`: found (once
+ * per such member), it is written in full; not found, its possible saving is counted as
+ * `slack`. (An occurrence that is not the member's own writing is text the count does not
+ * have: it makes the text longer by more than the saving it could hide.)
  *
  * A number `JSON.parse` did not read exactly (the exact-number parse would have kept it as
  * text) has at least 16 significant digits and a point or an exponent, or an exponent
@@ -20,6 +23,8 @@ export class JsonTally {
   length = 0
   /** How many characters fewer the numbers counted could have been written with. */
   slack = 0
+  /** Members `"key":digits` of round numbers, each to be found written in full. */
+  readonly #round: { readonly member: string; readonly saving: number }[] = []
   /** False once a value was counted that the proof cannot cover. */
   measurable = true
 
@@ -33,15 +38,15 @@ export class JsonTally {
     this.length += value ? 4 : 5
   }
 
-  /** Counts a number as `JSON.parse` returned it. */
-  number(value: number): void {
+  /** Counts a number as `JSON.parse` returned it; `key`, the member it is the value of. */
+  number(value: number, key?: string): void {
     if (!Number.isFinite(value)) {
       this.measurable = false
       return
     }
     if (Number.isInteger(value)) {
       // Beyond 2^53 the exact-number parse keeps the digits as text: not for this proof.
-      if (Number.isSafeInteger(value)) this.integer(String(value))
+      if (Number.isSafeInteger(value)) this.integer(String(value), key)
       else this.measurable = false
       return
     }
@@ -57,25 +62,29 @@ export class JsonTally {
 
   /**
    * Counts an integer number already written as JavaScript writes it (`String(value)`),
-   * as the fast paths do for the ids they hand on as text.
+   * as the fast paths do for the ids they hand on as text; `key`, the member it is the
+   * value of.
    */
-  integer(text: string): void {
+  integer(text: string, key?: string): void {
     if (text.length > 15) {
       this.measurable = false
       return
     }
     this.length += text.length
-    this.slack += exponentSaving(text)
+    const saving = exponentSaving(text)
+    if (saving === 0) return
+    if (key === undefined) this.slack += saving
+    else this.#round.push({ member: `${JSON.stringify(key)}:${text}`, saving })
   }
 
-  /** Counts any parsed JSON value (objects and arrays walked). */
-  value(value: unknown): void {
+  /** Counts any parsed JSON value (objects and arrays walked); `key`, the member it is the value of. */
+  value(value: unknown, key?: string): void {
     switch (typeof value) {
       case 'string':
         this.string(value)
         return
       case 'number':
-        this.number(value)
+        this.number(value, key)
         return
       case 'boolean':
         this.boolean(value)
@@ -91,7 +100,7 @@ export class JsonTally {
           for (const key in value) {
             keys += 1
             this.string(key)
-            this.value((value as Record<string, unknown>)[key])
+            this.value((value as Record<string, unknown>)[key], key)
           }
           this.objectFrame(keys)
         }
@@ -121,8 +130,28 @@ export class JsonTally {
     let end = text.length
     while (end > 0 && isJsonSpace(text.charCodeAt(end - 1))) end -= 1
     const excess = end - this.length
-    return excess >= 0 && excess + this.slack < 2
+    if (excess < 0) return false
+    let slack = this.slack
+    if (this.#round.length > 0) {
+      // Each member found at a place of its own (two equal members need two places).
+      const from = new Map<string, number>()
+      for (const { member, saving } of this.#round) {
+        const at = findMember(text, member, from.get(member) ?? 0)
+        if (at === -1) slack += saving
+        else from.set(member, at + member.length)
+      }
+    }
+    return excess + slack < 2
   }
+}
+
+/** Where `member` is written in full (followed by what may follow a value) from `start`, or -1. */
+function findMember(text: string, member: string, start: number): number {
+  for (let at = text.indexOf(member, start); at !== -1; at = text.indexOf(member, at + 1)) {
+    const next = text.charCodeAt(at + member.length)
+    if (next === 44 || next === 125 || next === 93 || isJsonSpace(next)) return at
+  }
+  return -1
 }
 
 /**
