@@ -52,6 +52,7 @@ export {
   VenueNotFoundError,
   VenueRateLimitError,
   VenueRejectedError,
+  VenueRelayError,
   VenueResponseError,
   type VenueResponseInfo,
   type VenueResponseIssue,
@@ -59,7 +60,7 @@ export {
   VenueServerError,
   VenueTimeoutError,
 } from './errors/index.js'
-export type { BackoffOptions, MarketDataSource, VenueOptions } from './options.js'
+export type { BackoffOptions, MarketDataSource, RelaySettings, VenueOptions } from './options.js'
 // REST
 export type {
   CallOptions,

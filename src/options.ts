@@ -3,6 +3,7 @@ import { ApiKey } from './api-key.js'
 import type { BackoffOptions } from './core/retry-backoff.js'
 import { redactError } from './errors/venue-error.js'
 import { VenueInputError } from './errors/venue-input-error.js'
+import { checkRedis, DEFAULT_PREFIX, type RelayRedis } from './relay/redis.js'
 import type { MarketDataSource } from './rest/index.js'
 import {
   DEFAULT_PARAM_NAMES,
@@ -67,6 +68,38 @@ export interface VenueOptions {
    * `VirtualTimeScheduler` to run streams in virtual time; request timeouts stay real.
    */
   readonly scheduler?: SchedulerLike
+  /**
+   * Read the streams a relay publishes (`startRelay`, `venue-rx relay`) from Redis instead
+   * of polling: `watchDepth`, `watchOrderBook`, `watchTrades`, `watchKlines`,
+   * `watchMyTrades`, `watchTransfers`, `watchFills`, `watchBalances`, `watchOpenOrders`
+   * and `watchPools`. The other streams and `rest` still go to the venue. `prefix` must be
+   * the relay's (default `venue-rx`).
+   */
+  readonly relay?: RelaySettings
+  /**
+   * Keep the request budget (`maxRequestsPerSecond`) in Redis, shared by every client and
+   * relay of this venue and API key on any host: one limit for the fleet.
+   */
+  readonly sharedBudget?: RelaySettings
+}
+
+/**
+ * Where a venue finds Redis for {@link VenueOptions.relay} and
+ * {@link VenueOptions.sharedBudget}.
+ *
+ * @example
+ * ```ts
+ * import { createVenue, type RelaySettings } from 'venue-rx'
+ *
+ * const redis: RelaySettings = { redis: 'redis://127.0.0.1:6379' }
+ * const venue = createVenue({ baseUrl, apiKey, relay: redis, sharedBudget: redis })
+ * ```
+ */
+export interface RelaySettings {
+  /** A `redis://` URL or ioredis options. */
+  readonly redis: RelayRedis
+  /** First part of every Redis key. Default `venue-rx`. */
+  readonly prefix?: string
 }
 
 /** {@link VenueOptions} after validation and defaults; the key is wrapped so it cannot leak. */
@@ -84,6 +117,8 @@ export interface ResolvedVenueOptions {
   readonly dispatcher: VenueDispatcher | undefined
   readonly paramNames: ParamNames
   readonly scheduler: SchedulerLike | undefined
+  readonly relay: Required<RelaySettings> | undefined
+  readonly sharedBudget: Required<RelaySettings> | undefined
 }
 
 const OPTION_NAMES: ReadonlySet<string> = new Set([
@@ -100,6 +135,8 @@ const OPTION_NAMES: ReadonlySet<string> = new Set([
   'dispatcher',
   'paramNames',
   'scheduler',
+  'relay',
+  'sharedBudget',
 ])
 
 /** Validates `options` and fills in defaults. Throws {@link VenueInputError} naming the option. */
@@ -159,7 +196,33 @@ function resolve(options: VenueOptions): ResolvedVenueOptions {
     dispatcher: dispatcher(options.dispatcher),
     paramNames: paramNames(options.paramNames),
     scheduler: scheduler(options.scheduler),
+    relay: relaySettings('relay', options.relay),
+    sharedBudget: relaySettings('sharedBudget', options.sharedBudget),
   })
+}
+
+function relaySettings(name: string, value: unknown): Required<RelaySettings> | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new VenueInputError(name, `createVenue: ${name} must be an object { redis, prefix }`)
+  }
+  for (const key of Object.keys(value)) {
+    if (key !== 'redis' && key !== 'prefix') {
+      throw VenueInputError.quoting({
+        argument: `${name}.${key}`,
+        render: (shown) => `createVenue: unknown option ${JSON.stringify(shown)}`,
+      })
+    }
+  }
+  const { redis, prefix } = value as RelaySettings
+  const checkedPrefix = prefix ?? DEFAULT_PREFIX
+  if (typeof checkedPrefix !== 'string' || !/^[\w.-]{1,64}$/.test(checkedPrefix)) {
+    throw new VenueInputError(
+      `${name}.prefix`,
+      `createVenue: ${name}.prefix must be 1-64 letters, digits, _ . -`,
+    )
+  }
+  return Object.freeze({ redis: checkRedis(`${name}.redis`, redis), prefix: checkedPrefix })
 }
 
 const BACKOFF_NAMES: ReadonlySet<string> = new Set(['initialMs', 'maxMs', 'factor', 'jitter'])

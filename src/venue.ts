@@ -1,6 +1,7 @@
 import { inspect } from 'node:util'
-import { catchError, map, type Observable, Subject, throwError } from 'rxjs'
+import { catchError, map, type Observable, Subject, scan, takeUntil, throwError } from 'rxjs'
 import type { ApiKey } from './api-key.js'
+import { applyBookEvent } from './book/apply-book-event.js'
 import type { BookEvent } from './book/book-event.js'
 import type { OrderBook } from './book/order-book.js'
 import { HealthBoard, type HealthReport } from './core/health.js'
@@ -8,6 +9,9 @@ import { StreamRegistry } from './core/stream-registry.js'
 import { VenueAbortError } from './errors/venue-abort-error.js'
 import { redactError } from './errors/venue-error.js'
 import { type ResolvedVenueOptions, resolveOptions, type VenueOptions } from './options.js'
+import { budgetKey, describeRedis } from './relay/redis.js'
+import { relayStreams } from './relay/relay-streams.js'
+import { SharedBudget } from './relay/shared-budget.js'
 import { createRestClient, type RestClient } from './rest/index.js'
 import type { AccountInfo } from './schemas/account-info.js'
 import type { KlineInterval } from './schemas/kline.js'
@@ -60,7 +64,14 @@ import { createUndiciTransport } from './transport/undici-transport.js'
  * ```
  */
 export interface VenueSettings
-  extends Omit<ResolvedVenueOptions, 'apiKey' | 'dispatcher' | 'scheduler'> {
+  extends Omit<
+    ResolvedVenueOptions,
+    'apiKey' | 'dispatcher' | 'scheduler' | 'relay' | 'sharedBudget'
+  > {
+  /** Where the relay's Redis is (`host:port`, no credentials), when `relay` is set. */
+  readonly relay: { readonly redis: string; readonly prefix: string } | undefined
+  /** Where the shared budget's Redis is, when `sharedBudget` is set. */
+  readonly sharedBudget: { readonly redis: string; readonly prefix: string } | undefined
   /** Whether an API key was given (the key itself is never exposed). */
   readonly hasApiKey: boolean
   /** Whether a caller-supplied dispatcher is in use. */
@@ -190,19 +201,39 @@ export function createVenue(options: VenueOptions): Venue {
     connections: resolved.connections,
     maxResponseBytes: resolved.maxResponseBytes,
   })
+  // The budget of the fleet lives in Redis when `sharedBudget` is set.
+  const fleetBudget =
+    resolved.sharedBudget === undefined
+      ? undefined
+      : new SharedBudget(
+          resolved.sharedBudget.redis,
+          budgetKey(resolved.sharedBudget.prefix, resolved.baseUrl, resolved.apiKey?.reveal()),
+          resolved.maxRequestsPerSecond,
+        )
   // Identical requests share one flight, and a flight waits for one token of the budget.
-  const shared = dedupeTransport(pool, { acquire: (lane, signal) => bucket.acquire(lane, signal) })
+  const shared = dedupeTransport(pool, {
+    acquire: (lane, signal) =>
+      fleetBudget === undefined ? bucket.acquire(lane, signal) : fleetBudget.acquire(lane, signal),
+  })
   const closed = new Subject<void>()
   const transport = closingTransport(shared, () => {
     closed.next()
     closed.complete()
     bucket.close(new VenueAbortError('the venue is closed'))
+    fleetBudget?.close(new VenueAbortError('the venue is closed'))
     health.close()
   })
 
-  const { apiKey, dispatcher, scheduler, ...visible } = resolved
+  const { apiKey, dispatcher, scheduler, relay, sharedBudget, ...visible } = resolved
   const settings: VenueSettings = Object.freeze({
     ...visible,
+    // Where Redis is, without its credentials.
+    relay:
+      relay === undefined ? undefined : { redis: describeRedis(relay.redis), prefix: relay.prefix },
+    sharedBudget:
+      sharedBudget === undefined
+        ? undefined
+        : { redis: describeRedis(sharedBudget.redis), prefix: sharedBudget.prefix },
     hasApiKey: apiKey !== undefined,
     customDispatcher: dispatcher !== undefined,
     customScheduler: scheduler !== undefined,
@@ -233,34 +264,75 @@ export function createVenue(options: VenueOptions): Venue {
   }
 
   const guard = guardStreams(resolved.apiKey)
+  // Streams a relay publishes come from Redis when `relay` is set.
+  const relayed =
+    relay === undefined
+      ? undefined
+      : relayStreams(
+          { redis: relay.redis, health, backoff: resolved.backoff },
+          {
+            prefix: relay.prefix,
+            baseUrl: resolved.baseUrl,
+            marketData: resolved.marketData,
+            apiKey: resolved.apiKey?.reveal(),
+          },
+        )
+  const untilClosed = <T>(stream: Observable<T>) => stream.pipe(takeUntil(closed))
   const venue: Venue = {
     rest,
     settings,
     health: apiKey === undefined ? health.changes : health.changes.pipe(map(redactKeys(apiKey))),
-    watchPools: guard('watchPools', () => resources.watchPools(context)),
+    watchPools: guard('watchPools', () =>
+      relayed ? untilClosed(relayed.watchPools()) : resources.watchPools(context),
+    ),
     watchPool: guard('watchPool', (idOrSymbol) => resources.watchPool(context, idOrSymbol)),
     watchTokens: guard('watchTokens', () => resources.watchTokens(context)),
     watchSystemInfo: guard('watchSystemInfo', () => resources.watchSystemInfo(context)),
     watchAccount: guard('watchAccount', () => resources.watchAccount(context)),
     watchBalances: guard('watchBalances', (balancesOptions) =>
-      watchBalances(context, balancesOptions),
+      relayed
+        ? untilClosed(relayed.watchBalances(balancesOptions))
+        : watchBalances(context, balancesOptions),
     ),
-    watchOpenOrders: guard('watchOpenOrders', () => watchOpenOrders(context)),
+    watchOpenOrders: guard('watchOpenOrders', () =>
+      relayed ? untilClosed(relayed.watchOpenOrders()) : watchOpenOrders(context),
+    ),
     watchDepth: guard('watchDepth', (poolId, depthOptions) =>
-      watchDepth(context, resolved.marketData, poolId, depthOptions),
+      relayed
+        ? untilClosed(relayed.watchDepth(poolId, depthOptions))
+        : watchDepth(context, resolved.marketData, poolId, depthOptions),
     ),
     watchOrderBook: guard('watchOrderBook', (poolId, depthOptions) =>
-      watchOrderBook(context, resolved.marketData, poolId, depthOptions),
+      relayed
+        ? untilClosed(relayed.watchDepth(poolId, depthOptions)).pipe(
+            scan<BookEvent, OrderBook | undefined, undefined>(applyBookEvent, undefined),
+            map((book) => book as OrderBook),
+          )
+        : watchOrderBook(context, resolved.marketData, poolId, depthOptions),
     ),
     watchTrades: guard('watchTrades', (poolId, tradeOptions) =>
-      watchTrades(context, resolved.marketData, poolId, tradeOptions),
+      relayed
+        ? untilClosed(relayed.watchTrades(poolId, tradeOptions))
+        : watchTrades(context, resolved.marketData, poolId, tradeOptions),
     ),
-    watchMyTrades: guard('watchMyTrades', (feedOptions) => watchMyTrades(context, feedOptions)),
-    watchTransfers: guard('watchTransfers', (feedOptions) => watchTransfers(context, feedOptions)),
-    watchFills: guard('watchFills', (fillsOptions) => watchFills(context, fillsOptions)),
+    watchMyTrades: guard('watchMyTrades', (feedOptions) =>
+      relayed
+        ? untilClosed(relayed.watchMyTrades(feedOptions))
+        : watchMyTrades(context, feedOptions),
+    ),
+    watchTransfers: guard('watchTransfers', (feedOptions) =>
+      relayed
+        ? untilClosed(relayed.watchTransfers(feedOptions))
+        : watchTransfers(context, feedOptions),
+    ),
+    watchFills: guard('watchFills', (fillsOptions) =>
+      relayed ? untilClosed(relayed.watchFills(fillsOptions)) : watchFills(context, fillsOptions),
+    ),
     watchOrder: guard('watchOrder', (ref, orderOptions) => watchOrder(context, ref, orderOptions)),
     watchKlines: guard('watchKlines', (poolId, interval, klinesOptions) =>
-      watchKlines(context, resolved.marketData, poolId, interval, klinesOptions),
+      relayed
+        ? untilClosed(relayed.watchKlines(poolId, interval, klinesOptions))
+        : watchKlines(context, resolved.marketData, poolId, interval, klinesOptions),
     ),
     close: () => transport.close(),
   }

@@ -70,8 +70,10 @@ const LAYERS = [
   ['book', ['book/']],
   ['streams', ['streams/']],
   ['signals', ['signals/']],
+  ['relay', ['relay/']],
   ['venue', ['options.ts', 'venue.ts']],
-  ['index', ['index.ts', 'operators.ts']],
+  ['fleet', ['fleet/']],
+  ['index', ['index.ts', 'operators.ts', 'relay.ts']],
   ['cli', ['cli/']],
 ] as const satisfies readonly (readonly [string, readonly string[]])[]
 

@@ -16,6 +16,7 @@ const ENTRY_POINTS = [
   'src/schemas/index.ts',
   'src/signals/index.ts',
   'src/simulator/index.ts',
+  'src/relay.ts',
 ]
 
 const compilerOptions = (): ts.CompilerOptions => {

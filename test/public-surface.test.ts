@@ -28,6 +28,7 @@ describe('entry points export exactly their public names', () => {
       'VenueNotFoundError',
       'VenueRateLimitError',
       'VenueRejectedError',
+      'VenueRelayError',
       'VenueResponseError',
       'VenueServerError',
       'VenueTimeoutError',
@@ -129,6 +130,14 @@ describe('entry points export exactly their public names', () => {
     ])
   })
 
+  it('venue-rx/relay: one poller for a fleet', async () => {
+    expect(await names('../src/relay.js')).toEqual([
+      'parseRelayStream',
+      'relayStreamName',
+      'startRelay',
+    ])
+  })
+
   it('package.json maps each entry point to its build output', () => {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
     expect(Object.keys(pkg.exports)).toEqual([
@@ -137,6 +146,7 @@ describe('entry points export exactly their public names', () => {
       './schemas',
       './signals',
       './simulator',
+      './relay',
       './package.json',
     ])
     expect(pkg.exports['./operators']).toEqual({

@@ -8,6 +8,7 @@ export { VenueNetworkError } from './venue-network-error.js'
 export { VenueNotFoundError } from './venue-not-found-error.js'
 export { VenueRateLimitError } from './venue-rate-limit-error.js'
 export { VenueRejectedError } from './venue-rejected-error.js'
+export { VenueRelayError } from './venue-relay-error.js'
 export {
   VenueResponseError,
   type VenueResponseIssue,

@@ -89,6 +89,11 @@ export function fillsOf(trade: TradeDetail, account: string): Fill[] {
   return fills
 }
 
+/** Keeps `cursor` as the feed cursor of `fill` (a fill read from a relay). */
+export function rememberFillCursor(fill: Fill, cursor: string): void {
+  cursors.set(fill, cursor)
+}
+
 /** The feed cursor of a fill made by {@link fillsOf}. */
 export function fillCursor(fill: Fill): string {
   return cursors.get(fill) ?? fill.globalSeq

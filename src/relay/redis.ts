@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto'
+import type { Redis, RedisOptions } from 'ioredis'
+import { VenueInputError } from '../errors/venue-input-error.js'
+import { VenueRelayError } from '../errors/venue-relay-error.js'
+import type { MarketDataSource } from '../rest/index.js'
+import { isAccountStream, type RelayStream, relayStreamName } from './stream-names.js'
+
+/**
+ * Where Redis is: a URL (`redis://[user:password@]host:port[/db]`, `rediss://` for TLS) or
+ * ioredis options. Credentials in it are never shown in errors or health reports.
+ *
+ * @example
+ * ```ts
+ * import type { RelayRedis } from 'venue-rx/relay'
+ *
+ * const local: RelayRedis = 'redis://127.0.0.1:6379'
+ * const tls: RelayRedis = { host: 'redis.internal', port: 6380, tls: {}, password: process.env.REDIS_PASSWORD }
+ * ```
+ */
+export type RelayRedis = string | RedisOptions
+
+/** Checks a {@link RelayRedis} value; `option` names it in the error. */
+export function checkRedis(option: string, value: unknown): RelayRedis {
+  if (typeof value === 'string') {
+    let url: URL
+    try {
+      url = new URL(value)
+    } catch {
+      throw new VenueInputError(option, `${option} must be a redis:// URL or ioredis options`)
+    }
+    if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+      throw new VenueInputError(option, `${option} must be a redis:// or rediss:// URL`)
+    }
+    return value
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    return value as RedisOptions
+  }
+  throw new VenueInputError(option, `${option} must be a redis:// URL or ioredis options`)
+}
+
+/** `host:port` of a {@link RelayRedis}, for messages (never its credentials). */
+export function describeRedis(redis: RelayRedis): string {
+  if (typeof redis === 'string') {
+    const url = new URL(redis)
+    return `${url.hostname}:${url.port || '6379'}`
+  }
+  return `${redis.host ?? '127.0.0.1'}:${redis.port ?? 6379}`
+}
+
+/**
+ * A new ioredis connection that fails commands at once while Redis is away (no offline
+ * queue: the caller retries with its own backoff and reports it), and keeps reconnecting
+ * in the background (every 50 ms doubling up to 1 s). Resolves once connected.
+ */
+export async function connectRedis(redis: RelayRedis, name: string): Promise<Redis> {
+  const { Redis } = await import('ioredis')
+  const settings: RedisOptions = {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectionName: name,
+    retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 5), 1_000),
+  }
+  // ioredis's option types do not allow `undefined` where they are optional (casts below).
+  const client =
+    typeof redis === 'string'
+      ? new Redis(redis, settings as never)
+      : new Redis({ ...redis, ...settings } as never)
+  // Errors reach the commands that fail; without a listener ioredis would print each one.
+  client.on('error', () => undefined)
+  try {
+    await client.connect()
+  } catch (error) {
+    client.disconnect()
+    throw relayError(`cannot reach Redis at ${describeRedis(redis)}`, error)
+  }
+  return client
+}
+
+/** A {@link VenueRelayError} for a failed Redis call, keeping the client's error as cause. */
+export function relayError(message: string, cause: unknown): VenueRelayError {
+  const reason = cause instanceof Error ? cause.message : String(cause)
+  // ioredis messages name commands and states, never credentials.
+  return new VenueRelayError(`${message}: ${reason}`, { cause })
+}
+
+/** The Redis keys of one relayed stream. */
+export interface RelayKeys {
+  /** The Redis stream of events (XADD). */
+  readonly stream: string
+  /** What a late reader replays first: `<stream id> <JSON array of events>`. */
+  readonly state: string
+  /** The lease: the id of the relay that publishes the stream now. */
+  readonly lease: string
+}
+
+/** What stream keys are scoped by: the venue, its market-data set, the account. */
+export interface RelayScope {
+  readonly prefix: string
+  readonly baseUrl: string
+  readonly marketData: MarketDataSource
+  /** The API key, hashed into the keys of account streams (never stored). */
+  readonly apiKey: string | undefined
+}
+
+const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16)
+
+/**
+ * The keys of `stream`: `<prefix>:{<scope>:<name>}:stream|state|lease`, where the scope is a
+ * hash of the venue's URL and market-data set, and for account streams of the API key too,
+ * so that two accounts (or two venues) on one Redis never share a stream. The braces keep
+ * a stream's keys in one Redis Cluster slot, as its scripts need.
+ */
+export function relayKeys(scope: RelayScope, stream: RelayStream): RelayKeys {
+  let scopeText = `${scope.baseUrl}|${scope.marketData}`
+  if (isAccountStream(stream)) {
+    if (scope.apiKey === undefined) {
+      throw new VenueInputError(
+        'apiKey',
+        `relay: the stream ${relayStreamName(stream)} is of the account: the apiKey option is needed`,
+      )
+    }
+    scopeText = `${scope.baseUrl}|account|${scope.apiKey}`
+  }
+  const base = `${scope.prefix}:{${hash(scopeText)}:${relayStreamName(stream)}}`
+  return { stream: `${base}:stream`, state: `${base}:state`, lease: `${base}:lease` }
+}
+
+/** The key of the request budget shared by every client of one venue and API key. */
+export function budgetKey(prefix: string, baseUrl: string, apiKey: string | undefined): string {
+  return `${prefix}:budget:${hash(`${baseUrl}|${apiKey === undefined ? 'public' : `key|${apiKey}`}`)}`
+}
+
+/** The default prefix of every key venue-rx writes. */
+export const DEFAULT_PREFIX = 'venue-rx'

@@ -1,0 +1,249 @@
+import type { Redis } from 'ioredis'
+import { concatMap, defer, from, map, type Observable } from 'rxjs'
+import type { BookEvent } from '../book/book-event.js'
+import type { CursorProgress } from '../core/paginate-cursor.js'
+import { compareIds } from '../decimal.js'
+import { VenueRelayError } from '../errors/venue-relay-error.js'
+import { checkPoolId, unsignedId } from '../rest/index.js'
+import type { Balance } from '../schemas/balance.js'
+import type { PoolSummary } from '../schemas/pool-summary.js'
+import type { TradeDetail } from '../schemas/trade-detail.js'
+import type { Transfer } from '../schemas/transfer.js'
+import type { Checkpoint } from '../streams/checkpoint.js'
+import { feedOptions } from '../streams/cursor-feed.js'
+import { checkFillCursor, type Fill, rememberFillCursor } from '../streams/fills.js'
+import { streamOptions } from '../streams/stream-options.js'
+import type { BalancesUpdate } from '../streams/watch-balances.js'
+import type { KlineEvent } from '../streams/watch-klines.js'
+import type { OpenOrderEvent } from '../streams/watch-open-orders.js'
+import type { PublicTradeEvent } from '../streams/watch-trades.js'
+import { type FollowContext, type FollowStart, followRelay, type RelayEntry } from './follow.js'
+import { type RelayScope, relayKeys } from './redis.js'
+import type { RelayStream } from './stream-names.js'
+
+/** The `watch...` methods a relay feeds, for a venue created with the `relay` option. */
+export interface RelayStreams {
+  watchDepth(poolId: number, options?: unknown): Observable<BookEvent>
+  watchTrades(poolId: number, options?: unknown): Observable<PublicTradeEvent>
+  watchKlines(poolId: number, interval: unknown, options?: unknown): Observable<KlineEvent>
+  watchMyTrades(options?: unknown): Observable<TradeDetail>
+  watchTransfers(options?: unknown): Observable<Transfer>
+  watchFills(options?: unknown): Observable<Fill>
+  watchBalances(options?: unknown): Observable<BalancesUpdate>
+  watchOpenOrders(): Observable<OpenOrderEvent>
+  watchPools(): Observable<PoolSummary[]>
+}
+
+/** Entry ids of the cursor feeds: the cursor itself, so a reader starts right after it. */
+export const feedIds = {
+  /** `global_seq` → `<global_seq>-0`; a transfer's `sid` likewise. */
+  ofCursor: (cursor: string): string => `${cursor}-0`,
+  cursorOf: (id: string): string => id.slice(0, id.indexOf('-')),
+  /** A fill cursor `g/1` (first fill of trade g) → `g-0`; `g` (all of it) → `g-1`. */
+  ofFillCursor: (cursor: string): string =>
+    cursor.endsWith('/1') ? `${cursor.slice(0, -2)}-0` : `${cursor}-1`,
+  fillCursorOf: (id: string): string => {
+    const [seq, half] = id.split('-')
+    return half === '0' ? `${seq}/1` : (seq as string)
+  },
+}
+
+/**
+ * The streams a relay feeds, read from Redis with the venue's health board and backoff.
+ * Options a relayed stream cannot honour (a depth `limit`, klines `since`, ...) are refused
+ * with `VenueInputError`: the relay publishes each stream one way for the whole fleet.
+ */
+export function relayStreams(context: FollowContext, scope: RelayScope): RelayStreams {
+  const keysOf = (stream: RelayStream) => relayKeys(scope, stream)
+  const follow = <T>(
+    method: string,
+    stream: RelayStream,
+    start: FollowStart,
+    decode: (entry: RelayEntry) => readonly T[],
+  ) =>
+    followRelay<T>(context, {
+      key: `${method} via relay`,
+      keys: keysOf(stream),
+      start,
+      decode,
+    })
+  const one = <T>(entry: RelayEntry): readonly T[] => [entry.event as T]
+  const noOptions = (method: string, options: unknown) => streamOptions(method, options, [])
+
+  return {
+    watchDepth: (poolId, options) => {
+      checkPoolId('watchDepth', poolId)
+      noOptions('watchDepth', options)
+      return follow('watchDepth', { kind: 'depth', poolId }, { from: 'state' }, one<BookEvent>)
+    },
+    watchTrades: (poolId, options) => {
+      checkPoolId('watchTrades', poolId)
+      noOptions('watchTrades', options)
+      return follow(
+        'watchTrades',
+        { kind: 'trades', poolId },
+        { from: 'end' },
+        one<PublicTradeEvent>,
+      )
+    },
+    watchKlines: (poolId, interval, options) => {
+      checkPoolId('watchKlines', poolId)
+      noOptions('watchKlines', options)
+      const stream = { kind: 'klines', poolId, interval } as RelayStream
+      return follow('watchKlines', stream, { from: 'state' }, one<KlineEvent>)
+    },
+    watchMyTrades: (options) => {
+      const given = feedOptions('watchMyTrades', options, ['poolId'])
+      const poolId = given['poolId'] as number | undefined
+      if (poolId !== undefined) checkPoolId('watchMyTrades', poolId)
+      return cursorFeed<TradeDetail>(context, scope, {
+        method: 'watchMyTrades',
+        stream: { kind: 'my-trades' },
+        options: given,
+        check: (cursor) => unsignedId('watchMyTrades', 'cursor', cursor),
+        idOf: feedIds.ofCursor,
+        cursorOf: feedIds.cursorOf,
+        decode: (entry) => {
+          const trade = entry.event as TradeDetail
+          return poolId === undefined || trade.pool_id === poolId ? [trade] : []
+        },
+      })
+    },
+    watchTransfers: (options) => {
+      const given = feedOptions('watchTransfers', options, [])
+      return cursorFeed<Transfer>(context, scope, {
+        method: 'watchTransfers',
+        stream: { kind: 'transfers' },
+        options: given,
+        check: (cursor) => unsignedId('watchTransfers', 'cursor', cursor),
+        idOf: feedIds.ofCursor,
+        cursorOf: feedIds.cursorOf,
+        decode: one<Transfer>,
+      })
+    },
+    watchFills: (options) => {
+      const given = feedOptions('watchFills', options, ['poolId'])
+      const poolId = given['poolId'] as number | undefined
+      if (poolId !== undefined) checkPoolId('watchFills', poolId)
+      return cursorFeed<Fill>(context, scope, {
+        method: 'watchFills',
+        stream: { kind: 'fills' },
+        options: given,
+        check: (cursor) => checkFillCursor('watchFills', cursor),
+        idOf: feedIds.ofFillCursor,
+        cursorOf: feedIds.fillCursorOf,
+        decode: (entry) => {
+          const fill = entry.event as Fill
+          rememberFillCursor(fill, feedIds.fillCursorOf(entry.id))
+          return poolId === undefined || fill.poolId === poolId ? [fill] : []
+        },
+      })
+    },
+    watchBalances: (options) => {
+      noOptions('watchBalances', options)
+      return follow(
+        'watchBalances',
+        { kind: 'balances' },
+        { from: 'state' },
+        one<{ balances: Balance[]; changes: BalancesUpdate['changes'] }>,
+      ).pipe(
+        map(
+          ({ balances, changes }): BalancesUpdate => ({
+            balances,
+            byCoin: new Map(balances.map((balance) => [balance.coin, balance])),
+            changes,
+          }),
+        ),
+      )
+    },
+    watchOpenOrders: () =>
+      follow('watchOpenOrders', { kind: 'open-orders' }, { from: 'state' }, one<OpenOrderEvent>),
+    watchPools: () =>
+      follow('watchPools', { kind: 'pools' }, { from: 'state' }, one<PoolSummary[]>),
+  }
+}
+
+interface FeedSpec<T> {
+  readonly method: string
+  readonly stream: RelayStream
+  readonly options: Readonly<Record<string, unknown>>
+  readonly check: (cursor: unknown) => string
+  readonly idOf: (cursor: string) => string
+  readonly cursorOf: (id: string) => string
+  readonly decode: (entry: RelayEntry) => readonly T[]
+}
+
+/**
+ * A cursor feed read from a relay: from the checkpoint's cursor (or `cursor`), each item
+ * once in order, the cursor saved after each entry before the next one is read, progress
+ * after each batch (`backfill` while batches come full, then `tail`).
+ */
+function cursorFeed<T>(
+  context: FollowContext,
+  scope: RelayScope,
+  spec: FeedSpec<T>,
+): Observable<T> {
+  const { options } = spec
+  const checkpoint = options['checkpoint'] as Checkpoint<string> | undefined
+  const onProgress = options['onProgress'] as
+    | ((progress: CursorProgress<string>) => void)
+    | undefined
+  const given = options['cursor'] === undefined ? undefined : spec.check(options['cursor'])
+  const keys = relayKeys(scope, spec.stream)
+  return defer(() => from(Promise.resolve(checkpoint?.load()))).pipe(
+    concatMap((saved) => {
+      let cursor = saved === undefined ? given : spec.check(saved)
+      let pages = 0
+      let items = 0
+      const start = cursor === undefined ? '0-0' : spec.idOf(cursor)
+      return followRelay<T>(context, {
+        key: `${spec.method} via relay`,
+        keys,
+        start: { from: 'after', id: start },
+        decode: (entry) => {
+          const values = spec.decode(entry)
+          items += values.length
+          return values
+        },
+        afterEntry: (entry) => {
+          cursor = spec.cursorOf(entry.id)
+          return checkpoint?.save(cursor)
+        },
+        afterBatch: (caughtUp) => {
+          pages += 1
+          onProgress?.({ phase: caughtUp ? 'tail' : 'backfill', pages, items, cursor })
+        },
+        checkStart: (redis, id) => notTrimmed(redis, keys.stream, id, spec.method),
+      })
+    }),
+  )
+}
+
+/**
+ * Refuses to start after `id` when entries after it were trimmed from the stream (the
+ * relay keeps its last `maxLen` entries): those items are not in Redis any more.
+ */
+async function notTrimmed(redis: Redis, stream: string, id: string, method: string) {
+  const info = (await redis.call('XINFO', 'STREAM', stream).catch((error: unknown) => {
+    // No stream yet: nothing was published, so nothing was trimmed.
+    if (error instanceof Error && /no such key/i.test(error.message)) return undefined
+    throw error
+  })) as unknown[] | undefined
+  if (info === undefined) return
+  const index = info.indexOf('max-deleted-entry-id')
+  const deleted = index === -1 ? '0-0' : String(info[index + 1])
+  if (compareEntryIds(deleted, id) > 0) {
+    throw new VenueRelayError(
+      `${method}: the relay's stream no longer holds the items after the cursor (trimmed up to ${deleted}); ` +
+        "resume without the relay, or raise the relay's maxLen",
+      { retryable: false },
+    )
+  }
+}
+
+/** Orders stream ids `<a>-<b>` as pairs of unsigned integers. */
+export function compareEntryIds(x: string, y: string): number {
+  const [a1 = '0', a2 = '0'] = x.split('-')
+  const [b1 = '0', b2 = '0'] = y.split('-')
+  return compareIds(a1, b1) || compareIds(a2, b2)
+}

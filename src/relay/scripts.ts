@@ -1,0 +1,62 @@
+/**
+ * The Lua scripts a relay runs in Redis. Each is one atomic step, so that two relays (or a
+ * relay that stalled past its lease) can never both publish a stream.
+ */
+
+/**
+ * Takes the lease if it is free or already ours, for `ARGV[2]` ms.
+ * KEYS[1] lease; ARGV[1] relay id; returns 1 when held.
+ */
+export const ACQUIRE = `
+local owner = redis.call('GET', KEYS[1])
+if owner == false or owner == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0`
+
+/** Gives the lease up if it is ours. KEYS[1] lease; ARGV[1] relay id. */
+export const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`
+
+/**
+ * Publishes one event, fenced by the lease: nothing is written unless `ARGV[1]` holds it.
+ * KEYS: stream, state, lease. ARGV: relay id, entry id (`*` or explicit), MAXLEN, event
+ * JSON, state text (`''` to keep the state as it is).
+ * Returns the entry id, `'lost'` when the lease is not ours, or `'old'` when an explicit id
+ * is not after the last entry (that item is published already).
+ */
+export const PUBLISH = `
+if redis.call('GET', KEYS[3]) ~= ARGV[1] then return 'lost' end
+local id = redis.pcall('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], ARGV[2], 'e', ARGV[4])
+if type(id) == 'table' and id.err then
+  if string.find(id.err, 'equal or smaller', 1, true) then return 'old' end
+  return id
+end
+if ARGV[5] ~= '' then redis.call('SET', KEYS[2], id .. ' ' .. ARGV[5]) end
+return id`
+
+/**
+ * A token bucket shared by every client of one venue and key, timed by Redis's clock.
+ * KEYS[1] bucket; ARGV: rate per second, capacity. Returns 0 when a token was taken, else
+ * how many ms until one will be there.
+ */
+export const TAKE_TOKEN = `
+local rate = tonumber(ARGV[1])
+local capacity = tonumber(ARGV[2])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local saved = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(saved[1]) or capacity
+local at = tonumber(saved[2]) or now
+tokens = math.min(capacity, tokens + math.max(0, now - at) * rate / 1000)
+local wait = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+else
+  wait = math.ceil((1 - tokens) * 1000 / rate)
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now)
+redis.call('PEXPIRE', KEYS[1], math.ceil(capacity * 1000 / rate) + 1000)
+return wait`

@@ -1,0 +1,112 @@
+/**
+ * A real `redis-server` (the Debian package; `.ci/run` installs it) on a free port, in its
+ * own temporary directory, with an append-only file so that a restart keeps what was
+ * written. `restart()` stops it (SIGTERM: Redis writes its file and exits) and starts it
+ * again on the same port; `stop()` leaves it down until `start()`.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, Socket } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export interface RedisServer {
+  readonly port: number
+  readonly url: string
+  /** Starts it again after `stop()`, on the same port and with the same data. */
+  start(): Promise<void>
+  /** Stops it (SIGTERM), its data kept. */
+  stop(): Promise<void>
+  restart(): Promise<void>
+  /** Stops it and removes its data. */
+  close(): Promise<void>
+}
+
+/** A free TCP port on 127.0.0.1 (free at the time of asking). */
+export async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  if (address === null || typeof address === 'string') throw new Error('no port')
+  return address.port
+}
+
+export async function startRedisServer(): Promise<RedisServer> {
+  const port = await freePort()
+  const dir = mkdtempSync(join(tmpdir(), 'venue-rx-redis-'))
+  let child: ChildProcess | undefined
+
+  const start = async () => {
+    const process = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+      ],
+      { stdio: 'ignore' },
+    )
+    child = process
+    const exited = new Promise<never>((_, reject) =>
+      process.once('exit', (code) => reject(new Error(`redis-server exited (${code})`))),
+    )
+    exited.catch(() => undefined)
+    await Promise.race([untilAnswers(port), exited])
+  }
+  const stop = async () => {
+    const running = child
+    child = undefined
+    if (running === undefined || running.exitCode !== null) return
+    const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()))
+    running.kill('SIGTERM')
+    await exited
+  }
+  await start()
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    start,
+    stop,
+    restart: async () => {
+      await stop()
+      await start()
+    },
+    close: async () => {
+      await stop()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Resolves once the server at `port` answers PING (within 10 s). */
+async function untilAnswers(port: number): Promise<void> {
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    if (await pings(port)) return
+    if (Date.now() > deadline) throw new Error(`redis-server on ${port} did not answer`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+function pings(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket()
+    const done = (ok: boolean) => {
+      socket.destroy()
+      resolve(ok)
+    }
+    socket.once('error', () => done(false))
+    socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'))
+    socket.once('data', (data) => done(data.toString().startsWith('+PONG')))
+  })
+}

@@ -1,0 +1,171 @@
+/**
+ * The relay against a real redis-server and the simulator, in this process: one relay
+ * polls and publishes, consumer venues read through `createVenue({ relay })` with no
+ * request of their own to the venue; feeds deliver each item once and resume from a
+ * checkpoint; a late book reader starts from a snapshot and its book equals the served
+ * one; a second relay stands by and takes over when the first stops; Redis restarting
+ * shows as `retrying` and heals; the shared budget holds two venues to one limit.
+ */
+import { firstValueFrom, type Observable, take, takeWhile, toArray } from 'rxjs'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import {
+  applyBookEvent,
+  type BookEvent,
+  createVenue,
+  memoryCheckpoint,
+  type OrderBook,
+  type Venue,
+  VenueInputError,
+  type VenueOptions,
+} from '../src/index.js'
+import { type Relay, startRelay } from '../src/relay.js'
+import { type Simulator, startSimulator } from '../src/simulator/index.js'
+import { onCleanup, runCleanups } from './helpers/cleanups.js'
+import { type RedisServer, startRedisServer } from './helpers/redis-server.js'
+import { waitFor } from './helpers/wait-for.js'
+
+let redis: RedisServer
+beforeAll(async () => {
+  redis = await startRedisServer()
+})
+afterAll(async () => {
+  await redis.close()
+})
+afterEach(runCleanups)
+
+let prefixes = 0
+/** A fresh key prefix per test: tests share one Redis. */
+const nextPrefix = () => `t${++prefixes}`
+
+const QUICK: Partial<VenueOptions> = {
+  pollIntervalMs: 25,
+  lingerMs: 50,
+  requestTimeoutMs: 2_000,
+  maxRequestsPerSecond: 1_000,
+  backoff: { initialMs: 10, maxMs: 100 },
+}
+
+async function simulator(ticks = 0): Promise<Simulator> {
+  const sim = await startSimulator({ seed: 3, clock: 'manual' })
+  sim.advance(ticks)
+  onCleanup(() => sim.close())
+  return sim
+}
+
+async function relayOn(
+  sim: Simulator,
+  prefix: string,
+  streams: string[],
+  extra: Partial<Parameters<typeof startRelay>[0]> = {},
+): Promise<Relay> {
+  const relay = await startRelay({
+    baseUrl: sim.url,
+    apiKey: sim.apiKey,
+    ...QUICK,
+    redis: redis.url,
+    prefix,
+    streams,
+    leaseMs: 600,
+    ...extra,
+  })
+  onCleanup(() => relay.close())
+  return relay
+}
+
+function consumer(sim: Simulator, prefix: string): Venue {
+  const venue = createVenue({
+    // A port nothing listens on: a consumer reading through the relay makes no request.
+    baseUrl: sim.url,
+    apiKey: sim.apiKey,
+    ...QUICK,
+    relay: { redis: redis.url, prefix },
+  })
+  onCleanup(() => venue.close())
+  return venue
+}
+
+/** The first `n` values of `stream`. */
+const first = <T>(stream: Observable<T>, n: number) =>
+  firstValueFrom(stream.pipe(take(n), toArray()))
+
+describe('relay: one poller, consumers read from Redis', () => {
+  it('feeds every own trade once, in order, and resumes a consumer from its checkpoint', async () => {
+    const sim = await simulator(400)
+    const prefix = nextPrefix()
+    const truth = () => sim.market.account(sim.apiKey)?.trades() ?? []
+    const before = truth().length
+    expect(before).toBeGreaterThan(20)
+    await relayOn(sim, prefix, ['my-trades'])
+    const venue = consumer(sim, prefix)
+    const checkpoint = memoryCheckpoint<string>()
+    const half = Math.floor(before / 2)
+    const firstHalf = await first(venue.watchMyTrades({ checkpoint }), half)
+    expect(firstHalf.map((t) => t.global_seq)).toEqual(
+      truth()
+        .slice(0, half)
+        .map((t) => String(t.global_seq)),
+    )
+    expect(await checkpoint.load()).toBe(firstHalf.at(-1)?.global_seq)
+    // The market moves on; the consumer comes back with its checkpoint.
+    sim.advance(200)
+    const all = truth()
+    const rest = await first(venue.watchMyTrades({ checkpoint }), all.length - half)
+    expect([...firstHalf, ...rest].map((t) => t.global_seq)).toEqual(
+      all.map((t) => String(t.global_seq)),
+    )
+  })
+
+  it('gives a late book reader a snapshot first; its book is the served one at every event', async () => {
+    const sim = await simulator(50)
+    const prefix = nextPrefix()
+    await relayOn(sim, prefix, ['depth:0'])
+    const early = consumer(sim, prefix)
+    const seen: BookEvent[] = []
+    const subscription = early.watchDepth(0).subscribe((event) => seen.push(event))
+    onCleanup(() => subscription.unsubscribe())
+    await waitFor(() => seen.length >= 1, 'the first book event')
+    for (let i = 0; i < 5; i += 1) {
+      sim.advance(10)
+      const count = seen.length
+      await waitFor(() => seen.length > count, 'a book event after the market moved')
+    }
+    // A reader joining now starts from a snapshot, and reaches the same book.
+    const lastSeq = seen.at(-1)?.seq ?? 0
+    const late = await firstValueFrom(
+      consumer(sim, prefix)
+        .watchDepth(0)
+        .pipe(
+          takeWhile((event) => event.seq < lastSeq, true),
+          toArray(),
+        ),
+    )
+    expect(late[0]?.type).toBe('snapshot')
+    const lateBook = late.reduce<OrderBook | undefined>(applyBookEvent, undefined)
+    // The early reader's events link, and fold into the book the venue serves.
+    let book: OrderBook | undefined
+    for (const event of seen) {
+      if (event.type === 'delta') expect(event.prevSeq).toBe(book?.seq)
+      book = applyBookEvent(book, event)
+    }
+    const direct = createVenue({ baseUrl: sim.url, ...QUICK })
+    onCleanup(() => direct.close())
+    const served = await direct.rest.depth({ poolId: 0 })
+    expect(book?.bids).toEqual(served.bids)
+    expect(book?.asks).toEqual(served.asks)
+    expect(lateBook?.seq).toBe(book?.seq)
+    expect(lateBook?.bids).toEqual(book?.bids)
+    expect(lateBook?.asks).toEqual(book?.asks)
+  })
+
+  it('refuses options a relayed stream cannot honour, and account streams without a key', async () => {
+    const sim = await simulator()
+    const venue = consumer(sim, nextPrefix())
+    expect(() => venue.watchDepth(1, { limit: 5 })).toThrow(VenueInputError)
+    await expect(
+      startRelay({ baseUrl: sim.url, redis: redis.url, streams: ['my-trades'] }),
+    ).rejects.toThrow(/apiKey/)
+    await expect(
+      startRelay({ baseUrl: sim.url, redis: redis.url, streams: ['depth:x'] }),
+    ).rejects.toThrow(VenueInputError)
+  })
+})
