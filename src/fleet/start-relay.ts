@@ -46,8 +46,9 @@ export interface RelayOptions extends VenueOptions {
   /** First part of every Redis key. Default `venue-rx`; consumers must use the same. */
   readonly prefix?: string
   /**
-   * How long a relay holds a stream without renewing it, ms: a standby takes a stream over
-   * at most this long after its relay died. Renewed every third of it. Default 5,000.
+   * A standby takes a stream over at most this long after its relay died, ms. The lease in
+   * Redis lasts three quarters of it and is renewed every quarter (two renewals may fail
+   * before it runs out); a standby tries for it every tenth. Default 5,000.
    */
   readonly leaseMs?: number
   /** Entries kept per Redis stream (trimmed with `MAXLEN ~`). Default 10,000. */
@@ -262,10 +263,10 @@ class StreamPublisher {
     while (!this.#stopped) {
       try {
         const redis = await this.#connection.get()
-        const held = await redis.eval(ACQUIRE, 1, this.#keys.lease, id, leaseMs)
+        const held = await redis.eval(ACQUIRE, 1, this.#keys.lease, id, leaseTtl(leaseMs))
         if (held !== 1) {
           this.#holding = false
-          await this.#sleep(Math.max(20, Math.floor(leaseMs / 5)))
+          await this.#sleep(Math.max(10, Math.floor(leaseMs / 10)))
           continue
         }
         this.#holding = true
@@ -293,14 +294,14 @@ class StreamPublisher {
     try {
       renewal = setInterval(
         () => {
-          redis.eval(ACQUIRE, 1, this.#keys.lease, id, leaseMs).then(
+          redis.eval(ACQUIRE, 1, this.#keys.lease, id, leaseTtl(leaseMs)).then(
             (held) => {
               if (held !== 1) this.#endSession?.()
             },
             (error: unknown) => this.#endSession?.(error),
           )
         },
-        Math.max(10, Math.floor(leaseMs / 3)),
+        Math.max(10, Math.floor(leaseMs / 4)),
       )
       const publish = (entryId: string, event: unknown, state: string): Promise<boolean> =>
         this.#publish(redis, entryId, event, state)
@@ -463,6 +464,9 @@ function feed<T>(
     }),
   )
 }
+
+/** How long the lease key lives: a standby trying every tenth of `leaseMs` is in time. */
+const leaseTtl = (leaseMs: number) => Math.floor(leaseMs * 0.75)
 
 /** The last entry of a stream, its event parsed; undefined when it has none. */
 async function lastEntry(redis: Redis, stream: string): Promise<Resume | undefined> {

@@ -50,8 +50,9 @@ export function describeRedis(redis: RelayRedis): string {
 
 /**
  * A new ioredis connection that fails commands at once while Redis is away (no offline
- * queue: the caller retries with its own backoff and reports it), and keeps reconnecting
- * in the background (every 50 ms doubling up to 1 s). Resolves once connected.
+ * queue, no silent resend: the caller retries with its own backoff and reports it), and
+ * keeps reconnecting in the background (every 50 ms doubling up to 1 s). Resolves once
+ * connected.
  */
 export async function connectRedis(redis: RelayRedis, name: string): Promise<Redis> {
   const { Redis } = await import('ioredis')
@@ -59,6 +60,9 @@ export async function connectRedis(redis: RelayRedis, name: string): Promise<Red
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
+    // A command cut off by a lost connection fails (the caller retries and reports it)
+    // rather than being sent again behind its back.
+    autoResendUnfulfilledCommands: false,
     connectionName: name,
     retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 5), 1_000),
   }

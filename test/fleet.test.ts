@@ -1,0 +1,36 @@
+/**
+ * A short fleet run inside `npm test` (test/fleet/run-fleet.ts; `npm run fleet` is the
+ * long one): 2 relays and 3 bots in their own processes, a real redis-server, the active
+ * relay SIGKILLed, Redis restarted once, a bot restarted from its checkpoints. Every bot
+ * gets every own trade and transfer exactly once, in order; every book it holds is the one
+ * the venue served at that time; a standby takes over within the lease; the venue sees
+ * about one request per interval per stream for the whole fleet.
+ */
+import { describe, expect, it } from 'vitest'
+import { runFleet } from './fleet/run-fleet.js'
+
+describe('a fleet on one poller', () => {
+  it('survives a relay killed and a Redis restart with nothing lost, repeated or wrong', async () => {
+    const settings = {
+      relays: 2,
+      consumers: 3,
+      runMs: 3_000,
+      pollIntervalMs: 100,
+      leaseMs: 800,
+      seed: 5,
+    }
+    const report = await runFleet(settings)
+    expect(report.problems).toEqual([])
+    expect(report.trades).toBeGreaterThan(0)
+    expect(report.transfers).toBeGreaterThan(0)
+    expect(report.bookEvents).toBeGreaterThan(settings.consumers * 5)
+    // Within the lease time (the lease key lives three quarters of it).
+    expect(report.takeoverMs).toBeDefined()
+    expect(report.takeoverMs).toBeLessThan(settings.leaseMs)
+    expect(report.healedConsumers).toBe(settings.consumers)
+    for (const [stream, perInterval] of Object.entries(report.requestsPerInterval)) {
+      expect(perInterval, stream).toBeLessThanOrEqual(1.3)
+      expect(perInterval, stream).toBeGreaterThan(0.3)
+    }
+  }, 60_000)
+})

@@ -1,0 +1,308 @@
+/**
+ * A fleet on one poller, all real: a redis-server, the simulator (in this process, its
+ * market moved by hand), `relays` relay processes and `consumers` bot processes reading
+ * through them. Mid-run the active relay is SIGKILLed, Redis is restarted once, and one
+ * bot is restarted from its checkpoints. Then the run is checked against the simulator's
+ * ground truth; the report says what was seen, and `problems` lists every broken promise.
+ *
+ * Used by test/fleet.test.ts (a short run inside `npm test`) and test/long/fleet.ts
+ * (`npm run fleet`: 3 relays, 20 bots).
+ */
+import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createVenue } from '../../src/index.js'
+import { startSimulator } from '../../src/simulator/index.js'
+import { type LiveCli, liveCli } from '../helpers/cli.js'
+import { startRedisServer } from '../helpers/redis-server.js'
+
+export interface FleetSettings {
+  readonly relays: number
+  readonly consumers: number
+  /** How long the market moves, ms. */
+  readonly runMs: number
+  readonly pollIntervalMs: number
+  readonly leaseMs: number
+  readonly seed: number
+}
+
+export interface FleetReport {
+  readonly settings: FleetSettings
+  readonly trades: number
+  readonly transfers: number
+  readonly bookEvents: number
+  /** Time from the SIGKILL of the active relay to a standby holding its streams, ms. */
+  readonly takeoverMs: number | undefined
+  /** Venue requests per poll interval per stream, over the steady part of the run. */
+  readonly requestsPerInterval: Readonly<Record<string, number>>
+  /** Bots that reported `retrying` during the Redis restart, and were `ok` after. */
+  readonly healedConsumers: number
+  readonly problems: readonly string[]
+}
+
+const SCRIPT = join(import.meta.dirname)
+const POOL = 0
+const STREAMS = ['depth:0', 'my-trades', 'transfers']
+/** The simulator paths the streams poll, by stream. */
+const PATHS: Readonly<Record<string, string>> = {
+  'depth:0': '/api/v1/depth/v2',
+  'my-trades': '/api/v1/trades',
+  transfers: '/api/v1/transfers',
+}
+
+const digestOf = (bids: unknown, asks: unknown) =>
+  createHash('sha1')
+    .update(JSON.stringify([bids, asks]))
+    .digest('hex')
+
+function start(script: string, settings: object): LiveCli {
+  return liveCli(
+    spawn(process.execPath, ['--import', 'tsx', join(SCRIPT, script), JSON.stringify(settings)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  )
+}
+
+const linesOf = (cli: LiveCli) =>
+  cli.lines().map((line) => JSON.parse(line) as Record<string, unknown>)
+
+async function until(condition: () => boolean, what: string, ms: number): Promise<void> {
+  const deadline = performance.now() + ms
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error(`fleet: timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
+  const problems: string[] = []
+  const redis = await startRedisServer()
+  const sim = await startSimulator({ seed: settings.seed, clock: 'manual' })
+  const dir = mkdtempSync(join(tmpdir(), 'venue-rx-fleet-'))
+  const processes: LiveCli[] = []
+  try {
+    sim.advance(150)
+    // Requests the simulator received, by path, with their times.
+    const hits: { path: string; at: number }[] = []
+    const decide = sim.faults.decide.bind(sim.faults)
+    sim.faults.decide = (pathname: string) => {
+      hits.push({ path: pathname, at: performance.now() })
+      return decide(pathname)
+    }
+    // The book the venue serves at each of its times (it changes only when the market moves).
+    const direct = createVenue({ baseUrl: sim.url, maxRequestsPerSecond: 1_000 })
+    const served = new Map<number, string>()
+    let ownDepthRequests = 0
+    const recordServed = async () => {
+      ownDepthRequests += 1
+      const depth = await direct.rest.depth({ poolId: POOL })
+      served.set(depth.timestamp, digestOf(depth.bids, depth.asks))
+    }
+    await recordServed()
+
+    const prefix = 'fleet'
+    const relayOptions = {
+      baseUrl: sim.url,
+      apiKey: sim.apiKey,
+      redis: redis.url,
+      prefix,
+      streams: STREAMS,
+      leaseMs: settings.leaseMs,
+      pollIntervalMs: settings.pollIntervalMs,
+      maxRequestsPerSecond: 100,
+      backoff: { initialMs: 20, maxMs: 200 },
+    }
+    const relays = Array.from({ length: settings.relays }, (_, i) =>
+      start('relay-process.ts', { ...relayOptions, relayId: `relay-${i}` }),
+    )
+    processes.push(...relays)
+    const consumerSettings = (i: number) => {
+      const home = join(dir, `bot-${i}`)
+      mkdirSync(home, { recursive: true })
+      return {
+        baseUrl: sim.url,
+        apiKey: sim.apiKey,
+        redis: redis.url,
+        prefix,
+        dir: home,
+        pool: POOL,
+      }
+    }
+    // Each bot's output over its lives (one bot is restarted).
+    const lives: LiveCli[][] = Array.from({ length: settings.consumers }, (_, i) => {
+      const bot = start('consumer-process.ts', consumerSettings(i))
+      processes.push(bot)
+      return [bot]
+    })
+    const killedRelays = new Set<LiveCli>()
+    const activeRelay = () =>
+      relays.find((relay) => {
+        const states = linesOf(relay).filter((line) => line['stream'] === 'my-trades')
+        return !killedRelays.has(relay) && states.at(-1)?.['state'] === 'active'
+      })
+    await until(() => activeRelay() !== undefined, 'a relay to hold my-trades', 20_000)
+    const truthTrades = () =>
+      (sim.market.account(sim.apiKey)?.trades() ?? []).map((t) => String(t.global_seq))
+    const truthTransfers = () =>
+      (sim.market.account(sim.apiKey)?.transfers() ?? []).map((t) => String(t.sid))
+    const seen = (bot: LiveCli[], type: string, field: string) =>
+      bot
+        .flatMap((life) => linesOf(life))
+        .filter((l) => l['t'] === type)
+        .map((l) => String(l[field]))
+    // Every bot has read the history before the market moves on.
+    await until(
+      () => lives.every((bot) => seen(bot, 'trade', 'seq').length >= truthTrades().length),
+      'every bot to read the history',
+      30_000,
+    )
+
+    // The run: the market moves every poll interval; faults at fixed points.
+    const started = performance.now()
+    let takeoverMs: number | undefined
+    let takeover: Promise<unknown> = Promise.resolve()
+    let killed = false
+    let restarted = false
+    let botRestarted = false
+    while (performance.now() - started < settings.runMs) {
+      sim.advance(2)
+      await recordServed()
+      const at = (performance.now() - started) / settings.runMs
+      if (!killed && at > 0.25) {
+        killed = true
+        const victim = activeRelay()
+        if (victim === undefined) problems.push('no active relay to kill')
+        else {
+          const killedAt = performance.now()
+          killedRelays.add(victim)
+          victim.child.kill('SIGKILL')
+          takeover = until(
+            () => activeRelay() !== undefined,
+            'a standby to take over',
+            settings.leaseMs * 10,
+          ).then(
+            () => {
+              takeoverMs = performance.now() - killedAt
+            },
+            () => problems.push('no standby took my-trades over'),
+          )
+        }
+      }
+      if (!botRestarted && at > 0.4) {
+        botRestarted = true
+        const bot = lives[0] as LiveCli[]
+        const life = bot.at(-1) as LiveCli
+        life.child.kill('SIGTERM')
+        await life.exited
+        const next = start('consumer-process.ts', consumerSettings(0))
+        processes.push(next)
+        bot.push(next)
+        // Running again (reading through the relay) before Redis restarts.
+        await until(
+          () => linesOf(next).some((line) => line['t'] === 'book'),
+          'the restarted bot to read again',
+          20_000,
+        )
+      }
+      if (!restarted && at > 0.6) {
+        restarted = true
+        await redis.restart()
+      }
+      await new Promise((resolve) => setTimeout(resolve, settings.pollIntervalMs))
+    }
+    const steadyEnd = performance.now()
+    await takeover
+
+    // Every bot catches up with the truth.
+    const trades = truthTrades()
+    const transfers = truthTransfers()
+    await until(
+      () =>
+        lives.every(
+          (bot) =>
+            seen(bot, 'trade', 'seq').length >= trades.length &&
+            seen(bot, 'transfer', 'sid').length >= transfers.length,
+        ),
+      'every bot to catch up',
+      30_000,
+    ).catch((error: unknown) => problems.push(String(error)))
+    // A moment for anything extra (a repeated item) to arrive.
+    await new Promise((resolve) => setTimeout(resolve, settings.pollIntervalMs * 3))
+
+    let bookEvents = 0
+    let healedConsumers = 0
+    lives.forEach((bot, i) => {
+      const lines = bot.flatMap((life) => linesOf(life))
+      const errors = lines.filter((l) => l['t'] === 'error')
+      if (errors.length > 0) problems.push(`bot ${i}: ${JSON.stringify(errors[0])}`)
+      const gotTrades = seen(bot, 'trade', 'seq')
+      if (JSON.stringify(gotTrades) !== JSON.stringify(trades)) {
+        problems.push(
+          `bot ${i}: ${gotTrades.length} trades, not the ${trades.length} of the truth in order`,
+        )
+      }
+      const gotTransfers = seen(bot, 'transfer', 'sid')
+      if (JSON.stringify(gotTransfers) !== JSON.stringify(transfers)) {
+        problems.push(
+          `bot ${i}: ${gotTransfers.length} transfers, not the ${transfers.length} of the truth`,
+        )
+      }
+      // Books: every life's events link, and every book is the one served at its time.
+      for (const life of bot) {
+        let last: number | undefined
+        for (const line of linesOf(life).filter((l) => l['t'] === 'book')) {
+          bookEvents += 1
+          if (line['kind'] === 'delta' && line['prevSeq'] !== last) {
+            problems.push(`bot ${i}: delta ${line['seq']} after ${last}`)
+          }
+          last = line['seq'] as number
+          const expected = served.get(line['ts'] as number)
+          if (expected !== line['digest']) {
+            problems.push(
+              `bot ${i}: book at seq ${line['seq']} is not the one served at ${line['ts']}`,
+            )
+          }
+        }
+      }
+      const health = lines.filter((l) => l['t'] === 'health')
+      const retried = health.some((l) => l['state'] === 'retrying')
+      const endsOk = health.length > 0 && health.at(-1)?.['state'] === 'ok'
+      if (retried && endsOk) healedConsumers += 1
+    })
+
+    // Venue load over the run (after the history was read), per stream.
+    const intervals = (steadyEnd - started) / settings.pollIntervalMs
+    const requestsPerInterval: Record<string, number> = {}
+    for (const stream of STREAMS) {
+      const path = PATHS[stream] as string
+      let count = hits.filter(
+        (hit) => hit.path === path && hit.at >= started && hit.at <= steadyEnd,
+      ).length
+      if (stream.startsWith('depth')) count -= ownDepthRequests - 1
+      requestsPerInterval[stream] = Math.round((count / intervals) * 100) / 100
+    }
+    await direct.close()
+    return {
+      settings,
+      trades: trades.length,
+      transfers: transfers.length,
+      bookEvents,
+      takeoverMs: takeoverMs === undefined ? undefined : Math.round(takeoverMs),
+      requestsPerInterval,
+      healedConsumers,
+      problems,
+    }
+  } finally {
+    for (const process of processes) {
+      if (process.child.exitCode === null && process.child.signalCode === null) {
+        process.child.kill('SIGTERM')
+      }
+    }
+    await Promise.all(processes.map((process) => process.exited))
+    await sim.close()
+    await redis.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
