@@ -6,7 +6,7 @@
  * one; a second relay stands by and takes over when the first stops; Redis restarting
  * shows as `retrying` and heals; the shared budget holds two venues to one limit.
  */
-import { firstValueFrom, type Observable, take, takeWhile, toArray } from 'rxjs'
+import { filter, firstValueFrom, type Observable, take, takeWhile, toArray } from 'rxjs'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
   applyBookEvent,
@@ -84,6 +84,15 @@ function consumer(sim: Simulator, prefix: string): Venue {
   return venue
 }
 
+/** The current health state of `key` in `venue`'s report. */
+function healthOf(venue: Venue, key: string): string | undefined {
+  let state: string | undefined
+  venue.health.pipe(take(1)).subscribe((report) => {
+    state = report[key]?.state
+  })
+  return state
+}
+
 /** The first `n` values of `stream`. */
 const first = <T>(stream: Observable<T>, n: number) =>
   firstValueFrom(stream.pipe(take(n), toArray()))
@@ -155,6 +164,76 @@ describe('relay: one poller, consumers read from Redis', () => {
     expect(lateBook?.seq).toBe(book?.seq)
     expect(lateBook?.bids).toEqual(book?.bids)
     expect(lateBook?.asks).toEqual(book?.asks)
+  })
+
+  it('reports retrying while Redis is unreachable, and delivers once it is up', async () => {
+    const sim = await simulator(20)
+    const prefix = nextPrefix()
+    const later = await startRedisServer()
+    onCleanup(() => later.close())
+    await later.stop()
+    const venue = createVenue({
+      baseUrl: sim.url,
+      ...QUICK,
+      relay: { redis: later.url, prefix },
+    })
+    onCleanup(() => venue.close())
+    const values: unknown[] = []
+    const subscription = venue.watchPools().subscribe((pools) => values.push(pools))
+    onCleanup(() => subscription.unsubscribe())
+    const retrying = await firstValueFrom(
+      venue.health.pipe(filter((report) => report['watchPools via relay']?.state === 'retrying')),
+    )
+    expect(retrying['watchPools via relay']).toMatchObject({ lastErrorCode: 'VENUE_RELAY' })
+    // The credentials-free address only.
+    expect(JSON.stringify(retrying)).not.toContain('redis://')
+    await later.start()
+    const relay = await startRelay({
+      baseUrl: sim.url,
+      ...QUICK,
+      redis: later.url,
+      prefix,
+      streams: ['pools'],
+      leaseMs: 500,
+    })
+    onCleanup(() => relay.close())
+    await waitFor(() => values.length > 0, 'the pools through the relay')
+    expect(venue.health.pipe(take(1))).toBeDefined()
+    const direct = createVenue({ baseUrl: sim.url, ...QUICK })
+    onCleanup(() => direct.close())
+    expect(values[0]).toEqual(await direct.rest.pools())
+    await waitFor(
+      () => healthOf(venue, 'watchPools via relay') === 'ok',
+      'the stream to report ok again',
+    )
+  })
+
+  it('holds two venues to one request budget when it lives in Redis', async () => {
+    const sim = await simulator()
+    const elapsed = async (sharedBudget: boolean) => {
+      const prefix = nextPrefix()
+      const venues = [0, 1].map(() => {
+        const venue = createVenue({
+          baseUrl: sim.url,
+          maxRequestsPerSecond: 40,
+          ...(sharedBudget ? { sharedBudget: { redis: redis.url, prefix } } : {}),
+        })
+        onCleanup(() => venue.close())
+        return venue
+      })
+      const started = performance.now()
+      await Promise.all(
+        // Forty different requests each (identical ones would share one flight).
+        venues.flatMap((venue) =>
+          Array.from({ length: 40 }, (_, i) => venue.rest.depth({ poolId: 0, limit: i + 1 })),
+        ),
+      )
+      return performance.now() - started
+    }
+    // Each on its own budget: both bursts of 40 go at once.
+    expect(await elapsed(false)).toBeLessThan(400)
+    // One budget of 40 a second (a burst of 40) for both: the other 40 take a second.
+    expect(await elapsed(true)).toBeGreaterThan(900)
   })
 
   it('refuses options a relayed stream cannot honour, and account streams without a key', async () => {
