@@ -246,6 +246,8 @@ class StreamPublisher {
   }
 
   #holding = false
+  /** The publishes of the session, one after the other. */
+  #publishing: Promise<unknown> = Promise.resolve()
 
   #sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
@@ -314,6 +316,9 @@ class StreamPublisher {
       clearInterval(renewal)
       subscription?.unsubscribe()
       this.#endSession = undefined
+      // A publish still under way lands before the next session reads where to go on from.
+      await this.#publishing.catch(() => undefined)
+      this.#publishing = Promise.resolve()
       this.state = 'standby'
     }
   }
@@ -360,10 +365,9 @@ class StreamPublisher {
   ): Observable<unknown> {
     const venue = this.#venue
     const stream = this.#stream
-    let chain: Promise<unknown> = Promise.resolve()
     const inOrder = (step: () => Promise<unknown>) => {
-      chain = chain.then(step)
-      chain.catch((error: unknown) => this.#endSession?.(error))
+      this.#publishing = this.#publishing.then(step)
+      this.#publishing.catch((error: unknown) => this.#endSession?.(error))
     }
     const tapEach = <T>(events: Observable<T>, onEvent: (event: T) => void): Observable<T> =>
       events.pipe(tap(onEvent))
