@@ -208,6 +208,24 @@ describe('relay: one poller, consumers read from Redis', () => {
     )
   })
 
+  it('names its Redis connections, so that CLIENT LIST tells readers and relays apart', async () => {
+    const sim = await simulator()
+    const prefix = nextPrefix()
+    await relayOn(sim, prefix, ['pools'])
+    const values: unknown[] = []
+    const subscription = consumer(sim, prefix)
+      .watchPools()
+      .subscribe((pools) => values.push(pools))
+    onCleanup(() => subscription.unsubscribe())
+    await waitFor(() => values.length > 0, 'the pools through the relay')
+    const { Redis } = await import('ioredis')
+    const admin = new Redis(redis.url)
+    onCleanup(() => admin.disconnect())
+    const clients = String(await admin.call('CLIENT', 'LIST'))
+    expect(clients).toMatch(/name=venue-rx-reader /)
+    expect(clients).toMatch(/name=venue-rx-relay /)
+  })
+
   it('holds two venues to one request budget when it lives in Redis', async () => {
     const sim = await simulator()
     const elapsed = async (sharedBudget: boolean) => {
@@ -240,6 +258,7 @@ describe('relay: one poller, consumers read from Redis', () => {
     const sim = await simulator()
     const venue = consumer(sim, nextPrefix())
     expect(() => venue.watchDepth(1, { limit: 5 })).toThrow(VenueInputError)
+    expect(() => venue.watchKlines(0, '7m' as never)).toThrow(VenueInputError)
     await expect(
       startRelay({ baseUrl: sim.url, redis: redis.url, streams: ['my-trades'] }),
     ).rejects.toThrow(/apiKey/)

@@ -170,7 +170,7 @@ class SharedConnection {
 
   get(): Promise<Redis> {
     if (this.#closed) return Promise.reject(new Error('the relay is closed'))
-    this.#client ??= connectRedis(this.#where, 'venue-rx relay').catch((error: unknown) => {
+    this.#client ??= connectRedis(this.#where, 'venue-rx-relay').catch((error: unknown) => {
       this.#client = undefined
       throw error
     })

@@ -80,7 +80,7 @@ export function followRelay<T>(context: FollowContext, spec: FollowSpec<T>): Obs
       let attempt = 0
       while (!stopped) {
         try {
-          redis ??= await connectRedis(context.redis, 'venue-rx reader')
+          redis ??= await connectRedis(context.redis, 'venue-rx-reader')
           if (stopped) break
           if (last === undefined) last = await begin(redis)
           if (stopped) break

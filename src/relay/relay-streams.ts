@@ -14,7 +14,7 @@ import { feedOptions } from '../streams/cursor-feed.js'
 import { checkFillCursor, type Fill, rememberFillCursor } from '../streams/fills.js'
 import { streamOptions } from '../streams/stream-options.js'
 import type { BalancesUpdate } from '../streams/watch-balances.js'
-import type { KlineEvent } from '../streams/watch-klines.js'
+import { checkInterval, type KlineEvent } from '../streams/watch-klines.js'
 import type { OpenOrderEvent } from '../streams/watch-open-orders.js'
 import type { PublicTradeEvent } from '../streams/watch-trades.js'
 import { type FollowContext, type FollowStart, followRelay, type RelayEntry } from './follow.js'
@@ -88,8 +88,12 @@ export function relayStreams(context: FollowContext, scope: RelayScope): RelaySt
     },
     watchKlines: (poolId, interval, options) => {
       checkPoolId('watchKlines', poolId)
+      const stream: RelayStream = {
+        kind: 'klines',
+        poolId,
+        interval: checkInterval('watchKlines', interval),
+      }
       noOptions('watchKlines', options)
-      const stream = { kind: 'klines', poolId, interval } as RelayStream
       return follow('watchKlines', stream, { from: 'state' }, one<KlineEvent>)
     },
     watchMyTrades: (options) => {

@@ -51,7 +51,7 @@ export class SharedBudget {
   }
 
   #connection(): Promise<Redis> {
-    this.#client ??= connectRedis(this.#where, 'venue-rx budget').catch((error: unknown) => {
+    this.#client ??= connectRedis(this.#where, 'venue-rx-budget').catch((error: unknown) => {
       this.#client = undefined
       throw error
     })

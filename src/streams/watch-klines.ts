@@ -330,7 +330,8 @@ function newer(candle: Kline, last: Kline | undefined): boolean {
   )
 }
 
-function checkInterval(method: string, value: unknown): KlineInterval {
+/** `value` when it is one of {@link KLINE_INTERVALS}, else a `VenueInputError` naming `method`. */
+export function checkInterval(method: string, value: unknown): KlineInterval {
   if (!(KLINE_INTERVALS as readonly unknown[]).includes(value)) {
     failArgument(
       method,

@@ -1,0 +1,399 @@
+/**
+ * The relay's other streams against a real redis-server and the simulator on a manual
+ * clock: for each kind test/relay.test.ts does not cover, a consumer reading through the
+ * relay gets what a direct (polling) venue gets, checked against the simulator's ground
+ * truth where there is one. Fills resume from a checkpoint (half way, and between the two
+ * fills of a self-trade); balances and open orders give a late consumer the relay's state
+ * first; pools, klines and books equal what the venue serves; public trades arrive each
+ * once; a consumer that subscribed before any relay published gets its first value once
+ * one starts.
+ */
+import { Redis } from 'ioredis'
+import { firstValueFrom, type Observable, take, toArray } from 'rxjs'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import {
+  type BalancesUpdate,
+  type BookEvent,
+  compareDecimal,
+  createVenue,
+  type Fill,
+  memoryCheckpoint,
+  type OpenOrderEvent,
+  type OrderBook,
+  type PublicTrade,
+  type PublicTradeEvent,
+  subtractDecimal,
+  type Venue,
+  type VenueOptions,
+} from '../src/index.js'
+import { type Relay, startRelay } from '../src/relay.js'
+import { type Simulator, startSimulator } from '../src/simulator/index.js'
+import { onCleanup, runCleanups } from './helpers/cleanups.js'
+import { type RedisServer, startRedisServer } from './helpers/redis-server.js'
+import { waitFor } from './helpers/wait-for.js'
+
+let redis: RedisServer
+beforeAll(async () => {
+  redis = await startRedisServer()
+})
+afterAll(async () => {
+  await redis.close()
+})
+afterEach(runCleanups)
+
+let prefixes = 0
+/** A fresh key prefix per test: tests share one Redis. */
+const nextPrefix = () => `rs${++prefixes}`
+
+const QUICK: Partial<VenueOptions> = {
+  pollIntervalMs: 25,
+  lingerMs: 50,
+  requestTimeoutMs: 2_000,
+  maxRequestsPerSecond: 1_000,
+  backoff: { initialMs: 10, maxMs: 100 },
+}
+
+/** Pool 0 is CHN/USDT. */
+const CHN = 'chain.token-CHN'
+
+async function simulator(ticks = 0): Promise<Simulator> {
+  const sim = await startSimulator({ seed: 3, clock: 'manual' })
+  sim.advance(ticks)
+  onCleanup(() => sim.close())
+  return sim
+}
+
+/** A relay publishing only `streams`, with a short lease. */
+async function relayOn(sim: Simulator, prefix: string, streams: string[]): Promise<Relay> {
+  const relay = await startRelay({
+    baseUrl: sim.url,
+    apiKey: sim.apiKey,
+    ...QUICK,
+    redis: redis.url,
+    prefix,
+    streams,
+    leaseMs: 500,
+  })
+  onCleanup(() => relay.close())
+  return relay
+}
+
+/** A venue reading its streams through the relay under `prefix`. */
+function consumer(sim: Simulator, prefix: string): Venue {
+  const venue = createVenue({
+    baseUrl: sim.url,
+    apiKey: sim.apiKey,
+    ...QUICK,
+    relay: { redis: redis.url, prefix },
+  })
+  onCleanup(() => venue.close())
+  return venue
+}
+
+/** A venue polling the simulator itself. */
+function direct(sim: Simulator): Venue {
+  const venue = createVenue({ baseUrl: sim.url, apiKey: sim.apiKey, ...QUICK })
+  onCleanup(() => venue.close())
+  return venue
+}
+
+/** The first `n` values of `stream`. */
+const first = <T>(stream: Observable<T>, n: number) =>
+  firstValueFrom(stream.pipe(take(n), toArray()))
+
+/** Subscribes for the rest of the test; the values land in the returned array. */
+function collect<T>(stream: Observable<T>): T[] {
+  const seen: T[] = []
+  // An error goes unhandled: vitest fails the run with it.
+  const subscription = stream.subscribe((value) => seen.push(value))
+  onCleanup(() => subscription.unsubscribe())
+  return seen
+}
+
+/**
+ * Resolves once `n` connections wait in a blocking XREAD (Redis's `CLIENT LIST`; the
+ * readers' connection names do not show there), within 5 s.
+ */
+async function readersBlocked(n: number): Promise<void> {
+  const client = new Redis(redis.url)
+  try {
+    const deadline = Date.now() + 5_000
+    for (;;) {
+      const list = String(await client.call('CLIENT', 'LIST'))
+      const blocked = list
+        .split('\n')
+        .filter((line) => / flags=b /.test(line) && / cmd=xread /.test(line))
+      if (blocked.length >= n) return
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${n} blocked readers`)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+  } finally {
+    client.disconnect()
+  }
+}
+
+/** What the comparison of two fills looks at. */
+const fillShape = (fill: Fill) => ({
+  globalSeq: fill.globalSeq,
+  role: fill.role,
+  side: fill.side,
+  price: fill.price,
+  quantity: fill.quantity,
+  fee: fill.fee,
+})
+
+describe('relay streams: a consumer gets what a polling venue gets', () => {
+  it('fills: every fill once, in order, a self-trade as two fills; resumes from a checkpoint', async () => {
+    const sim = await simulator(100)
+    const prefix = nextPrefix()
+    const account = sim.market.account(sim.apiKey)
+    const me = account?.info().chain_account
+    /** The simulator's fills of the account: maker before taker in a self-trade. */
+    const truth = () =>
+      (account?.trades() ?? []).flatMap((trade) => [
+        ...(trade.maker === me ? [{ globalSeq: String(trade.global_seq), role: 'maker' }] : []),
+        ...(trade.taker === me ? [{ globalSeq: String(trade.global_seq), role: 'taker' }] : []),
+      ])
+    const before = truth()
+    expect(before.length).toBeGreaterThan(20)
+    // Seed 3 makes the demo account trade with itself within its first 100 ticks.
+    const selfAt = before.findIndex((fill, i) => before[i + 1]?.globalSeq === fill.globalSeq)
+    const half = Math.floor(before.length / 2)
+    expect(selfAt).toBeGreaterThan(half)
+    expect(before.slice(selfAt, selfAt + 2).map((fill) => fill.role)).toEqual(['maker', 'taker'])
+
+    await relayOn(sim, prefix, ['fills'])
+    const venue = consumer(sim, prefix)
+    const checkpoint = memoryCheckpoint<string>()
+    // Half way, then again between the two fills of the self-trade.
+    const firstPart = await first(venue.watchFills({ checkpoint }), half)
+    expect(await checkpoint.load()).toBe(firstPart.at(-1)?.globalSeq)
+    const secondPart = await first(venue.watchFills({ checkpoint }), selfAt + 1 - half)
+    expect(secondPart.at(-1)?.role).toBe('maker')
+    expect(await checkpoint.load()).toBe(`${before[selfAt]?.globalSeq}/1`)
+    // The market moves on; the consumer comes back with its checkpoint.
+    sim.advance(100)
+    const all = truth()
+    expect(all.length).toBeGreaterThan(before.length)
+    const rest = await first(venue.watchFills({ checkpoint }), all.length - selfAt - 1)
+    expect(rest[0]?.role).toBe('taker')
+    expect(rest[0]?.globalSeq).toBe(before[selfAt]?.globalSeq)
+    const relayed = [...firstPart, ...secondPart, ...rest]
+
+    expect(relayed.map((fill) => ({ globalSeq: fill.globalSeq, role: fill.role }))).toEqual(all)
+    const polled = await first(direct(sim).watchFills(), all.length)
+    expect(relayed.map(fillShape)).toEqual(polled.map(fillShape))
+    expect(relayed).toEqual(polled)
+    expect(await checkpoint.load()).toBe(all.at(-1)?.globalSeq)
+  })
+
+  it('balances: a late consumer starts with every coin added; a lock shows as changed', async () => {
+    const sim = await simulator(20)
+    const prefix = nextPrefix()
+    await relayOn(sim, prefix, ['balances'])
+    const early = collect(consumer(sim, prefix).watchBalances())
+    await waitFor(() => early.length >= 1, "the relay's first balances")
+
+    const venue = consumer(sim, prefix)
+    const late = collect(venue.watchBalances())
+    await waitFor(() => late.length >= 1, "a late consumer's first balances")
+    const served = await direct(sim).rest.balances()
+    const start = late[0] as BalancesUpdate
+    expect(start.balances).toEqual(served)
+    expect(start.changes).toEqual(
+      served.map((current) => ({ type: 'added', coin: current.coin, current })),
+    )
+    expect(start.byCoin).toBeInstanceOf(Map)
+    expect([...start.byCoin.keys()]).toEqual(served.map((balance) => balance.coin))
+    for (const balance of served) expect(start.byCoin.get(balance.coin)).toEqual(balance)
+
+    // A resting limit sell far above the market locks 15 CHN.
+    await sim.placeOrder({ poolId: 0, side: 'sell', type: 'limit', price: '2.0000', amount: '15' })
+    await waitFor(() => late.length >= 2, 'the balances after the lock')
+    const next = late[1] as BalancesUpdate
+    const change = next.changes.find((each) => each.coin === CHN)
+    expect(change?.type).toBe('changed')
+    const now = await direct(sim).rest.balances()
+    expect(next.balances).toEqual(now)
+    expect(next.byCoin.get(CHN)).toEqual(now.find((balance) => balance.coin === CHN))
+    if (change?.type === 'changed') {
+      expect(change.previous).toEqual(start.byCoin.get(CHN))
+      const locked = subtractDecimal(change.current.locked, change.previous.locked)
+      expect(compareDecimal(locked, '15'), `${locked} more CHN locked`).toBe(0)
+    }
+    expect(late).toHaveLength(2)
+  })
+
+  it('open-orders: opened for each open order (late consumers from the state), closed as canceled', async () => {
+    const sim = await simulator(50)
+    const prefix = nextPrefix()
+    const account = sim.market.account(sim.apiKey)
+    const openIds = () => (account?.openOrders() ?? []).map((order) => order.id).sort()
+    expect(openIds().length).toBeGreaterThan(0)
+    await relayOn(sim, prefix, ['open-orders'])
+    const opened = (events: readonly OpenOrderEvent[]) =>
+      events
+        .filter((event) => event.type === 'opened')
+        .map((event) => event.order.id)
+        .sort()
+
+    const early = collect(consumer(sim, prefix).watchOpenOrders())
+    await waitFor(() => opened(early).length >= openIds().length, 'opened for every open order')
+    expect(opened(early)).toEqual(openIds())
+
+    const placed = await sim.placeOrder({
+      poolId: 0,
+      side: 'sell',
+      type: 'limit',
+      price: '2.0000',
+      amount: '15',
+      clientId: 'relay-open',
+    })
+    await waitFor(() => opened(early).includes(placed.id), 'opened for the placed order')
+    expect(opened(early)).toEqual(openIds())
+
+    // A late consumer replays the relay's state: every order open now.
+    const late = collect(consumer(sim, prefix).watchOpenOrders())
+    await waitFor(() => opened(late).length >= openIds().length, "the late consumer's orders")
+    expect(opened(late)).toEqual(openIds())
+    expect(late.every((event) => event.type === 'opened')).toBe(true)
+    // Equal to what a direct venue lists.
+    const polled = await first(direct(sim).watchOpenOrders(), openIds().length)
+    expect([...late].sort((a, b) => a.order.id.localeCompare(b.order.id))).toEqual(
+      [...polled].sort((a, b) => a.order.id.localeCompare(b.order.id)),
+    )
+
+    await sim.cancelOrder(placed.id)
+    const closedIn = (events: readonly OpenOrderEvent[]) =>
+      events.filter((event) => event.type === 'closed' && event.order.id === placed.id)
+    await waitFor(
+      () => closedIn(early).length === 1 && closedIn(late).length === 1,
+      'closed for the canceled order',
+    )
+    for (const events of [early, late]) {
+      const closed = closedIn(events)[0]
+      expect(closed?.type === 'closed' && closed.status).toBe('canceled')
+      expect(closed?.type === 'closed' && closed.final.id).toBe(placed.id)
+    }
+    expect(openIds()).not.toContain(placed.id)
+  })
+
+  it('pools: the first value equals rest.pools()', async () => {
+    const sim = await simulator(20)
+    const prefix = nextPrefix()
+    await relayOn(sim, prefix, ['pools'])
+    const [pools] = await first(consumer(sim, prefix).watchPools(), 1)
+    expect(pools).toEqual(await direct(sim).rest.pools())
+  })
+
+  it('klines:0:1m: the first event is the update a direct watchKlines emits first', async () => {
+    const sim = await simulator(50)
+    const prefix = nextPrefix()
+    await relayOn(sim, prefix, ['klines:0:1m'])
+    const [relayed] = await first(consumer(sim, prefix).watchKlines(0, '1m'), 1)
+    const [polled] = await first(direct(sim).watchKlines(0, '1m'), 1)
+    expect(relayed?.type).toBe('update')
+    expect(polled?.type).toBe('update')
+    expect(relayed).toEqual(polled)
+  })
+
+  it('trades:0: public trades arrive through the relay once the market moves, each once', async () => {
+    const sim = await simulator(20)
+    const prefix = nextPrefix()
+    /** The simulator's public trades of pool 0 as the venue serves them (`traded_at` in ms). */
+    const truth = () =>
+      sim.truth.publicTrades(0).map((trade) => ({ ...trade, traded_at: trade.traded_at * 1000 }))
+    await relayOn(sim, prefix, ['trades:0'])
+    const relayed = collect(consumer(sim, prefix).watchTrades(0))
+    const polled = collect(direct(sim).watchTrades(0))
+    const tradesOf = (events: readonly PublicTradeEvent[]) =>
+      events.map((event) => (event.type === 'trade' ? event.trade : event))
+    /** What tells two trades apart (public trades carry no id). */
+    const key = (trade: Omit<PublicTrade, 'traded_at'> & { traded_at: number }) =>
+      [trade.traded_at, trade.price, trade.quantity, trade.side, trade.buyer, trade.seller].join()
+    const newest = (events: readonly PublicTradeEvent[]) => {
+      const last = events.at(-1)
+      return last?.type === 'trade' ? key(last.trade) : undefined
+    }
+    // Until both read: the market moves, and the newest trade reaches both.
+    for (let round = 0; relayed.length === 0; round += 1) {
+      expect(round).toBeLessThan(5)
+      sim.advance(5)
+      const latest = truth().at(-1)
+      expect(latest).toBeDefined()
+      await waitFor(
+        () =>
+          latest !== undefined && [relayed, polled].every((seen) => newest(seen) === key(latest)),
+        'the newest trade through both',
+      )
+    }
+    const [fromRelayed, fromPolled, fromTruth] = [relayed.length, polled.length, truth().length]
+    sim.advance(10)
+    const added = truth().slice(fromTruth)
+    expect(added.length).toBeGreaterThan(0)
+    await waitFor(
+      () =>
+        relayed.length >= fromRelayed + added.length && polled.length >= fromPolled + added.length,
+      'the new trades through both',
+    )
+    const fresh = relayed.slice(fromRelayed)
+    expect(fresh.every((event) => event.type === 'trade')).toBe(true)
+    expect(tradesOf(fresh)).toEqual(added)
+    expect(fresh).toEqual(polled.slice(fromPolled))
+    // Everything it got is the venue's newest trades, each once, in order.
+    expect(relayed.every((event) => event.type === 'trade')).toBe(true)
+    expect(tradesOf(relayed)).toEqual(truth().slice(-relayed.length))
+    expect(relayed).toEqual(polled.slice(-relayed.length))
+    expect(relayed).toHaveLength(fromRelayed + added.length)
+    expect(polled).toHaveLength(fromPolled + added.length)
+  })
+
+  it('watchOrderBook(0): each book equals the depth the venue serves at that market state', async () => {
+    const sim = await simulator(20)
+    const prefix = nextPrefix()
+    await relayOn(sim, prefix, ['depth:0'])
+    const books = collect(consumer(sim, prefix).watchOrderBook(0))
+    const rest = direct(sim).rest
+    let from = 0
+    for (let round = 0; round < 5; round += 1) {
+      if (round > 0) sim.advance(5)
+      const served = await rest.depth({ poolId: 0 })
+      const same = (book: OrderBook | undefined) =>
+        book !== undefined &&
+        JSON.stringify([book.bids, book.asks]) === JSON.stringify([served.bids, served.asks])
+      await waitFor(() => same(books.at(-1)), `the book of round ${round}`)
+      // Every book of this market state is the served one.
+      const these = books.slice(from)
+      expect(these.length).toBeGreaterThan(0)
+      for (const book of these) {
+        expect(book.bids).toEqual(served.bids)
+        expect(book.asks).toEqual(served.asks)
+      }
+      from = books.length
+    }
+    const seqs = books.map((book) => book.seq)
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b))
+  })
+
+  it('health: a consumer subscribed before any relay publishes gets its first value once one starts', async () => {
+    const sim = await simulator(20)
+    const prefix = nextPrefix()
+    const venue = consumer(sim, prefix)
+    const events = collect<BookEvent>(venue.watchDepth(0))
+    const pools = collect(venue.watchPools())
+    // Both readers are connected and blocked reading their streams, with nothing to read.
+    await readersBlocked(2)
+    expect(events).toEqual([])
+    expect(pools).toEqual([])
+    await relayOn(sim, prefix, ['depth:0', 'pools'])
+    await waitFor(() => events.length >= 1 && pools.length >= 1, 'the first values')
+    const served = direct(sim).rest
+    expect(events[0]?.type).toBe('snapshot')
+    const depth = await served.depth({ poolId: 0 })
+    expect(events[0]?.type === 'snapshot' && events[0].bids).toEqual(depth.bids)
+    expect(pools[0]).toEqual(await served.pools())
+    const health = await firstValueFrom(venue.health)
+    expect(health['watchDepth via relay']?.state).toBe('ok')
+    expect(health['watchPools via relay']?.state).toBe('ok')
+  })
+})
