@@ -3,7 +3,7 @@
  * process, so that one's heap and JIT do not colour the next), then one table of the
  * figures each reports against its target. Each script prints its own full table too.
  *
- *   npm run bench            all of them, about 3 minutes
+ *   npm run bench            all of them, about 3.5 minutes
  *   npm run bench -- depth   those whose file name contains "depth"
  */
 import { spawn } from 'node:child_process'
@@ -18,6 +18,7 @@ const SCRIPTS = [
   'checkpoint-save.ts',
   'shared-polling.ts',
   'feed-memory.ts',
+  'relay.ts',
 ]
 
 async function run(script: string): Promise<{ summaries: Summary[]; output: string }> {

@@ -38,7 +38,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   let child: ChildProcess | undefined
 
   const start = async () => {
-    const process = spawn(
+    const server = spawn(
       'redis-server',
       [
         '--port',
@@ -56,9 +56,13 @@ export async function startRedisServer(): Promise<RedisServer> {
       ],
       { stdio: 'ignore' },
     )
-    child = process
+    child = server
+    // Never left behind by a test process that ends without closing it.
+    const orphaned = () => server.kill('SIGKILL')
+    process.once('exit', orphaned)
+    server.once('exit', () => process.off('exit', orphaned))
     const exited = new Promise<never>((_, reject) =>
-      process.once('exit', (code) => reject(new Error(`redis-server exited (${code})`))),
+      server.once('exit', (code) => reject(new Error(`redis-server exited (${code})`))),
     )
     exited.catch(() => undefined)
     await Promise.race([untilAnswers(port), exited])

@@ -1,0 +1,531 @@
+/**
+ * The relay (startRelay, read with `createVenue({ relay })`): the latency it adds, and the
+ * venue requests it saves, against bots that poll the venue themselves, all measured in
+ * this run: the simulator (manual clock), the relay and the consumers in this process, a
+ * real redis-server (test/helpers/redis-server.ts) on a free port.
+ *
+ *   npx tsx bench/relay.ts            about 20 s
+ *   npx tsx bench/relay.ts --json     the same, plus the `bench-summary` lines
+ *
+ * 1. Latency, pollIntervalMs 50, streams depth:0 and my-trades. The relay, a consumer
+ *    venue reading through it and a direct venue (no relay, same pollIntervalMs: a bot
+ *    polling by itself) watch the same streams. ~100 times, after a random pause (so the
+ *    change lands at a random phase of the polls), the market moves one tick and the demo
+ *    account sends a market order (a new own trade and a changed book). The relay's and
+ *    the direct venue's requests go through an undici dispatcher that notes when each
+ *    answer's last byte arrived, with its body (parsed after the run). Figures, per stream:
+ *    - poll answer → event: from the answer that first carried the change (the depth
+ *      `timestamp`, the trade's `global_seq`) being in the poller's hands to the event.
+ *      Through the relay, to the consumer's event: the relay's parse and diff, its publish
+ *      (one EVAL per event: lease check and XADD; a feed's items one after the other), the
+ *      consumer's XREAD and decode; this is the latency the relay adds. Directly, to the direct venue's own
+ *      event: the parse and diff every poller pays anyway.
+ *    - consumer event − direct event: the same change seen through the relay and by the
+ *      bot polling itself. The two pollers keep phases of their own (apart by up to one
+ *      interval, or nearly together), so this spreads over up to ± one interval; its
+ *      median is the added latency again, more noisily.
+ *    - market change → event, relayed and direct: the staleness either one sees.
+ *    And the Redis round trip alone (median of 200 PINGs through ioredis), for scale.
+ * 2. Venue requests per poll interval, pollIntervalMs 100, streams depth:0, my-trades and
+ *    balances, over a 3 s window with the market moving (and one own trade) every 100 ms,
+ *    counted per path at the simulator: one relay with 1 consumer venue, then the same
+ *    relay with 50 (each subscribed to the three streams through it), then, as the
+ *    baseline, 50 direct venues polling the three streams themselves (~50 times as many).
+ *    A poller waits pollIntervalMs after each answer, so one makes a little under one
+ *    request per interval. Counting starts 1 s after the streams are running (the start
+ *    of a cursor feed, backfill then hand-over to its tail, polls a little more).
+ *
+ * With `--json` (npm run bench) it also prints, as `bench-summary` lines, the relayed
+ * requests per interval with 50 consumers against 1 (target at most 1.1x) and the
+ * median added latency of depth (target under one poll interval).
+ */
+import { setTimeout as sleep } from 'node:timers/promises'
+import { Redis } from 'ioredis'
+import type { Subscription } from 'rxjs'
+import { type Dispatcher, Pool } from 'undici'
+import { createVenue, type Venue } from '../src/index.js'
+import { startRelay } from '../src/relay.js'
+import { type Simulator, startSimulator } from '../src/simulator/index.js'
+import { startRedisServer } from '../test/helpers/redis-server.js'
+import { printColumns, SUMMARY_ONLY, summaryLine } from './support/measure.js'
+
+const LATENCY_POLL_MS = 50
+const CHANGES = 100
+const LOAD_POLL_MS = 100
+const WINDOW_MS = 3_000
+const CONSUMERS = 50
+/**
+ * Wait before counting: a cursor feed's start (its backfill, then the hand-over to its
+ * shared tail) polls a little more than once per interval for a while.
+ */
+const SETTLE_MS = 1_000
+const PINGS = 200
+
+const DEPTH_PATH = '/api/v1/depth/v2'
+const TRADES_PATH = '/api/v1/trades'
+/** The simulator path each relayed stream polls. */
+const PATHS = {
+  'depth:0': DEPTH_PATH,
+  'my-trades': TRADES_PATH,
+  balances: '/api/v1/balances',
+} as const
+type StreamName = keyof typeof PATHS
+const STREAMS = Object.keys(PATHS) as StreamName[]
+
+const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '-')
+
+/** The value at quantile `q` (nearest rank) of `values`; NaN when there are none. */
+function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return Number.NaN
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? 0
+}
+
+async function until(condition: () => boolean, what: string, ms = 20_000): Promise<void> {
+  const deadline = performance.now() + ms
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error(`relay bench: timed out waiting for ${what}`)
+    await sleep(5)
+  }
+}
+
+/** One answer of the venue: when its last byte arrived, its path and its body. */
+interface Answer {
+  readonly path: string
+  readonly at: number
+  readonly chunks: readonly Buffer[]
+}
+
+/**
+ * An undici pool whose answers to the paths starting with one of `paths` are noted in
+ * `answers` (time and body) the moment their last byte arrives, before the venue sees them.
+ */
+function timedPool(
+  origin: string,
+  paths: readonly string[],
+  answers: Answer[],
+): { readonly dispatcher: Dispatcher; close(): Promise<void> } {
+  const pool = new Pool(origin, { connections: 8 })
+  const dispatcher = pool.compose((dispatch) => (options, handler) => {
+    const path = options.path
+    if (!paths.some((prefix) => path.startsWith(prefix))) return dispatch(options, handler)
+    const chunks: Buffer[] = []
+    return dispatch(options, {
+      onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
+      onRequestUpgrade: (controller, status, headers, socket) =>
+        handler.onRequestUpgrade?.(controller, status, headers, socket),
+      onResponseStart: (controller, status, headers, message) =>
+        handler.onResponseStart?.(controller, status, headers, message),
+      onResponseData: (controller, chunk) => {
+        chunks.push(chunk)
+        handler.onResponseData?.(controller, chunk)
+      },
+      onResponseEnd: (controller, trailers) => {
+        answers.push({ path, at: performance.now(), chunks })
+        handler.onResponseEnd?.(controller, trailers)
+      },
+      onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
+    })
+  })
+  return { dispatcher, close: () => pool.close() }
+}
+
+/**
+ * When each depth timestamp and each trade's `global_seq` first arrived in `answers`
+ * (bodies parsed now, after the run).
+ */
+function firstAnswers(answers: readonly Answer[]): Seen {
+  const depth = new Map<number, number>()
+  const trades = new Map<string, number>()
+  for (const answer of answers) {
+    const body = JSON.parse(Buffer.concat(answer.chunks).toString('utf8')) as { data?: unknown }
+    if (answer.path.startsWith(DEPTH_PATH)) {
+      const timestamp = (body.data as { timestamp?: number } | undefined)?.timestamp
+      if (typeof timestamp === 'number' && !depth.has(timestamp)) depth.set(timestamp, answer.at)
+    } else if (Array.isArray(body.data)) {
+      for (const trade of body.data as { global_seq: unknown }[]) {
+        const seq = String(trade.global_seq)
+        if (!trades.has(seq)) trades.set(seq, answer.at)
+      }
+    }
+  }
+  return { depth, trades }
+}
+
+/** When a venue's `watchDepth(0)` first showed each timestamp, its `watchMyTrades()` each trade. */
+interface Seen {
+  readonly depth: Map<number, number>
+  readonly trades: Map<string, number>
+}
+
+function watchSeen(venue: Venue): { seen: Seen; subscriptions: Subscription[] } {
+  const seen: Seen = { depth: new Map(), trades: new Map() }
+  const subscriptions = [
+    venue.watchDepth(0).subscribe((event) => {
+      if (!seen.depth.has(event.timestamp)) seen.depth.set(event.timestamp, performance.now())
+    }),
+    venue.watchMyTrades().subscribe((trade) => {
+      if (!seen.trades.has(trade.global_seq)) seen.trades.set(trade.global_seq, performance.now())
+    }),
+  ]
+  return { seen, subscriptions }
+}
+
+const ownTrades = (sim: Simulator) =>
+  (sim.market.account(sim.apiKey)?.trades() ?? []).map((trade) => String(trade.global_seq))
+
+/** Moves the market one tick and sends one market order of the demo account. */
+async function moveMarket(sim: Simulator, i: number): Promise<void> {
+  sim.advance(1)
+  await sim.placeOrder({
+    poolId: 0,
+    side: i % 2 === 0 ? 'buy' : 'sell',
+    type: 'market',
+    amount: '10',
+  })
+}
+
+/** One market change: when, the book's new timestamp, the own trades it made. */
+interface Change {
+  readonly at: number
+  readonly timestamp: number
+  readonly seqs: readonly string[]
+}
+
+/** The latency figures, in the order of their samples in `latency`. */
+const FIGURES = [
+  "relay's poll answer → consumer's event (added)",
+  "direct poll answer → direct venue's event",
+  "consumer's event − direct venue's event",
+  "market change → consumer's event",
+  "market change → direct venue's event",
+] as const
+
+interface LatencyRow {
+  readonly stream: string
+  readonly figure: string
+  readonly samples: readonly number[]
+}
+
+// 1. Latency.
+
+async function latency(redisUrl: string): Promise<{ rows: LatencyRow[]; missed: number }> {
+  const sim = await startSimulator({ seed: 7, clock: 'manual' })
+  sim.advance(150)
+  const relayAnswers: Answer[] = []
+  const directAnswers: Answer[] = []
+  const relayPool = timedPool(sim.url, [DEPTH_PATH, TRADES_PATH], relayAnswers)
+  const directPool = timedPool(sim.url, [DEPTH_PATH, TRADES_PATH], directAnswers)
+  const common = {
+    baseUrl: sim.url,
+    apiKey: sim.apiKey,
+    pollIntervalMs: LATENCY_POLL_MS,
+    maxRequestsPerSecond: 1_000,
+  }
+  const prefix = 'bench-latency'
+  const relay = await startRelay({
+    ...common,
+    dispatcher: relayPool.dispatcher,
+    redis: redisUrl,
+    prefix,
+    streams: ['depth:0', 'my-trades'],
+  })
+  const direct = createVenue({ ...common, dispatcher: directPool.dispatcher })
+  const consumer = createVenue({
+    baseUrl: sim.url,
+    apiKey: sim.apiKey,
+    relay: { redis: redisUrl, prefix },
+  })
+  const viaDirect = watchSeen(direct)
+  const viaRelay = watchSeen(consumer)
+  const changes: Change[] = []
+  let missed = 0
+  try {
+    const history = ownTrades(sim)
+    const caughtUp = (seen: Seen) =>
+      seen.depth.size > 0 && history.every((seq) => seen.trades.has(seq))
+    await until(() => caughtUp(viaDirect.seen) && caughtUp(viaRelay.seen), 'the streams to start')
+    const seenBoth = (check: (seen: Seen) => boolean) =>
+      check(viaDirect.seen) && check(viaRelay.seen)
+    for (let i = 0; i < CHANGES; i += 1) {
+      await sleep(Math.random() * LATENCY_POLL_MS)
+      const before = ownTrades(sim).length
+      const at = performance.now()
+      await moveMarket(sim, i)
+      const timestamp = sim.market.now()
+      const seqs = ownTrades(sim).slice(before)
+      changes.push({ at, timestamp, seqs })
+      // A tick that leaves the book as it was makes no depth event: not waited for long.
+      await until(
+        () => seenBoth((seen) => seqs.every((seq) => seen.trades.has(seq))),
+        'the new trades',
+      )
+      await until(
+        () => seenBoth((seen) => seen.depth.has(timestamp)),
+        'the new book',
+        LATENCY_POLL_MS * 6,
+      ).catch(() => {
+        missed += 1
+      })
+    }
+  } finally {
+    for (const subscription of [...viaDirect.subscriptions, ...viaRelay.subscriptions]) {
+      subscription.unsubscribe()
+    }
+    await consumer.close()
+    await direct.close()
+    await relay.close()
+    await relayPool.close()
+    await directPool.close()
+    await sim.close()
+  }
+
+  const relayed = firstAnswers(relayAnswers)
+  const directly = firstAnswers(directAnswers)
+  /** The samples of each of FIGURES for one stream; `ids` names what each change brought. */
+  const rowsOf = <K>(
+    stream: string,
+    ids: (change: Change) => readonly K[],
+    pick: (seen: Seen) => ReadonlyMap<K, number>,
+  ): LatencyRow[] => {
+    const lists: number[][] = FIGURES.map(() => [])
+    for (const change of changes) {
+      for (const id of ids(change)) {
+        const relayedAt = pick(viaRelay.seen).get(id)
+        const directAt = pick(viaDirect.seen).get(id)
+        const pairs = [
+          [relayedAt, pick(relayed).get(id)],
+          [directAt, pick(directly).get(id)],
+          [relayedAt, directAt],
+          [relayedAt, change.at],
+          [directAt, change.at],
+        ]
+        pairs.forEach(([later, earlier], i) => {
+          if (later !== undefined && earlier !== undefined) lists[i]?.push(later - earlier)
+        })
+      }
+    }
+    return FIGURES.map((figure, i) => ({ stream, figure, samples: lists[i] ?? [] }))
+  }
+  const rows = [
+    ...rowsOf(
+      'depth:0',
+      (change) => [change.timestamp],
+      (seen) => seen.depth,
+    ),
+    ...rowsOf(
+      'my-trades',
+      (change) => change.seqs,
+      (seen) => seen.trades,
+    ),
+  ]
+  return { rows, missed }
+}
+
+/** Median round trip of a PING through ioredis, ms. */
+async function pingMs(redisUrl: string): Promise<number> {
+  const client = new Redis(redisUrl)
+  try {
+    for (let i = 0; i < 50; i += 1) await client.ping()
+    const times: number[] = []
+    for (let i = 0; i < PINGS; i += 1) {
+      const started = performance.now()
+      await client.ping()
+      times.push(performance.now() - started)
+    }
+    return quantile(times, 0.5)
+  } finally {
+    await client.quit()
+  }
+}
+
+// 2. Venue requests.
+
+type Counts = Record<StreamName, number> & { other: number }
+
+interface Window {
+  /** Requests per poll interval, per stream and for the other paths. */
+  readonly perInterval: Counts
+  readonly intervals: number
+}
+
+async function requests(redisUrl: string): Promise<Record<string, Window>> {
+  const sim = await startSimulator({ seed: 7, clock: 'manual' })
+  sim.advance(150)
+  let hits = new Map<string, number>()
+  const decide = sim.faults.decide.bind(sim.faults)
+  sim.faults.decide = (pathname: string) => {
+    hits.set(pathname, (hits.get(pathname) ?? 0) + 1)
+    return decide(pathname)
+  }
+  let moves = 0
+  /** Counts requests over WINDOW_MS, the market moving every poll interval. */
+  const window = async (): Promise<Window> => {
+    hits = new Map()
+    const started = performance.now()
+    while (performance.now() - started < WINDOW_MS) {
+      await moveMarket(sim, moves)
+      moves += 1
+      await sleep(LOAD_POLL_MS)
+    }
+    const intervals = (performance.now() - started) / LOAD_POLL_MS
+    const counted = new Map(hits)
+    const perInterval = { other: 0 } as Counts
+    for (const stream of STREAMS) {
+      perInterval[stream] = (counted.get(PATHS[stream]) ?? 0) / intervals
+      counted.delete(PATHS[stream])
+    }
+    perInterval.other = [...counted.values()].reduce((a, b) => a + b, 0) / intervals
+    return { perInterval, intervals }
+  }
+  const common = {
+    baseUrl: sim.url,
+    apiKey: sim.apiKey,
+    pollIntervalMs: LOAD_POLL_MS,
+    maxRequestsPerSecond: 1_000,
+  }
+  /** Subscribes to the three streams; resolves once each has delivered. */
+  const subscribeAll = (venue: Venue) => {
+    const got = { depth: false, trades: false, balances: false }
+    const subscriptions = [
+      venue.watchDepth(0).subscribe(() => (got.depth = true)),
+      venue.watchMyTrades().subscribe(() => (got.trades = true)),
+      venue.watchBalances().subscribe(() => (got.balances = true)),
+    ]
+    return { subscriptions, ready: () => got.depth && got.trades && got.balances }
+  }
+  const results: Record<string, Window> = {}
+  const venues: Venue[] = []
+  const subscriptions: Subscription[] = []
+  const closeVenues = async () => {
+    for (const subscription of subscriptions.splice(0)) subscription.unsubscribe()
+    await Promise.all(venues.splice(0).map((venue) => venue.close()))
+  }
+  try {
+    const prefix = 'bench-requests'
+    const relay = await startRelay({ ...common, redis: redisUrl, prefix, streams: STREAMS })
+    try {
+      const readers: (() => boolean)[] = []
+      const addConsumers = async (n: number) => {
+        for (let i = 0; i < n; i += 1) {
+          const venue = createVenue({
+            baseUrl: sim.url,
+            apiKey: sim.apiKey,
+            relay: { redis: redisUrl, prefix },
+          })
+          venues.push(venue)
+          const { subscriptions: own, ready } = subscribeAll(venue)
+          subscriptions.push(...own)
+          readers.push(ready)
+        }
+        await until(() => readers.every((ready) => ready()), 'the consumers to read')
+      }
+      await addConsumers(1)
+      await sleep(SETTLE_MS)
+      results['relayed, 1 consumer'] = await window()
+      await addConsumers(CONSUMERS - 1)
+      results[`relayed, ${CONSUMERS} consumers`] = await window()
+    } finally {
+      await closeVenues()
+      await relay.close()
+    }
+    // The baseline: every bot polls for itself.
+    const readers: (() => boolean)[] = []
+    for (let i = 0; i < CONSUMERS; i += 1) {
+      const venue = createVenue(common)
+      venues.push(venue)
+      const { subscriptions: own, ready } = subscribeAll(venue)
+      subscriptions.push(...own)
+      readers.push(ready)
+    }
+    await until(() => readers.every((ready) => ready()), 'the direct venues to poll')
+    await sleep(SETTLE_MS)
+    results[`direct, ${CONSUMERS} venues`] = await window()
+  } finally {
+    await closeVenues()
+    await sim.close()
+  }
+  return results
+}
+
+const redis = await startRedisServer()
+try {
+  const ping = await pingMs(redis.url)
+  const { rows, missed } = await latency(redis.url)
+  console.log(
+    `1. Latency through the relay, pollIntervalMs ${LATENCY_POLL_MS}, ${CHANGES} market changes (a tick and an own market order each), ms`,
+  )
+  console.log(
+    "   added: from the last byte of the venue's answer that carried the change, at the relay's",
+  )
+  console.log(
+    "   dispatcher, to the consumer's event (the relay's parse, publish, the consumer's XREAD)\n",
+  )
+  printColumns(
+    ['figure', 'stream', 'median', 'p95', 'samples'],
+    rows.map((row) => [
+      row.figure,
+      row.stream,
+      fmt(quantile(row.samples, 0.5), 2),
+      fmt(quantile(row.samples, 0.95), 2),
+      String(row.samples.length),
+    ]),
+  )
+  console.log(
+    `\nRedis round trip alone (ioredis PING, median of ${PINGS}): ${fmt(ping, 3)} ms` +
+      (missed > 0 ? `; ${missed} changes left the book as it was (no depth event)` : ''),
+  )
+  const added = quantile(
+    rows.find((row) => row.stream === 'depth:0' && row.figure === FIGURES[0])?.samples ?? [],
+    0.5,
+  )
+
+  const windows = await requests(redis.url)
+  const [one, many, direct] = Object.values(windows) as [Window, Window, Window]
+  console.log(
+    `\n2. Venue requests per poll interval, pollIntervalMs ${LOAD_POLL_MS}, window ${WINDOW_MS} ms, market moving every interval\n`,
+  )
+  const names = Object.keys(windows)
+  const total = (w: Window) => STREAMS.reduce((sum, stream) => sum + w.perInterval[stream], 0)
+  printColumns(
+    ['stream', ...names, `relayed ${CONSUMERS}/1`, `direct/relayed ${CONSUMERS}`],
+    [
+      ...STREAMS.map((stream) => [
+        stream,
+        ...Object.values(windows).map((w) => fmt(w.perInterval[stream], 2)),
+        `${fmt(many.perInterval[stream] / one.perInterval[stream], 2)}x`,
+        `${fmt(direct.perInterval[stream] / many.perInterval[stream], 1)}x`,
+      ]),
+      [
+        'all three',
+        ...Object.values(windows).map((w) => fmt(total(w), 2)),
+        `${fmt(total(many) / total(one), 2)}x`,
+        `${fmt(total(direct) / total(many), 1)}x`,
+      ],
+      ['(other paths)', ...Object.values(windows).map((w) => fmt(w.perInterval.other, 2)), '', ''],
+    ],
+  )
+  const ratio = total(many) / total(one)
+  if (SUMMARY_ONLY) {
+    console.log(
+      summaryLine({
+        figure: `relay: venue requests per interval, ${CONSUMERS} consumers vs 1`,
+        value: ratio,
+        unit: 'x',
+        target: '<= 1.1x',
+        met: ratio <= 1.1,
+      }),
+    )
+    console.log(
+      summaryLine({
+        figure: 'relay: added latency, depth, median',
+        value: added,
+        unit: 'ms',
+        target: `< 1 poll interval (${LATENCY_POLL_MS} ms)`,
+        met: added < LATENCY_POLL_MS,
+      }),
+    )
+  }
+} finally {
+  await redis.close()
+}
