@@ -72,16 +72,18 @@ describe('venue-rx CLI', () => {
     expect([version.code, version.out]).toEqual([0, `${pkg.version}\n`])
     const help = await cliOutcome(cli('--help'))
     expect(help.code).toBe(0)
-    for (const command of ['demo', 'simulate', 'watch', 'export']) {
+    for (const command of ['demo', 'simulate', 'watch', 'export', 'relay']) {
       expect(help.out).toMatch(new RegExp(`^  ${command} `, 'm'))
     }
   })
 
   it('every command has --help: its own usage on stdout, exit 0', async () => {
     const outcomes = await Promise.all(
-      ['demo', 'simulate', 'watch', 'export'].map((command) => cliOutcome(cli(command, '--help'))),
+      ['demo', 'simulate', 'watch', 'export', 'relay'].map((command) =>
+        cliOutcome(cli(command, '--help')),
+      ),
     )
-    for (const [i, command] of ['demo', 'simulate', 'watch', 'export'].entries()) {
+    for (const [i, command] of ['demo', 'simulate', 'watch', 'export', 'relay'].entries()) {
       expect(outcomes[i]?.code).toBe(0)
       expect(outcomes[i]?.out).toMatch(new RegExp(`^Usage: venue-rx ${command} `))
     }

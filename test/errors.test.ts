@@ -9,6 +9,7 @@ import {
   VenueNotFoundError,
   VenueRateLimitError,
   VenueRejectedError,
+  VenueRelayError,
   VenueResponseError,
   VenueServerError,
   VenueTimeoutError,
@@ -45,6 +46,7 @@ const SAMPLES: readonly Sample[] = [
   ),
   sample(VenueServerError, () => new VenueServerError('pools: HTTP 502', { status: 502 })),
   sample(VenueNetworkError, () => new VenueNetworkError('ping: network error', { causeCode: 'X' })),
+  sample(VenueRelayError, () => new VenueRelayError('cannot reach Redis at 127.0.0.1:6379')),
   sample(VenueTimeoutError, () => new VenueTimeoutError('ping: timeout', { timeoutMs: 150 })),
   sample(VenueAbortError, () => new VenueAbortError('ping: aborted by the caller')),
   sample(
@@ -62,6 +64,7 @@ const STABLE_CODES: Record<string, string> = {
   VenueAuthError: 'VENUE_AUTH',
   VenueNotFoundError: 'VENUE_NOT_FOUND',
   VenueRejectedError: 'VENUE_REJECTED',
+  VenueRelayError: 'VENUE_RELAY',
   VenueRateLimitError: 'VENUE_RATE_LIMITED',
   VenueServerError: 'VENUE_SERVER',
   VenueNetworkError: 'VENUE_NETWORK',

@@ -17,6 +17,8 @@ Commands:
               order, klines, balances (venue-rx watch --help)
   export      append the account's trades, transfers or fills to an NDJSON or CSV
               file, resumable with a checkpoint (venue-rx export --help)
+  relay       poll the venue once for a fleet and publish streams to Redis
+              --redis URL --streams depth:0,my-trades,... (venue-rx relay --help)
 `
 
 type Command = (argv: readonly string[]) => Promise<void>
@@ -27,6 +29,7 @@ const commands: Record<string, () => Promise<Command>> = {
   simulate: async () => (await import('./simulate-command.js')).simulateCommand,
   watch: async () => (await import('./watch-command.js')).watchCommand,
   export: async () => (await import('./export-command.js')).exportCommand,
+  relay: async () => (await import('./relay-command.js')).relayCommand,
 }
 
 async function main(argv: readonly string[]): Promise<void> {

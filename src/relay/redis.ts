@@ -63,6 +63,9 @@ export async function connectRedis(redis: RelayRedis, name: string): Promise<Red
     // A command cut off by a lost connection fails (the caller retries and reports it)
     // rather than being sent again behind its back.
     autoResendUnfulfilledCommands: false,
+    // ioredis waits this long for a socket to close on disconnect, even one that is closed
+    // already (a failed connect): its default 2 s kept a stopping process up that long.
+    disconnectTimeout: 100,
     connectionName: name,
     retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 5), 1_000),
   }

@@ -1,0 +1,366 @@
+import type { Relay } from '../fleet/start-relay.js'
+import { isAccountStream, parseRelayStream, relayStreamName } from '../relay/stream-names.js'
+import { KLINE_INTERVALS } from '../schemas/kline.js'
+import { integerOption, parseWithPositionals, UsageError } from './args.js'
+import { openVenue, type VenueArgs, venueArgs } from './cli-venue.js'
+import { CliError, toCliError } from './failure.js'
+import { healthNotices } from './health-notice.js'
+import { untilSignal } from './until-signal.js'
+
+export const RELAY_USAGE = `Usage: venue-rx relay --redis redis://HOST:PORT --streams NAME[,NAME...] [options]
+
+Polls the venue once for a fleet and publishes the streams to Redis Streams until Ctrl-C
+(or SIGTERM); bots read them with createVenue({ ..., relay: { redis } }). Run two or more
+relays with the same streams: one publishes each stream (active), the others stand by
+and take over when it stops.
+
+Streams (--streams, comma-separated):
+  depth:POOL             the order book of pool POOL
+  trades:POOL            public trades of pool POOL
+  klines:POOL:INTERVAL   candles, INTERVAL one of ${KLINE_INTERVALS.join(' ')}
+  pools                  the pools
+  my-trades              the account's trades           needs VENUE_API_KEY
+  transfers              its deposits and withdrawals   needs VENUE_API_KEY
+  fills                  its fills                      needs VENUE_API_KEY
+  balances               its balances                   needs VENUE_API_KEY
+  open-orders            its open orders                needs VENUE_API_KEY
+
+Options:
+  --redis URL       Redis (required): redis://[user:password@]HOST:PORT[/DB],
+                    rediss:// for TLS; only HOST:PORT is ever printed
+  --streams LIST    the streams to publish (required)
+  --base-url URL    the venue (default $VENUE_URL or http://127.0.0.1:8787)
+  --prefix P        first part of every Redis key; consumers use the same (default venue-rx)
+  --lease-ms N      a standby takes a stream over at most N ms after its relay died
+                    (default 5000, at least 100)
+  --max-len N       entries kept per Redis stream (default 10000, at least 100)
+  --poll-ms N       poll interval in ms (default 1000)
+  --relay-id ID     this relay's id in the leases (default a random one)
+  --json            state changes as JSON lines on stdout:
+                    {"stream":"depth:1","state":"active","at":<epoch ms>}
+  -h, --help        this help
+
+On stderr: one line when it starts, one each time a stream turns active or standby
+(on stdout as JSON with --json), and one if Redis cannot be reached (it keeps trying).
+
+Example:
+  VENUE_API_KEY=k-... venue-rx relay --redis redis://127.0.0.1:6379 \\
+    --streams depth:0,trades:0,my-trades,fills,balances
+
+Exit codes: 0 stopped (Ctrl-C, SIGTERM), 1 runtime failure, 2 usage error.
+`
+
+/** How often the streams' states are looked at, ms. */
+const STATUS_EVERY_MS = 200
+/** With no stream active this long after the start, Redis is probed and a line says why. */
+const WAITING_AFTER_MS = 2_000
+/** What `--prefix` and `--relay-id` may be, as `startRelay` takes them. */
+const KEY_PART = /^[\w.-]{1,64}$/
+
+interface RelayArgs {
+  readonly redis: string
+  /** `host:port` of Redis, never its credentials. */
+  readonly where: string
+  readonly streams: readonly string[]
+  readonly needsKey: boolean
+  readonly pools: readonly number[]
+  readonly connection: VenueArgs
+  readonly prefix: string | undefined
+  readonly relayId: string | undefined
+  readonly leaseMs: number
+  readonly maxLen: number
+  readonly json: boolean
+}
+
+/** `venue-rx relay`: runs a relay (`startRelay`) until interrupted. */
+export async function relayCommand(argv: readonly string[]): Promise<void> {
+  const { values, positionals } = parseWithPositionals(
+    argv,
+    ['redis', 'streams', 'base-url', 'prefix', 'lease-ms', 'max-len', 'poll-ms', 'relay-id'],
+    ['json'],
+    RELAY_USAGE,
+  )
+  if (values['help'] === true) {
+    process.stdout.write(RELAY_USAGE)
+    return
+  }
+  const args = checkArguments(values, positionals)
+  // Never printed: the key goes to the venue client only.
+  const apiKey = args.needsKey ? apiKeyForRelay(args.streams) : undefined
+  const signalled = untilSignal()
+  let interrupted = false
+  void signalled.then(() => {
+    interrupted = true
+  })
+  let relay: Relay
+  try {
+    await checkVenue(args, apiKey)
+    if (interrupted) return
+    const { startRelay } = await import('../relay.js')
+    relay = await startRelay({
+      baseUrl: args.connection.baseUrl,
+      pollIntervalMs: args.connection.pollMs,
+      ...(apiKey === undefined ? {} : { apiKey }),
+      redis: args.redis,
+      streams: args.streams,
+      leaseMs: args.leaseMs,
+      maxLen: args.maxLen,
+      ...(args.prefix === undefined ? {} : { prefix: args.prefix }),
+      ...(args.relayId === undefined ? {} : { relayId: args.relayId }),
+    })
+  } catch (error) {
+    throw toCliError(error, args.connection)
+  }
+  const notices = healthNotices(relay.venue, args.connection.baseUrl)
+  const watching = watchStates(relay, args)
+  try {
+    await signalled
+  } finally {
+    watching.stop()
+    notices.unsubscribe()
+    await relay.close()
+  }
+}
+
+function checkArguments(
+  values: Record<string, string | boolean | undefined>,
+  positionals: readonly string[],
+): RelayArgs {
+  try {
+    if (positionals.length > 0) {
+      throw new UsageError(`relay takes no argument (got "${positionals[0]}")`)
+    }
+    const { redis, where } = redisArgument(values['redis'])
+    const streams = streamsArgument(values['streams'])
+    const parsed = streams.map(parseRelayStream)
+    const pools = [...new Set(parsed.flatMap((s) => ('poolId' in s ? [s.poolId] : [])))].sort(
+      (a, b) => a - b,
+    )
+    return {
+      redis,
+      where,
+      streams,
+      needsKey: parsed.some(isAccountStream),
+      pools,
+      connection: venueArgs(values, RELAY_USAGE),
+      prefix: keyPart(values, 'prefix'),
+      relayId: keyPart(values, 'relay-id'),
+      leaseMs: integerOption(values, 'lease-ms', 5_000, 100, 3_600_000),
+      maxLen: integerOption(values, 'max-len', 10_000, 100, 1_000_000_000),
+      json: values['json'] === true,
+    }
+  } catch (error) {
+    if (error instanceof UsageError && error.usage === undefined) {
+      throw new UsageError(error.message, RELAY_USAGE)
+    }
+    throw error
+  }
+}
+
+/**
+ * `--redis`: a redis:// or rediss:// URL with a host. The value is never repeated in a
+ * message (it may hold a password); `where` is its `host:port` alone.
+ */
+function redisArgument(raw: string | boolean | undefined): { redis: string; where: string } {
+  if (raw === undefined) throw new UsageError('relay: --redis is required (redis://HOST:PORT)')
+  const redis = String(raw)
+  const url = URL.canParse(redis) ? new URL(redis) : undefined
+  if (
+    url === undefined ||
+    (url.protocol !== 'redis:' && url.protocol !== 'rediss:') ||
+    url.hostname === ''
+  ) {
+    throw new UsageError(
+      '--redis must be a URL redis://[user:password@]HOST:PORT[/DB] (rediss:// for TLS)',
+    )
+  }
+  return { redis, where: `${url.hostname}:${url.port || '6379'}` }
+}
+
+/** `--streams`: names separated by commas, each known, none twice. */
+function streamsArgument(raw: string | boolean | undefined): string[] {
+  if (raw === undefined) {
+    throw new UsageError('relay: --streams is required (e.g. --streams depth:0,my-trades)')
+  }
+  const names = String(raw)
+    .split(',')
+    .map((name) => name.trim())
+  if (names.some((name) => name === '')) {
+    throw new UsageError(`--streams must be names separated by commas (got "${String(raw)}")`)
+  }
+  const canonical: string[] = []
+  for (const name of names) {
+    let stream: ReturnType<typeof parseRelayStream>
+    try {
+      stream = parseRelayStream(name)
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error))
+    }
+    const shown = relayStreamName(stream)
+    if (canonical.includes(shown)) throw new UsageError(`relay: the stream ${shown} is named twice`)
+    canonical.push(shown)
+  }
+  return canonical
+}
+
+function keyPart(
+  values: Record<string, string | boolean | undefined>,
+  name: string,
+): string | undefined {
+  const raw = values[name]
+  if (raw === undefined) return undefined
+  const value = String(raw)
+  if (!KEY_PART.test(value)) {
+    throw new UsageError(`--${name} must be 1-64 letters, digits, _ . - (got "${value}")`)
+  }
+  return value
+}
+
+/** The API key for the account streams, from `VENUE_API_KEY`; a usage error without it. */
+function apiKeyForRelay(streams: readonly string[]): string {
+  const key = process.env['VENUE_API_KEY']
+  if (key === undefined || key.trim() === '') {
+    const account = streams.filter((name) => isAccountStream(parseRelayStream(name)))
+    throw new UsageError(
+      `relay: ${account.join(', ')} ${account.length === 1 ? 'is' : 'are'} of the account and need${account.length === 1 ? 's' : ''} an API key: set VENUE_API_KEY (venue-rx simulate prints one)`,
+      RELAY_USAGE,
+    )
+  }
+  return key.trim()
+}
+
+/**
+ * The venue answers, accepts the key and has the pools named, or one line now: a relay
+ * would otherwise retry for ever (or turn active and standby again and again) in silence.
+ */
+async function checkVenue(args: RelayArgs, apiKey: string | undefined): Promise<void> {
+  const venue = await openVenue(args.connection, { apiKey })
+  try {
+    if (args.pools.length === 0) return
+    const ids = (await venue.rest.pools()).map((pool) => pool.pool_id)
+    const unknown = args.pools.find((id) => !ids.includes(id))
+    if (unknown !== undefined) {
+      throw new CliError(
+        `unknown pool ${unknown}`,
+        `the venue has pool${ids.length === 1 ? '' : 's'} ${ids.join(', ') || '(none)'}`,
+      )
+    }
+  } finally {
+    await venue.close()
+  }
+}
+
+/**
+ * Prints the start line, then each change of a stream's state (every 200 ms), and, when no
+ * stream is active 2 s after the start, why: Redis cannot be reached (the relay keeps
+ * trying), or another relay publishes them.
+ */
+function watchStates(relay: Relay, args: RelayArgs): { stop(): void } {
+  const err = (line: string) => process.stderr.write(`${line}\n`)
+  const venue = new URL(args.connection.baseUrl)
+  venue.username = ''
+  venue.password = ''
+  err(
+    `relay ${relay.id}: publishing ${args.streams.join(', ')} to redis ${args.where} ` +
+      `(venue ${venue.origin}${venue.pathname === '/' ? '' : venue.pathname}, ` +
+      `prefix ${args.prefix ?? 'venue-rx'})`,
+  )
+  // A closed stdout (`--json | head`) ends the JSON lines, not the relay.
+  let stdoutOpen = true
+  const onStdoutError = () => {
+    stdoutOpen = false
+  }
+  if (args.json) process.stdout.on('error', onStdoutError)
+  const last = new Map<string, 'active' | 'standby'>(args.streams.map((s) => [s, 'standby']))
+  let anyActive = false
+  const look = () => {
+    for (const [stream, state] of Object.entries(relay.status())) {
+      if (last.get(stream) === state) continue
+      last.set(stream, state)
+      if (state === 'active') anyActive = true
+      if (args.json) {
+        if (stdoutOpen)
+          process.stdout.write(`${JSON.stringify({ stream, state, at: Date.now() })}\n`)
+      } else {
+        err(`${stream} ${state}`)
+      }
+    }
+  }
+  let stopped = false
+  const probe = new RedisProbe(args.redis)
+  const interval = setInterval(look, STATUS_EVERY_MS)
+  const waiting = setTimeout(() => {
+    look()
+    if (anyActive) return
+    void probe.reason().then((reason) => {
+      if (stopped || anyActive) return
+      err(
+        reason === undefined
+          ? `relay ${relay.id}: standing by: another relay publishes ${args.streams.join(', ')}`
+          : `waiting for Redis at ${args.where} (${reason}); the relay keeps trying`,
+      )
+    })
+  }, WAITING_AFTER_MS)
+  return {
+    stop() {
+      stopped = true
+      process.stdout.off('error', onStdoutError)
+      clearInterval(interval)
+      clearTimeout(waiting)
+      probe.cancel()
+    },
+  }
+}
+
+/** One connection attempt to Redis, to tell "unreachable" from "another relay is active". */
+class RedisProbe {
+  readonly #redis: string
+  #cancel: (() => void) | undefined
+  #cancelled = false
+
+  constructor(redis: string) {
+    this.#redis = redis
+  }
+
+  /** Why Redis cannot be reached (ioredis's message: no credentials); undefined if it can. */
+  async reason(): Promise<string | undefined> {
+    const { Redis } = await import('ioredis')
+    if (this.#cancelled) return undefined
+    const settings = {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 5_000,
+      connectionName: 'venue-rx relay probe',
+      retryStrategy: () => null,
+    }
+    const client = new Redis(this.#redis, settings)
+    // The connection's own error (ECONNREFUSED, WRONGPASS ...) says more than the
+    // rejection of connect() ("Connection is closed.").
+    let failure: string | undefined
+    client.on('error', (error: Error) => {
+      failure ??= error.message
+    })
+    // Once the connection has ended, disconnect() would only arm ioredis's 2 s timer for a
+    // socket already closed, which keeps the process up that long after Ctrl-C.
+    const disconnect = () => {
+      if (client.status !== 'end') client.disconnect()
+    }
+    this.#cancel = disconnect
+    try {
+      await client.connect()
+      await client.ping()
+      return undefined
+    } catch (error) {
+      return failure ?? (error instanceof Error ? error.message : String(error))
+    } finally {
+      this.#cancel = undefined
+      disconnect()
+    }
+  }
+
+  cancel(): void {
+    this.#cancelled = true
+    this.#cancel?.()
+  }
+}
