@@ -17,6 +17,7 @@ import {
   type Venue,
   VenueInputError,
   type VenueOptions,
+  VenueRelayError,
 } from '../src/index.js'
 import { type Relay, startRelay } from '../src/relay.js'
 import { type Simulator, startSimulator } from '../src/simulator/index.js'
@@ -206,6 +207,32 @@ describe('relay: one poller, consumers read from Redis', () => {
       () => healthOf(venue, 'watchPools via relay') === 'ok',
       'the stream to report ok again',
     )
+  })
+
+  it('refuses, for good, a feed whose items after its cursor were trimmed away', async () => {
+    const sim = await simulator(1_500)
+    const prefix = nextPrefix()
+    const trades = sim.market.account(sim.apiKey)?.trades() ?? []
+    expect(trades.length).toBeGreaterThan(300)
+    await relayOn(sim, prefix, ['my-trades'], { maxLen: 100 })
+    const venue = consumer(sim, prefix)
+    // The relay has published everything once a reader from the last trade is caught up.
+    const lastSeq = String(trades.at(-2)?.global_seq)
+    const [last] = await first(venue.watchMyTrades({ cursor: lastSeq }), 1)
+    expect(last?.global_seq).toBe(String(trades.at(-1)?.global_seq))
+    // Memory stays bounded: at most a tenth more than maxLen entries.
+    const { Redis } = await import('ioredis')
+    const admin = new Redis(redis.url)
+    onCleanup(() => admin.disconnect())
+    const [stream] = await admin.keys(`${prefix}:*my-trades}:stream`)
+    expect(await admin.xlen(stream as string)).toBeLessThanOrEqual(110)
+    // From the start: the first items are gone from Redis, and the feed says so.
+    const error = await firstValueFrom(venue.watchMyTrades({ cursor: '0' })).catch(
+      (caught: unknown) => caught,
+    )
+    expect(error).toBeInstanceOf(VenueRelayError)
+    expect(error).toMatchObject({ retryable: false })
+    expect(String((error as Error).message)).toMatch(/no longer holds the items after the cursor/)
   })
 
   it('names its Redis connections, so that CLIENT LIST tells readers and relays apart', async () => {

@@ -51,7 +51,10 @@ export interface RelayOptions extends VenueOptions {
    * before it runs out); a standby tries for it every tenth. Default 5,000.
    */
   readonly leaseMs?: number
-  /** Entries kept per Redis stream (trimmed with `MAXLEN ~`). Default 10,000. */
+  /**
+   * Entries kept per Redis stream: once it holds a tenth more, the oldest are trimmed.
+   * Default 10,000.
+   */
   readonly maxLen?: number
   /** This relay's id in the leases. Default a random one. */
   readonly relayId?: string
@@ -88,7 +91,7 @@ const BOOK_STATE_EVERY = 50
 /**
  * Starts a relay: for each stream, it waits for the stream's lease in Redis, then polls the
  * venue once for the whole fleet and publishes each event to a Redis stream (XADD, trimmed
- * to `maxLen`), fenced by the lease so that only one relay ever publishes a stream. A
+ * to about `maxLen` entries), fenced by the lease so that only one relay ever publishes a stream. A
  * standby relay takes a stream over when its lease runs out (its relay died) and goes on
  * from the last entry published: feeds lose and repeat nothing, books keep their `seq`
  * chain (a snapshot first). Consumers read the streams with `createVenue({ relay })`.
@@ -334,10 +337,11 @@ class StreamPublisher {
     try {
       result = await redis.eval(
         PUBLISH,
-        3,
+        4,
         keys.stream,
         keys.state,
         keys.lease,
+        keys.floor,
         this.#settings.id,
         entryId,
         this.#settings.maxLen,

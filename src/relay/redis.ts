@@ -100,6 +100,8 @@ export interface RelayKeys {
   readonly state: string
   /** The lease: the id of the relay that publishes the stream now. */
   readonly lease: string
+  /** The id of the last entry trimmed from the stream (readers from before it miss some). */
+  readonly floor: string
 }
 
 /** What stream keys are scoped by: the venue, its market-data set, the account. */
@@ -114,7 +116,7 @@ export interface RelayScope {
 const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16)
 
 /**
- * The keys of `stream`: `<prefix>:{<scope>:<name>}:stream|state|lease`, where the scope is a
+ * The keys of `stream`: `<prefix>:{<scope>:<name>}:stream|state|lease|floor`, where the scope is a
  * hash of the venue's URL and market-data set, and for account streams of the API key too,
  * so that two accounts (or two venues) on one Redis never share a stream. The braces keep
  * a stream's keys in one Redis Cluster slot, as its scripts need.
@@ -131,7 +133,12 @@ export function relayKeys(scope: RelayScope, stream: RelayStream): RelayKeys {
     scopeText = `${scope.baseUrl}|account|${scope.apiKey}`
   }
   const base = `${scope.prefix}:{${hash(scopeText)}:${relayStreamName(stream)}}`
-  return { stream: `${base}:stream`, state: `${base}:state`, lease: `${base}:lease` }
+  return {
+    stream: `${base}:stream`,
+    state: `${base}:state`,
+    lease: `${base}:lease`,
+    floor: `${base}:floor`,
+  }
 }
 
 /** The key of the request budget shared by every client of one venue and API key. */

@@ -217,7 +217,7 @@ function cursorFeed<T>(
           pages += 1
           onProgress?.({ phase: caughtUp ? 'tail' : 'backfill', pages, items, cursor })
         },
-        checkStart: (redis, id) => notTrimmed(redis, keys.stream, id, spec.method),
+        checkStart: (redis, id) => notTrimmed(redis, keys.floor, id, spec.method),
       })
     }),
   )
@@ -225,20 +225,14 @@ function cursorFeed<T>(
 
 /**
  * Refuses to start after `id` when entries after it were trimmed from the stream (the
- * relay keeps its last `maxLen` entries): those items are not in Redis any more.
+ * relay keeps its last `maxLen` entries and records the last one it trimmed): those
+ * items are not in Redis any more.
  */
-async function notTrimmed(redis: Redis, stream: string, id: string, method: string) {
-  const info = (await redis.call('XINFO', 'STREAM', stream).catch((error: unknown) => {
-    // No stream yet: nothing was published, so nothing was trimmed.
-    if (error instanceof Error && /no such key/i.test(error.message)) return undefined
-    throw error
-  })) as unknown[] | undefined
-  if (info === undefined) return
-  const index = info.indexOf('max-deleted-entry-id')
-  const deleted = index === -1 ? '0-0' : String(info[index + 1])
-  if (compareEntryIds(deleted, id) > 0) {
+async function notTrimmed(redis: Redis, floorKey: string, id: string, method: string) {
+  const floor = await redis.get(floorKey)
+  if (floor !== null && compareEntryIds(floor, id) > 0) {
     throw new VenueRelayError(
-      `${method}: the relay's stream no longer holds the items after the cursor (trimmed up to ${deleted}); ` +
+      `${method}: the relay's stream no longer holds the items after the cursor (trimmed up to ${floor}); ` +
         "resume without the relay, or raise the relay's maxLen",
       { retryable: false },
     )

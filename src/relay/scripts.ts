@@ -22,19 +22,30 @@ return 0`
 
 /**
  * Publishes one event, fenced by the lease: nothing is written unless `ARGV[1]` holds it.
- * KEYS: stream, state, lease. ARGV: relay id, entry id (`*` or explicit), MAXLEN, event
- * JSON, state text (`''` to keep the state as it is).
+ * KEYS: stream, state, lease, floor. ARGV: relay id, entry id (`*` or explicit), the
+ * entries to keep, event JSON, state text (`''` to keep the state as it is).
+ * Once the stream holds a tenth more than it keeps, its oldest entries are trimmed down
+ * to what it keeps, and the id of the last one trimmed is stored as the floor: a reader
+ * starting before the floor would miss entries, and is told so.
  * Returns the entry id, `'lost'` when the lease is not ours, or `'old'` when an explicit id
  * is not after the last entry (that item is published already).
  */
 export const PUBLISH = `
 if redis.call('GET', KEYS[3]) ~= ARGV[1] then return 'lost' end
-local id = redis.pcall('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], ARGV[2], 'e', ARGV[4])
+local id = redis.pcall('XADD', KEYS[1], ARGV[2], 'e', ARGV[4])
 if type(id) == 'table' and id.err then
   if string.find(id.err, 'equal or smaller', 1, true) then return 'old' end
   return id
 end
 if ARGV[5] ~= '' then redis.call('SET', KEYS[2], id .. ' ' .. ARGV[5]) end
+local keep = tonumber(ARGV[3])
+local length = redis.call('XLEN', KEYS[1])
+if length > keep + math.floor(keep / 10) then
+  local excess = length - keep
+  local oldest = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', excess + 1)
+  redis.call('SET', KEYS[4], oldest[excess][1])
+  redis.call('XTRIM', KEYS[1], 'MINID', oldest[excess + 1][1])
+end
 return id`
 
 /**
