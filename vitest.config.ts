@@ -6,6 +6,8 @@ const jsonReport = process.env['VITEST_JSON_REPORT']
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The CLI and the fleet scripts, transpiled once for the child processes tests start.
+    globalSetup: ['test/global-setup.ts'],
     typecheck: {
       enabled: true,
       include: ['test/**/*.test-d.ts'],

@@ -26,7 +26,7 @@ describe.concurrent('venue-rx demo', () => {
     const terminal = await openTerminal(110, 45)
     terminals.push(terminal)
     await terminal.type(
-      `${process.execPath} --import tsx ${CLI_MAIN} demo ${FAST.join(' ')} --no-faults; echo "EXIT=$?"`,
+      `${process.execPath} ${CLI_MAIN} demo ${FAST.join(' ')} --no-faults; echo "EXIT=$?"`,
     )
     // Every panel filled in: waited for together, as the streams start in any order.
     const panels = [

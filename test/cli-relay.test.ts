@@ -1,5 +1,5 @@
 /**
- * `venue-rx relay` as a child process (through tsx, as `npm start` does) against a real
+ * `venue-rx relay` as a child process (the transpiled CLI, see test/global-setup.ts) against a real
  * redis-server and simulators on a manual clock: what it prints on stderr (or as JSON on
  * stdout), what a consumer reads through Redis, its usage errors, Redis out of reach, and
  * SIGINT. No sleeps: each test waits for output or a condition.

@@ -59,7 +59,7 @@ describe.concurrent('venue-rx watch', () => {
     const terminal = await openTerminal(120, 30)
     try {
       await terminal.type(
-        `${process.execPath} --import tsx ${CLI_MAIN} watch trades --count 5 --base-url ${sim.url}; echo "EXIT=$?"`,
+        `${process.execPath} ${CLI_MAIN} watch trades --count 5 --base-url ${sim.url}; echo "EXIT=$?"`,
       )
       const screen = await terminal.waitForScreen(
         (s) => /EXIT=\d+/.test(s),

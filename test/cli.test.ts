@@ -23,7 +23,7 @@ async function waitForOutput(child: CliProcess, pattern: RegExp): Promise<RegExp
   child.stdout.on('data', onData)
   const exited = () => child.exitCode !== null || child.signalCode !== null
   try {
-    // Starting through tsx takes a few seconds on a slow machine.
+    // Starting takes a while on a slow, busy machine.
     await waitFor(() => pattern.test(out) || exited(), `${pattern} on stdout`, 15_000)
   } finally {
     child.stdout.off('data', onData)

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createVenue } from '../../src/index.js'
 import { startSimulator } from '../../src/simulator/index.js'
+import { builtFleetScript } from '../helpers/built.js'
 import { type LiveCli, liveCli } from '../helpers/cli.js'
 import { startRedisServer } from '../helpers/redis-server.js'
 
@@ -42,7 +43,6 @@ export interface FleetReport {
   readonly problems: readonly string[]
 }
 
-const SCRIPT = join(import.meta.dirname)
 const POOL = 0
 const STREAMS = ['depth:0', 'my-trades', 'transfers']
 /** The simulator paths the streams poll, by stream. */
@@ -59,7 +59,7 @@ const digestOf = (bids: unknown, asks: unknown) =>
 
 function start(script: string, settings: object): LiveCli {
   return liveCli(
-    spawn(process.execPath, ['--import', 'tsx', join(SCRIPT, script), JSON.stringify(settings)], {
+    spawn(process.execPath, [builtFleetScript(script), JSON.stringify(settings)], {
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   )

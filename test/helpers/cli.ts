@@ -1,17 +1,19 @@
 /**
- * The `venue-rx` command line as a child process, run from source through tsx as
- * `npm start` does, for the CLI tests.
+ * The `venue-rx` command line as a child process, for the CLI tests: the sources as
+ * `npm start` runs them, transpiled once before the run (test/global-setup.ts) rather
+ * than by tsx at every start.
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { type AddressInfo, createServer } from 'node:net'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
+import { BUILT_CLI } from './built.js'
 
 /** The repository root: the CLI's working directory. */
 export const ROOT = join(import.meta.dirname, '..', '..')
-/** The CLI's entry point, in source. */
-export const CLI_MAIN = join(ROOT, 'src', 'cli', 'main.ts')
+/** The CLI's entry point, transpiled: `node CLI_MAIN ...` runs the CLI. */
+export const CLI_MAIN = BUILT_CLI
 
 /** A running CLI: no stdin, stdout and stderr piped. */
 export type CliProcess = ChildProcessByStdio<null, Readable, Readable>
@@ -25,7 +27,7 @@ export interface CliOutcome {
 
 /** Starts the CLI with `args`, in the environment `env` (default: this process's). */
 export function startCli(args: readonly string[], env?: NodeJS.ProcessEnv): CliProcess {
-  return spawn(process.execPath, ['--import', 'tsx', CLI_MAIN, ...args], {
+  return spawn(process.execPath, [CLI_MAIN, ...args], {
     cwd: ROOT,
     ...(env === undefined ? {} : { env }),
     stdio: ['ignore', 'pipe', 'pipe'],

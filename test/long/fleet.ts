@@ -9,6 +9,7 @@
  */
 import { parseArgs } from 'node:util'
 import { runFleet } from '../fleet/run-fleet.js'
+import transpile from '../global-setup.js'
 
 const { values } = parseArgs({
   options: {
@@ -20,6 +21,8 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '5' },
   },
 })
+// The relay and bot scripts run as plain node, transpiled as for the tests.
+await transpile()
 const report = await runFleet({
   relays: Number(values.relays),
   consumers: Number(values.consumers),
