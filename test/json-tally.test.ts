@@ -114,7 +114,7 @@ describe('JsonTally', () => {
       1e-7,
       Number.NaN,
       Number.POSITIVE_INFINITY,
-      1234567890123.4567,
+      1234567890123.4568,
     ]) {
       const tally = new JsonTally()
       tally.number(value)
