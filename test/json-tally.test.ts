@@ -259,6 +259,33 @@ const howToWrite = fc.tuple(
   fc.boolean(),
 )
 
+/** A trade record as the venue writes it, with `overrides`. */
+function plainRecord(overrides: Record<string, unknown>): Record<string, unknown> {
+  return {
+    global_seq: 5,
+    tx_id: 'ab'.repeat(32),
+    pool_id: 1,
+    base_coin: 'chain.token-CHN',
+    quote_coin: 'usdt.ext-USDT',
+    base_quantity: '1.5',
+    quote_quantity: '3',
+    price: '2',
+    timestamp: 1_700_000_000,
+    taker: 'demo.trader',
+    taker_fee: '0.01',
+    taker_is_bid: true,
+    taker_order_id: 31,
+    taker_order_cid: '',
+    taker_permission: 'active',
+    maker: 'mm.alpha',
+    maker_fee: '0.01',
+    maker_order_id: 7,
+    maker_order_cid: '',
+    maker_permission: 'active',
+    ...overrides,
+  }
+}
+
 describe('interpretResponse reading with JSON.parse alone', () => {
   it('agrees with the careful path on trades pages written any way', () => {
     fc.assert(
@@ -283,28 +310,7 @@ describe('interpretResponse reading with JSON.parse alone', () => {
   })
 
   it('catches a rounded id even when shorter round numbers make the lengths add up', () => {
-    const record = {
-      global_seq: 1_000_000_000_000,
-      tx_id: 'ab'.repeat(32),
-      pool_id: 1,
-      base_coin: 'chain.token-CHN',
-      quote_coin: 'usdt.ext-USDT',
-      base_quantity: '1.5',
-      quote_quantity: '3',
-      price: '2',
-      timestamp: 1_700_000_000,
-      taker: 'demo.trader',
-      taker_fee: '0.01',
-      taker_is_bid: true,
-      taker_order_id: 31,
-      taker_order_cid: '',
-      taker_permission: 'active',
-      maker: 'mm.alpha',
-      maker_fee: '0.01',
-      maker_order_id: 1000,
-      maker_order_cid: '',
-      maker_permission: 'active',
-    }
+    const record = plainRecord({ global_seq: 1_000_000_000_000, maker_order_id: 1000 })
     const canonical = JSON.stringify({ code: 0, message: '', data: [record] })
     // 9 + 6 + 1 characters saved by exponents, 17 added by the id a double rounds to 31.
     const body = canonical
@@ -332,28 +338,7 @@ describe('interpretResponse reading with JSON.parse alone', () => {
   })
 
   it('catches a rounded id when the round number written in full is extra text', () => {
-    const record = {
-      global_seq: 5,
-      tx_id: 'ab'.repeat(32),
-      pool_id: 1,
-      base_coin: 'x',
-      quote_coin: 'y',
-      base_quantity: '1.5',
-      quote_quantity: '3',
-      price: '2',
-      timestamp: 1_700_000_000,
-      taker: 'demo.trader',
-      taker_fee: '0.01',
-      taker_is_bid: true,
-      taker_order_id: 31,
-      taker_order_cid: '',
-      taker_permission: 'active',
-      maker: 'mm.alpha',
-      maker_fee: '0.01',
-      maker_order_id: 7,
-      maker_order_cid: '',
-      maker_permission: 'active',
-    }
+    const record = plainRecord({ base_coin: 'x', quote_coin: 'y' })
     const body = JSON.stringify({ code: 0, message: '', data: [record] })
       .replace('"timestamp":1700000000', '"timestamp":17e8')
       .replace('"taker_order_id":31', '"taker_order_id":31.0000000000000001')

@@ -151,62 +151,57 @@ describe('paginateCursor: backfill and tail', () => {
 })
 
 describe('paginateCursor: leaving from inside a callback', () => {
-  for (const phase of ['backfill', 'tail'] as const) {
-    it(`schedules nothing and asks nothing more when onProgress (${phase}) unsubscribes`, () => {
-      const scheduler = testScheduler()
-      scheduler.run(({ cold, flush }) => {
-        const venue = venueOf(5)
-        const fetches: (number | undefined)[] = []
-        let subscription: Subscription | undefined
-        const feed = paginateCursor(
-          options(
-            scheduler,
-            (cursor) => {
-              fetches.push(cursor)
-              return cold(LATENCY, { p: venue(cursor, scheduler.now(), 3) })
-            },
-            {
-              onProgress: (progress) => {
-                if (progress.phase === phase) subscription?.unsubscribe()
-              },
-            },
-          ),
-        )
-        subscription = feed.subscribe()
-        flush()
-        // Left after the first page (full: backfill) or the second (short: tail).
-        expect(fetches).toEqual(phase === 'backfill' ? [undefined] : [undefined, 3])
-        // No pause, no request left behind to keep a process up.
-        expect(scheduler.actions).toEqual([])
-      })
-    })
-  }
-
-  it('asks no page after handOver ends the subscription', () => {
+  /**
+   * Runs a feed over `items` records whose callbacks `leave` (given the subscription to
+   * end) may end it; returns the cursors of the pages asked for, and checks that nothing
+   * is left scheduled (no pause, no request to keep a process up).
+   */
+  function leaving(
+    items: number,
+    callbacks: (leave: () => void) => Partial<PaginateCursorOptions<Item, number>>,
+  ): (number | undefined)[] {
     const scheduler = testScheduler()
+    const fetches: (number | undefined)[] = []
     scheduler.run(({ cold, flush }) => {
-      const fetches: (number | undefined)[] = []
+      const venue = venueOf(items)
       let subscription: Subscription | undefined
       const feed = paginateCursor(
         options(
           scheduler,
           (cursor) => {
             fetches.push(cursor)
-            return cold(LATENCY, { p: venueOf(2)(cursor, 0, 3) })
+            return cold(LATENCY, { p: venue(cursor, scheduler.now(), 3) })
           },
-          {
-            handOver: () => {
-              subscription?.unsubscribe()
-              return 'next'
-            },
-          },
+          callbacks(() => subscription?.unsubscribe()),
         ),
       )
       subscription = feed.subscribe()
       flush()
-      expect(fetches).toEqual([undefined])
       expect(scheduler.actions).toEqual([])
     })
+    return fetches
+  }
+
+  for (const phase of ['backfill', 'tail'] as const) {
+    it(`schedules nothing and asks nothing more when onProgress (${phase}) unsubscribes`, () => {
+      const fetches = leaving(5, (leave) => ({
+        onProgress: (progress) => {
+          if (progress.phase === phase) leave()
+        },
+      }))
+      // Left after the first page (full: backfill) or the second (short: tail).
+      expect(fetches).toEqual(phase === 'backfill' ? [undefined] : [undefined, 3])
+    })
+  }
+
+  it('asks no page after handOver ends the subscription', () => {
+    const fetches = leaving(2, (leave) => ({
+      handOver: () => {
+        leave()
+        return 'next'
+      },
+    }))
+    expect(fetches).toEqual([undefined])
   })
 })
 

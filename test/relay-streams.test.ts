@@ -10,12 +10,11 @@
  */
 import { Redis } from 'ioredis'
 import { firstValueFrom, type Observable, take, toArray } from 'rxjs'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   type BalancesUpdate,
   type BookEvent,
   compareDecimal,
-  createVenue,
   type Fill,
   memoryCheckpoint,
   type OpenOrderEvent,
@@ -23,79 +22,15 @@ import {
   type PublicTrade,
   type PublicTradeEvent,
   subtractDecimal,
-  type Venue,
-  type VenueOptions,
 } from '../src/index.js'
-import { type Relay, startRelay } from '../src/relay.js'
-import { type Simulator, startSimulator } from '../src/simulator/index.js'
-import { onCleanup, runCleanups } from './helpers/cleanups.js'
-import { type RedisServer, startRedisServer } from './helpers/redis-server.js'
+import { onCleanup } from './helpers/cleanups.js'
+import { relayFixture } from './helpers/relay-fixture.js'
 import { waitFor } from './helpers/wait-for.js'
 
-let redis: RedisServer
-beforeAll(async () => {
-  redis = await startRedisServer()
-})
-afterAll(async () => {
-  await redis.close()
-})
-afterEach(runCleanups)
-
-let prefixes = 0
-/** A fresh key prefix per test: tests share one Redis. */
-const nextPrefix = () => `rs${++prefixes}`
-
-const QUICK: Partial<VenueOptions> = {
-  pollIntervalMs: 25,
-  lingerMs: 50,
-  requestTimeoutMs: 2_000,
-  maxRequestsPerSecond: 1_000,
-  backoff: { initialMs: 10, maxMs: 100 },
-}
+const { redis: server, nextPrefix, simulator, relayOn, consumer, direct } = relayFixture('rs')
 
 /** Pool 0 is CHN/USDT. */
 const CHN = 'chain.token-CHN'
-
-async function simulator(ticks = 0): Promise<Simulator> {
-  const sim = await startSimulator({ seed: 3, clock: 'manual' })
-  sim.advance(ticks)
-  onCleanup(() => sim.close())
-  return sim
-}
-
-/** A relay publishing only `streams`, with a short lease. */
-async function relayOn(sim: Simulator, prefix: string, streams: string[]): Promise<Relay> {
-  const relay = await startRelay({
-    baseUrl: sim.url,
-    apiKey: sim.apiKey,
-    ...QUICK,
-    redis: redis.url,
-    prefix,
-    streams,
-    leaseMs: 500,
-  })
-  onCleanup(() => relay.close())
-  return relay
-}
-
-/** A venue reading its streams through the relay under `prefix`. */
-function consumer(sim: Simulator, prefix: string): Venue {
-  const venue = createVenue({
-    baseUrl: sim.url,
-    apiKey: sim.apiKey,
-    ...QUICK,
-    relay: { redis: redis.url, prefix },
-  })
-  onCleanup(() => venue.close())
-  return venue
-}
-
-/** A venue polling the simulator itself. */
-function direct(sim: Simulator): Venue {
-  const venue = createVenue({ baseUrl: sim.url, apiKey: sim.apiKey, ...QUICK })
-  onCleanup(() => venue.close())
-  return venue
-}
 
 /** The first `n` values of `stream`. */
 const first = <T>(stream: Observable<T>, n: number) =>
@@ -115,7 +50,7 @@ function collect<T>(stream: Observable<T>): T[] {
  * readers' connection names do not show there), within 5 s.
  */
 async function readersBlocked(n: number): Promise<void> {
-  const client = new Redis(redis.url)
+  const client = new Redis(server().url)
   try {
     const deadline = Date.now() + 5_000
     for (;;) {

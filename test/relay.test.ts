@@ -7,7 +7,7 @@
  * shows as `retrying` and heals; the shared budget holds two venues to one limit.
  */
 import { filter, firstValueFrom, type Observable, take, takeWhile, toArray } from 'rxjs'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   applyBookEvent,
   type BookEvent,
@@ -16,74 +16,15 @@ import {
   type OrderBook,
   type Venue,
   VenueInputError,
-  type VenueOptions,
   VenueRelayError,
 } from '../src/index.js'
-import { type Relay, startRelay } from '../src/relay.js'
-import { type Simulator, startSimulator } from '../src/simulator/index.js'
-import { onCleanup, runCleanups } from './helpers/cleanups.js'
-import { type RedisServer, startRedisServer } from './helpers/redis-server.js'
+import { startRelay } from '../src/relay.js'
+import { onCleanup } from './helpers/cleanups.js'
+import { startRedisServer } from './helpers/redis-server.js'
+import { QUICK, relayFixture } from './helpers/relay-fixture.js'
 import { waitFor } from './helpers/wait-for.js'
 
-let redis: RedisServer
-beforeAll(async () => {
-  redis = await startRedisServer()
-})
-afterAll(async () => {
-  await redis.close()
-})
-afterEach(runCleanups)
-
-let prefixes = 0
-/** A fresh key prefix per test: tests share one Redis. */
-const nextPrefix = () => `t${++prefixes}`
-
-const QUICK: Partial<VenueOptions> = {
-  pollIntervalMs: 25,
-  lingerMs: 50,
-  requestTimeoutMs: 2_000,
-  maxRequestsPerSecond: 1_000,
-  backoff: { initialMs: 10, maxMs: 100 },
-}
-
-async function simulator(ticks = 0): Promise<Simulator> {
-  const sim = await startSimulator({ seed: 3, clock: 'manual' })
-  sim.advance(ticks)
-  onCleanup(() => sim.close())
-  return sim
-}
-
-async function relayOn(
-  sim: Simulator,
-  prefix: string,
-  streams: string[],
-  extra: Partial<Parameters<typeof startRelay>[0]> = {},
-): Promise<Relay> {
-  const relay = await startRelay({
-    baseUrl: sim.url,
-    apiKey: sim.apiKey,
-    ...QUICK,
-    redis: redis.url,
-    prefix,
-    streams,
-    leaseMs: 600,
-    ...extra,
-  })
-  onCleanup(() => relay.close())
-  return relay
-}
-
-function consumer(sim: Simulator, prefix: string): Venue {
-  const venue = createVenue({
-    // A port nothing listens on: a consumer reading through the relay makes no request.
-    baseUrl: sim.url,
-    apiKey: sim.apiKey,
-    ...QUICK,
-    relay: { redis: redis.url, prefix },
-  })
-  onCleanup(() => venue.close())
-  return venue
-}
+const { redis: server, nextPrefix, simulator, relayOn, consumer, direct } = relayFixture('t')
 
 /** The current health state of `key` in `venue`'s report. */
 function healthOf(venue: Venue, key: string): string | undefined {
@@ -157,9 +98,7 @@ describe('relay: one poller, consumers read from Redis', () => {
       if (event.type === 'delta') expect(event.prevSeq).toBe(book?.seq)
       book = applyBookEvent(book, event)
     }
-    const direct = createVenue({ baseUrl: sim.url, ...QUICK })
-    onCleanup(() => direct.close())
-    const served = await direct.rest.depth({ poolId: 0 })
+    const served = await direct(sim).rest.depth({ poolId: 0 })
     expect(book?.bids).toEqual(served.bids)
     expect(book?.asks).toEqual(served.asks)
     expect(lateBook?.seq).toBe(book?.seq)
@@ -200,9 +139,7 @@ describe('relay: one poller, consumers read from Redis', () => {
     onCleanup(() => relay.close())
     await waitFor(() => values.length > 0, 'the pools through the relay')
     expect(venue.health.pipe(take(1))).toBeDefined()
-    const direct = createVenue({ baseUrl: sim.url, ...QUICK })
-    onCleanup(() => direct.close())
-    expect(values[0]).toEqual(await direct.rest.pools())
+    expect(values[0]).toEqual(await direct(sim).rest.pools())
     await waitFor(
       () => healthOf(venue, 'watchPools via relay') === 'ok',
       'the stream to report ok again',
@@ -222,7 +159,7 @@ describe('relay: one poller, consumers read from Redis', () => {
     expect(last?.global_seq).toBe(String(trades.at(-1)?.global_seq))
     // Memory stays bounded: at most a tenth more than maxLen entries.
     const { Redis } = await import('ioredis')
-    const admin = new Redis(redis.url)
+    const admin = new Redis(server().url)
     onCleanup(() => admin.disconnect())
     const [stream] = await admin.keys(`${prefix}:*my-trades}:stream`)
     expect(await admin.xlen(stream as string)).toBeLessThanOrEqual(110)
@@ -246,7 +183,7 @@ describe('relay: one poller, consumers read from Redis', () => {
     onCleanup(() => subscription.unsubscribe())
     await waitFor(() => values.length > 0, 'the pools through the relay')
     const { Redis } = await import('ioredis')
-    const admin = new Redis(redis.url)
+    const admin = new Redis(server().url)
     onCleanup(() => admin.disconnect())
     const clients = String(await admin.call('CLIENT', 'LIST'))
     expect(clients).toMatch(/name=venue-rx-reader /)
@@ -261,7 +198,7 @@ describe('relay: one poller, consumers read from Redis', () => {
         const venue = createVenue({
           baseUrl: sim.url,
           maxRequestsPerSecond: 40,
-          ...(sharedBudget ? { sharedBudget: { redis: redis.url, prefix } } : {}),
+          ...(sharedBudget ? { sharedBudget: { redis: server().url, prefix } } : {}),
         })
         onCleanup(() => venue.close())
         return venue
@@ -287,10 +224,10 @@ describe('relay: one poller, consumers read from Redis', () => {
     expect(() => venue.watchDepth(1, { limit: 5 })).toThrow(VenueInputError)
     expect(() => venue.watchKlines(0, '7m' as never)).toThrow(VenueInputError)
     await expect(
-      startRelay({ baseUrl: sim.url, redis: redis.url, streams: ['my-trades'] }),
+      startRelay({ baseUrl: sim.url, redis: server().url, streams: ['my-trades'] }),
     ).rejects.toThrow(/apiKey/)
     await expect(
-      startRelay({ baseUrl: sim.url, redis: redis.url, streams: ['depth:x'] }),
+      startRelay({ baseUrl: sim.url, redis: server().url, streams: ['depth:x'] }),
     ).rejects.toThrow(VenueInputError)
   })
 })

@@ -97,9 +97,7 @@ export function relayStreams(context: FollowContext, scope: RelayScope): RelaySt
       return follow('watchKlines', stream, { from: 'state' }, one<KlineEvent>)
     },
     watchMyTrades: (options) => {
-      const given = feedOptions('watchMyTrades', options, ['poolId'])
-      const poolId = given['poolId'] as number | undefined
-      if (poolId !== undefined) checkPoolId('watchMyTrades', poolId)
+      const { given, poolId } = poolFeedOptions('watchMyTrades', options)
       return cursorFeed<TradeDetail>(context, scope, {
         method: 'watchMyTrades',
         stream: { kind: 'my-trades' },
@@ -126,9 +124,7 @@ export function relayStreams(context: FollowContext, scope: RelayScope): RelaySt
       })
     },
     watchFills: (options) => {
-      const given = feedOptions('watchFills', options, ['poolId'])
-      const poolId = given['poolId'] as number | undefined
-      if (poolId !== undefined) checkPoolId('watchFills', poolId)
+      const { given, poolId } = poolFeedOptions('watchFills', options)
       return cursorFeed<Fill>(context, scope, {
         method: 'watchFills',
         stream: { kind: 'fills' },
@@ -165,6 +161,14 @@ export function relayStreams(context: FollowContext, scope: RelayScope): RelaySt
     watchPools: () =>
       follow('watchPools', { kind: 'pools' }, { from: 'state' }, one<PoolSummary[]>),
   }
+}
+
+/** A feed's options, with its `poolId` (checked) when one is given. */
+function poolFeedOptions(method: string, options: unknown) {
+  const given = feedOptions(method, options, ['poolId'])
+  const poolId = given['poolId'] as number | undefined
+  if (poolId !== undefined) checkPoolId(method, poolId)
+  return { given, poolId }
 }
 
 interface FeedSpec<T> {
