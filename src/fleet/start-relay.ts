@@ -212,6 +212,10 @@ class StreamPublisher {
   /** Ends the current session (lease lost, failure, stop). */
   #endSession: ((error?: unknown) => void) | undefined
   #wake: (() => void) | undefined
+  /** Whether this relay took the lease last time it tried (it gives it up on stop). */
+  #holding = false
+  /** The publishes of the session, one after the other. */
+  #publishing: Promise<unknown> = Promise.resolve()
 
   constructor(
     stream: RelayStream,
@@ -248,10 +252,6 @@ class StreamPublisher {
     this.state = 'standby'
   }
 
-  #holding = false
-  /** The publishes of the session, one after the other. */
-  #publishing: Promise<unknown> = Promise.resolve()
-
   #sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, ms)
@@ -277,6 +277,8 @@ class StreamPublisher {
         this.#holding = true
         failures = 0
         await this.#session(redis)
+        // The lease was lost, or the stream ended: a pause before trying again.
+        if (!this.#stopped) await this.#sleep(Math.max(10, Math.floor(leaseMs / 10)))
       } catch {
         if (this.#stopped) break
         failures += 1
