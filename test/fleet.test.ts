@@ -1,8 +1,8 @@
 /**
  * A short fleet run inside `npm test` (test/fleet/run-fleet.ts; `npm run fleet` is the
- * long one): 2 relays and 3 bots in their own processes, a real redis-server, the active
+ * long one): 3 relays and 3 bots in their own processes, a real redis-server, the active
  * relay SIGKILLed, Redis restarted once, a bot restarted from its checkpoints. Every bot
- * gets every own trade and transfer exactly once, in order; every book it holds is the one
+ * gets every own trade, fill and transfer exactly once, in order; every book it holds is the one
  * the venue served at that time; a standby takes over within the lease; the venue sees
  * about one request per interval per stream for the whole fleet.
  */

@@ -3,6 +3,7 @@
  * Reads through the relay (`createVenue({ relay })`) and prints one JSON line per event:
  * - `{ "t": "trade", "seq" }` per own trade (watchMyTrades, resumed from a file checkpoint),
  * - `{ "t": "transfer", "sid" }` per transfer (likewise),
+ * - `{ "t": "fill", "id" }` per fill (`<global_seq>/<role>`; likewise),
  * - `{ "t": "book", "seq", "ts", "digest" }` per book event: the digest of the consumer's
  *   whole book after applying it (sha1 of the JSON of its bids and asks),
  * - `{ "t": "health", "key", "state" }` when a relayed stream turns retrying or ok.
@@ -32,6 +33,12 @@ venue
     checkpoint: fileCheckpoint<string>(join(settings.dir, 'transfers.cursor.json')),
   })
   .subscribe({ next: (transfer) => print({ t: 'transfer', sid: transfer.sid }), error: fail })
+venue
+  .watchFills({ checkpoint: fileCheckpoint<string>(join(settings.dir, 'fills.cursor.json')) })
+  .subscribe({
+    next: (fill) => print({ t: 'fill', id: `${fill.globalSeq}/${fill.role}` }),
+    error: fail,
+  })
 let book: OrderBook | undefined
 venue.watchDepth(settings.pool).subscribe({
   next: (event) => {

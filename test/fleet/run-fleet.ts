@@ -33,6 +33,7 @@ export interface FleetReport {
   readonly settings: FleetSettings
   readonly trades: number
   readonly transfers: number
+  readonly fills: number
   readonly bookEvents: number
   /** Time from the SIGKILL of the active relay to a standby holding its streams, ms. */
   readonly takeoverMs: number | undefined
@@ -44,12 +45,12 @@ export interface FleetReport {
 }
 
 const POOL = 0
-const STREAMS = ['depth:0', 'my-trades', 'transfers']
-/** The simulator paths the streams poll, by stream. */
-const PATHS: Readonly<Record<string, string>> = {
-  'depth:0': '/api/v1/depth/v2',
-  'my-trades': '/api/v1/trades',
-  transfers: '/api/v1/transfers',
+const STREAMS = ['depth:0', 'my-trades', 'fills', 'transfers']
+/** The simulator paths the streams poll, and the streams polling each. */
+const PATHS: Readonly<Record<string, readonly string[]>> = {
+  '/api/v1/depth/v2': ['depth:0'],
+  '/api/v1/trades': ['my-trades', 'fills'],
+  '/api/v1/transfers': ['transfers'],
 }
 
 const digestOf = (bids: unknown, asks: unknown) =>
@@ -92,7 +93,11 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
       return decide(pathname)
     }
     // The book the venue serves at each of its times (it changes only when the market moves).
-    const direct = createVenue({ baseUrl: sim.url, maxRequestsPerSecond: 1_000 })
+    const direct = createVenue({
+      baseUrl: sim.url,
+      apiKey: sim.apiKey,
+      maxRequestsPerSecond: 1_000,
+    })
     const served = new Map<number, string>()
     let ownDepthRequests = 0
     const recordServed = async () => {
@@ -215,14 +220,27 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
     const steadyEnd = performance.now()
     await takeover
 
-    // Every bot catches up with the truth.
+    // Every bot catches up with the truth (the fills as a venue polled directly has them).
     const trades = truthTrades()
     const transfers = truthTransfers()
+    const fills = await new Promise<string[]>((resolve, reject) => {
+      const all: string[] = []
+      const subscription = direct
+        .watchFills({
+          onProgress: (progress) => {
+            if (progress.phase !== 'tail') return
+            queueMicrotask(() => subscription.unsubscribe())
+            resolve(all)
+          },
+        })
+        .subscribe({ next: (fill) => all.push(`${fill.globalSeq}/${fill.role}`), error: reject })
+    })
     await until(
       () =>
         lives.every(
           (bot) =>
             seen(bot, 'trade', 'seq').length >= trades.length &&
+            seen(bot, 'fill', 'id').length >= fills.length &&
             seen(bot, 'transfer', 'sid').length >= transfers.length,
         ),
       'every bot to catch up',
@@ -241,6 +259,12 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
       if (JSON.stringify(gotTrades) !== JSON.stringify(trades)) {
         problems.push(
           `bot ${i}: ${gotTrades.length} trades, not the ${trades.length} of the truth in order`,
+        )
+      }
+      const gotFills = seen(bot, 'fill', 'id')
+      if (JSON.stringify(gotFills) !== JSON.stringify(fills)) {
+        problems.push(
+          `bot ${i}: ${gotFills.length} fills, not the ${fills.length} of the venue in order`,
         )
       }
       const gotTransfers = seen(bot, 'transfer', 'sid')
@@ -275,19 +299,20 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
     // Venue load over the run (after the history was read), per stream.
     const intervals = (steadyEnd - started) / settings.pollIntervalMs
     const requestsPerInterval: Record<string, number> = {}
-    for (const stream of STREAMS) {
-      const path = PATHS[stream] as string
+    for (const [path, streams] of Object.entries(PATHS)) {
       let count = hits.filter(
         (hit) => hit.path === path && hit.at >= started && hit.at <= steadyEnd,
       ).length
-      if (stream.startsWith('depth')) count -= ownDepthRequests - 1
-      requestsPerInterval[stream] = Math.round((count / intervals) * 100) / 100
+      if (path.startsWith('/api/v1/depth')) count -= ownDepthRequests - 1
+      const perStream = Math.round((count / intervals / streams.length) * 100) / 100
+      for (const stream of streams) requestsPerInterval[stream] = perStream
     }
     await direct.close()
     return {
       settings,
       trades: trades.length,
       transfers: transfers.length,
+      fills: fills.length,
       bookEvents,
       takeoverMs: takeoverMs === undefined ? undefined : Math.round(takeoverMs),
       requestsPerInterval,
