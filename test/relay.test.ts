@@ -122,9 +122,9 @@ describe('relay: one poller, consumers read from Redis', () => {
     const subscription = venue.watchPools().subscribe((pools) => values.push(pools))
     onCleanup(() => subscription.unsubscribe())
     const retrying = await firstValueFrom(
-      venue.health.pipe(filter((report) => report['watchPools via relay']?.state === 'retrying')),
+      venue.health.pipe(filter((report) => report['relay pools']?.state === 'retrying')),
     )
-    expect(retrying['watchPools via relay']).toMatchObject({ lastErrorCode: 'VENUE_RELAY' })
+    expect(retrying['relay pools']).toMatchObject({ lastErrorCode: 'VENUE_RELAY' })
     // The credentials-free address only.
     expect(JSON.stringify(retrying)).not.toContain('redis://')
     await later.start()
@@ -140,10 +140,7 @@ describe('relay: one poller, consumers read from Redis', () => {
     await waitFor(() => values.length > 0, 'the pools through the relay')
     expect(venue.health.pipe(take(1))).toBeDefined()
     expect(values[0]).toEqual(await direct(sim).rest.pools())
-    await waitFor(
-      () => healthOf(venue, 'watchPools via relay') === 'ok',
-      'the stream to report ok again',
-    )
+    await waitFor(() => healthOf(venue, 'relay pools') === 'ok', 'the stream to report ok again')
   })
 
   it('refuses, for good, a feed whose items after its cursor were trimmed away', async () => {
@@ -188,6 +185,26 @@ describe('relay: one poller, consumers read from Redis', () => {
     const clients = String(await admin.call('CLIENT', 'LIST'))
     expect(clients).toMatch(/name=venue-rx-reader /)
     expect(clients).toMatch(/name=venue-rx-relay /)
+  })
+
+  it('reports a relayed stream under one health key per stream, until its last subscriber leaves', async () => {
+    const sim = await simulator(20)
+    const prefix = nextPrefix()
+    await relayOn(sim, prefix, ['depth:0', 'pools'])
+    const venue = consumer(sim, prefix)
+    const got: string[] = []
+    const books = [0, 1].map(() => venue.watchDepth(0).subscribe(() => got.push('book')))
+    const pools = venue.watchPools().subscribe(() => got.push('pools'))
+    onCleanup(() => pools.unsubscribe())
+    await waitFor(
+      () => healthOf(venue, 'relay depth:0') === 'ok' && healthOf(venue, 'relay pools') === 'ok',
+      'both streams ok',
+    )
+    books[0]?.unsubscribe()
+    expect(healthOf(venue, 'relay depth:0')).toBe('ok')
+    books[1]?.unsubscribe()
+    expect(healthOf(venue, 'relay depth:0')).toBeUndefined()
+    expect(healthOf(venue, 'relay pools')).toBe('ok')
   })
 
   it('holds two venues to one request budget when it lives in Redis', async () => {

@@ -49,6 +49,21 @@ export interface FollowContext {
   readonly backoff: { readonly initialMs: number; readonly maxMs: number; readonly factor: number }
 }
 
+/** Subscriptions following each health key, per health board: the key goes with the last. */
+const following = new WeakMap<HealthBoard, Map<string, number>>()
+
+function follows(health: HealthBoard, key: string, change: 1 | -1): number {
+  let counts = following.get(health)
+  if (counts === undefined) {
+    counts = new Map()
+    following.set(health, counts)
+  }
+  const count = (counts.get(key) ?? 0) + change
+  if (count === 0) counts.delete(key)
+  else counts.set(key, count)
+  return count
+}
+
 /** Entries per XREAD, and how long one waits for new entries. */
 const BATCH = 500
 const BLOCK_MS = 2_000
@@ -57,7 +72,9 @@ const BLOCK_MS = 2_000
  * Follows a relayed stream with its own Redis connection (a blocking XREAD holds it):
  * replays the start, then every new entry in order. A Redis failure is reported as
  * `retrying` in health and retried with the venue's backoff from the last entry read, so
- * nothing published is missed or repeated; unsubscribing closes the connection.
+ * nothing published is missed or repeated; unsubscribing closes the connection. Every
+ * subscription to one stream reports under the same health key; the key leaves the
+ * report when the last of them ends.
  */
 export function followRelay<T>(context: FollowContext, spec: FollowSpec<T>): Observable<T> {
   return new Observable<T>((subscriber) => {
@@ -65,6 +82,7 @@ export function followRelay<T>(context: FollowContext, spec: FollowSpec<T>): Obs
     let redis: Redis | undefined
     let wake: (() => void) | undefined
     const { health, backoff } = context
+    follows(health, spec.key, 1)
 
     const pause = (ms: number) =>
       new Promise<void>((resolve) => {
@@ -156,7 +174,7 @@ export function followRelay<T>(context: FollowContext, spec: FollowSpec<T>): Obs
       wake?.()
       // Ends a blocked XREAD at once.
       redis?.disconnect()
-      health.stopped(spec.key)
+      if (follows(health, spec.key, -1) === 0) health.stopped(spec.key)
     }
   })
 }

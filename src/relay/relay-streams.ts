@@ -19,7 +19,7 @@ import type { OpenOrderEvent } from '../streams/watch-open-orders.js'
 import type { PublicTradeEvent } from '../streams/watch-trades.js'
 import { type FollowContext, type FollowStart, followRelay, type RelayEntry } from './follow.js'
 import { type RelayScope, relayKeys } from './redis.js'
-import type { RelayStream } from './stream-names.js'
+import { type RelayStream, relayStreamName } from './stream-names.js'
 
 /** The `watch...` methods a relay feeds, for a venue created with the `relay` option. */
 export interface RelayStreams {
@@ -56,13 +56,12 @@ export const feedIds = {
 export function relayStreams(context: FollowContext, scope: RelayScope): RelayStreams {
   const keysOf = (stream: RelayStream) => relayKeys(scope, stream)
   const follow = <T>(
-    method: string,
     stream: RelayStream,
     start: FollowStart,
     decode: (entry: RelayEntry) => readonly T[],
   ) =>
     followRelay<T>(context, {
-      key: `${method} via relay`,
+      key: relayHealthKey(stream),
       keys: keysOf(stream),
       start,
       decode,
@@ -74,17 +73,12 @@ export function relayStreams(context: FollowContext, scope: RelayScope): RelaySt
     watchDepth: (poolId, options) => {
       checkPoolId('watchDepth', poolId)
       noOptions('watchDepth', options)
-      return follow('watchDepth', { kind: 'depth', poolId }, { from: 'state' }, one<BookEvent>)
+      return follow({ kind: 'depth', poolId }, { from: 'state' }, one<BookEvent>)
     },
     watchTrades: (poolId, options) => {
       checkPoolId('watchTrades', poolId)
       noOptions('watchTrades', options)
-      return follow(
-        'watchTrades',
-        { kind: 'trades', poolId },
-        { from: 'end' },
-        one<PublicTradeEvent>,
-      )
+      return follow({ kind: 'trades', poolId }, { from: 'end' }, one<PublicTradeEvent>)
     },
     watchKlines: (poolId, interval, options) => {
       checkPoolId('watchKlines', poolId)
@@ -94,7 +88,7 @@ export function relayStreams(context: FollowContext, scope: RelayScope): RelaySt
         interval: checkInterval('watchKlines', interval),
       }
       noOptions('watchKlines', options)
-      return follow('watchKlines', stream, { from: 'state' }, one<KlineEvent>)
+      return follow(stream, { from: 'state' }, one<KlineEvent>)
     },
     watchMyTrades: (options) => {
       const { given, poolId } = poolFeedOptions('watchMyTrades', options)
@@ -142,7 +136,6 @@ export function relayStreams(context: FollowContext, scope: RelayScope): RelaySt
     watchBalances: (options) => {
       noOptions('watchBalances', options)
       return follow(
-        'watchBalances',
         { kind: 'balances' },
         { from: 'state' },
         one<{ balances: Balance[]; changes: BalancesUpdate['changes'] }>,
@@ -156,12 +149,16 @@ export function relayStreams(context: FollowContext, scope: RelayScope): RelaySt
         ),
       )
     },
-    watchOpenOrders: () =>
-      follow('watchOpenOrders', { kind: 'open-orders' }, { from: 'state' }, one<OpenOrderEvent>),
-    watchPools: () =>
-      follow('watchPools', { kind: 'pools' }, { from: 'state' }, one<PoolSummary[]>),
+    watchOpenOrders: () => follow({ kind: 'open-orders' }, { from: 'state' }, one<OpenOrderEvent>),
+    watchPools: () => follow({ kind: 'pools' }, { from: 'state' }, one<PoolSummary[]>),
   }
 }
+
+/**
+ * The key of a relayed stream in `venue.health`: `relay <name>`, e.g. `relay depth:1`
+ * (shared by every subscription to that stream).
+ */
+export const relayHealthKey = (stream: RelayStream): string => `relay ${relayStreamName(stream)}`
 
 /** A feed's options, with its `poolId` (checked) when one is given. */
 function poolFeedOptions(method: string, options: unknown) {
@@ -205,7 +202,7 @@ function cursorFeed<T>(
       let items = 0
       const start = cursor === undefined ? '0-0' : spec.idOf(cursor)
       return followRelay<T>(context, {
-        key: `${spec.method} via relay`,
+        key: relayHealthKey(spec.stream),
         keys,
         start: { from: 'after', id: start },
         decode: (entry) => {
