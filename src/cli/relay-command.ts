@@ -331,7 +331,7 @@ class RedisProbe {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       connectTimeout: 5_000,
-      connectionName: 'venue-rx relay probe',
+      connectionName: 'venue-rx-relay-probe',
       retryStrategy: () => null,
     }
     const client = new Redis(this.#redis, settings)
