@@ -169,6 +169,45 @@ describe('relay: one poller, consumers read from Redis', () => {
     expect(String((error as Error).message)).toMatch(/no longer holds the items after the cursor/)
   })
 
+  it('ends a feed with the error of a save that fails, and with a malformed entry, never retrying either', async () => {
+    const sim = await simulator(200)
+    const prefix = nextPrefix()
+    await relayOn(sim, prefix, ['my-trades'])
+    const venue = consumer(sim, prefix)
+    const failing = {
+      load: () => undefined,
+      save: () => Promise.reject(new Error('disk full')),
+    }
+    const delivered: string[] = []
+    const saveError = await new Promise<unknown>((resolve) => {
+      venue.watchMyTrades({ checkpoint: failing }).subscribe({
+        next: (trade) => delivered.push(trade.global_seq),
+        error: resolve,
+      })
+    })
+    expect(saveError).toMatchObject({ message: 'disk full' })
+    // The item whose save failed was delivered once, and nothing after it.
+    expect(delivered).toHaveLength(1)
+    // Someone else's bytes in the stream: the feed says so and stops.
+    const { Redis } = await import('ioredis')
+    const admin = new Redis(server().url)
+    onCleanup(() => admin.disconnect())
+    const [stream] = await admin.keys(`${prefix}:*my-trades}:stream`)
+    const trades = sim.market.account(sim.apiKey)?.trades() ?? []
+    await admin.xadd(
+      stream as string,
+      `${Number(trades.at(-1)?.global_seq) + 1000}-0`,
+      'e',
+      '{oops',
+    )
+    const lastSeq = String(trades.at(-1)?.global_seq)
+    const malformed = await firstValueFrom(venue.watchMyTrades({ cursor: lastSeq })).catch(
+      (caught: unknown) => caught,
+    )
+    expect(malformed).toBeInstanceOf(VenueRelayError)
+    expect(malformed).toMatchObject({ retryable: false })
+  })
+
   it('names its Redis connections, so that CLIENT LIST tells readers and relays apart', async () => {
     const sim = await simulator()
     const prefix = nextPrefix()

@@ -97,6 +97,7 @@ export function followRelay<T>(context: FollowContext, spec: FollowSpec<T>): Obs
       let last: string | undefined
       let attempt = 0
       while (!stopped) {
+        let entries: [string, string[]][]
         try {
           redis ??= await connectRedis(context.redis, 'venue-rx-reader')
           if (stopped) break
@@ -113,19 +114,7 @@ export function followRelay<T>(context: FollowContext, spec: FollowSpec<T>): Obs
           )) as [string, [string, string[]][]][] | null
           if (attempt > 0 || health.current[spec.key]?.state !== 'ok') health.ok(spec.key)
           attempt = 0
-          const entries = reply?.[0]?.[1] ?? []
-          for (const [id, fields] of entries) {
-            if (stopped) return
-            const entry = { id, event: JSON.parse(eventOf(fields)) as unknown }
-            for (const value of spec.decode(entry)) {
-              subscriber.next(value)
-              if (stopped) break
-            }
-            // Even when the consumer stops on this entry: it was delivered.
-            await spec.afterEntry?.(entry)
-            last = id
-          }
-          if (!stopped) spec.afterBatch?.(entries.length < BATCH)
+          entries = reply?.[0]?.[1] ?? []
         } catch (error) {
           if (stopped) return
           if (error instanceof VenueRelayError && !error.retryable) throw error
@@ -138,7 +127,22 @@ export function followRelay<T>(context: FollowContext, spec: FollowSpec<T>): Obs
             error instanceof VenueRelayError ? error : relayError('Redis', error),
           )
           await pause(delay)
+          continue
         }
+        // Outside the retry: a save that fails ends the stream (the item would come again),
+        // as a malformed entry does (it would fail again).
+        for (const [id, fields] of entries) {
+          if (stopped) return
+          const entry = { id, event: parseEvent(id, eventOf(fields)) }
+          for (const value of spec.decode(entry)) {
+            subscriber.next(value)
+            if (stopped) break
+          }
+          // Even when the consumer stops on this entry: it was delivered.
+          await spec.afterEntry?.(entry)
+          last = id
+        }
+        if (!stopped) spec.afterBatch?.(entries.length < BATCH)
       }
     }
 
@@ -154,7 +158,9 @@ export function followRelay<T>(context: FollowContext, spec: FollowSpec<T>): Obs
         if (state !== null) {
           const space = state.indexOf(' ')
           const id = state.slice(0, space)
-          for (const event of JSON.parse(state.slice(space + 1)) as unknown[]) {
+          const events = parseEvent(`state ${id}`, state.slice(space + 1))
+          if (!Array.isArray(events)) throw malformed(`state ${id}`)
+          for (const event of events) {
             for (const value of spec.decode({ id, event })) subscriber.next(value)
           }
           return id
@@ -176,6 +182,21 @@ export function followRelay<T>(context: FollowContext, spec: FollowSpec<T>): Obs
       redis?.disconnect()
       if (follows(health, spec.key, -1) === 0) health.stopped(spec.key)
     }
+  })
+}
+
+/** An entry's event, parsed; a non-retryable `VenueRelayError` when it is not JSON. */
+function parseEvent(what: string, text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    throw malformed(what)
+  }
+}
+
+function malformed(what: string): VenueRelayError {
+  return new VenueRelayError(`the relay's ${what} is not an event venue-rx wrote`, {
+    retryable: false,
   })
 }
 
