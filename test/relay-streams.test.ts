@@ -9,7 +9,7 @@
  * one starts.
  */
 import { Redis } from 'ioredis'
-import { firstValueFrom, type Observable, take, toArray } from 'rxjs'
+import { filter, firstValueFrom, type Observable, take, toArray } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import {
   type BalancesUpdate,
@@ -230,6 +230,38 @@ describe('relay streams: a consumer gets what a polling venue gets', () => {
     expect(relayed?.type).toBe('update')
     expect(polled?.type).toBe('update')
     expect(relayed).toEqual(polled)
+  })
+
+  it('klines across a relay change: every closed candle once, in order, as a polling venue has them', async () => {
+    // A few ticks of trades: a candle is open.
+    const sim = await simulator(8)
+    const prefix = nextPrefix()
+    const firstRelay = await relayOn(sim, prefix, ['klines:0:1m'])
+    const events = collect(consumer(sim, prefix).watchKlines(0, '1m'))
+    const closed = () => events.flatMap((e) => (e.type === 'closed' ? [e.candle] : []))
+    // A minute is 240 ticks: each step closes a candle.
+    const step = async (count: number) => {
+      sim.advance(250)
+      await waitFor(() => closed().length >= count, `${count} closed candles`)
+    }
+    // The open candle first: the relay has polled before the market moves.
+    await waitFor(() => events.length > 0, 'the open candle')
+    await step(1)
+    await step(2)
+    // The relay goes; two candles close with none running; another relay goes on.
+    await firstRelay.close()
+    sim.advance(500)
+    await relayOn(sim, prefix, ['klines:0:1m'])
+    await step(5)
+    const polled = await first(
+      direct(sim)
+        .watchKlines(0, '1m', { since: 0 })
+        .pipe(filter((e) => e.type === 'closed')),
+      closed().length,
+    )
+    expect(closed()).toEqual(polled.map((e) => e.candle))
+    const starts = closed().map((candle) => candle.timestamp)
+    expect(starts).toEqual([...new Set(starts)].sort((a, b) => a - b))
   })
 
   it('trades:0: public trades arrive through the relay once the market moves, each once', async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Redis } from 'ioredis'
-import { type Observable, type Subscription, tap } from 'rxjs'
+import { filter, type Observable, type Subscription, tap } from 'rxjs'
 import { applyBookEvent } from '../book/apply-book-event.js'
 import type { BookEvent } from '../book/book-event.js'
 import type { OrderBook } from '../book/order-book.js'
@@ -292,6 +292,9 @@ class StreamPublisher {
   async #session(redis: Redis): Promise<void> {
     const { leaseMs, id } = this.#settings
     const resume = await lastEntry(redis, this.#keys.stream)
+    // Candles: where the closed ones published so far end, to go on from there.
+    const lastClosed =
+      this.#stream.kind === 'klines' ? await lastClosedCandle(redis, this.#keys.stream) : undefined
     this.state = 'active'
     let subscription: Subscription | undefined
     let renewal: NodeJS.Timeout | undefined
@@ -312,7 +315,7 @@ class StreamPublisher {
       )
       const publish = (entryId: string, event: unknown, state: string): Promise<boolean> =>
         this.#publish(redis, entryId, event, state)
-      subscription = this.#source(resume, publish).subscribe({
+      subscription = this.#source(resume, lastClosed, publish).subscribe({
         error: (error: unknown) => this.#endSession?.(error),
         complete: () => this.#endSession?.(),
       })
@@ -367,6 +370,7 @@ class StreamPublisher {
    */
   #source(
     resume: Resume | undefined,
+    lastClosed: number | undefined,
     publish: (entryId: string, event: unknown, state: string) => Promise<boolean>,
   ): Observable<unknown> {
     const venue = this.#venue
@@ -402,11 +406,25 @@ class StreamPublisher {
         return tapEach(venue.watchTrades(stream.poolId), (event) => {
           inOrder(() => publish('*', event, ''))
         })
-      case 'klines':
-        return tapEach(venue.watchKlines(stream.poolId, stream.interval), (event) => {
+      case 'klines': {
+        // After a failover, every candle closed since the last one published is published
+        // (`since` backfills them), and none twice.
+        const options = lastClosed === undefined ? {} : { since: lastClosed + 1 }
+        const candles = venue
+          .watchKlines(stream.poolId, stream.interval, options)
+          .pipe(
+            filter(
+              (event) =>
+                event.type === 'update' ||
+                lastClosed === undefined ||
+                event.candle.timestamp > lastClosed,
+            ),
+          )
+        return tapEach(candles, (event) => {
           const state = JSON.stringify(event.type === 'update' ? [event] : [])
           inOrder(() => publish('*', event, state))
         })
+      }
       case 'pools':
         return tapEach(venue.watchPools(), (pools) => {
           inOrder(() => publish('*', pools, JSON.stringify([pools])))
@@ -485,6 +503,29 @@ async function lastEntry(redis: Redis, stream: string): Promise<Resume | undefin
   const [id, fields] = entry
   const at = fields.indexOf('e')
   return { id, event: at === -1 ? undefined : JSON.parse(fields[at + 1] ?? 'null') }
+}
+
+/**
+ * The start time of the last `closed` candle published to `stream` (looked for back from
+ * the end, a few hundred entries at a time), or undefined when there is none.
+ */
+async function lastClosedCandle(redis: Redis, stream: string): Promise<number | undefined> {
+  let end = '+'
+  for (;;) {
+    const entries = await redis.xrevrange(stream, end, '-', 'COUNT', 200)
+    for (const [, fields] of entries) {
+      const at = fields.indexOf('e')
+      const event = JSON.parse(fields[at + 1] ?? 'null') as {
+        type?: unknown
+        candle?: { timestamp?: unknown }
+      } | null
+      const start = event?.candle?.timestamp
+      if (event?.type === 'closed' && typeof start === 'number') return start
+    }
+    const oldest = entries.at(-1)
+    if (entries.length < 200 || oldest === undefined) return undefined
+    end = `(${oldest[0]}`
+  }
 }
 
 /** The `seq` of a published book event, 0 when there is none. */
