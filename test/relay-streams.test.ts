@@ -264,6 +264,39 @@ describe('relay streams: a consumer gets what a polling venue gets', () => {
     expect(starts).toEqual([...new Set(starts)].sort((a, b) => a - b))
   })
 
+  it('trades:0 across a relay change: no trade twice, none lost while fewer than a window passed', async () => {
+    const sim = await simulator(20)
+    const prefix = nextPrefix()
+    const truth = () =>
+      sim.truth.publicTrades(0).map((trade) => ({ ...trade, traded_at: trade.traded_at * 1000 }))
+    const firstRelay = await relayOn(sim, prefix, ['trades:0'])
+    const events = collect(consumer(sim, prefix).watchTrades(0))
+    const trades = () => events.flatMap((event) => (event.type === 'trade' ? [event.trade] : []))
+    /** What tells two trades apart (public trades carry no id). */
+    const key = (trade: Omit<PublicTrade, 'traded_at'> & { traded_at: number }) =>
+      [trade.traded_at, trade.price, trade.quantity, trade.side, trade.buyer, trade.seller].join()
+    const caughtUp = () => {
+      const newest = truth().at(-1)
+      const got = trades().at(-1)
+      return newest !== undefined && got !== undefined && key(got) === key(newest)
+    }
+    sim.advance(5)
+    await waitFor(caughtUp, 'the newest trade through the first relay')
+    await firstRelay.close()
+    const before = truth().length
+    sim.advance(5)
+    // Fewer trades than the window of latest trades while no relay runs.
+    expect(truth().length - before).toBeGreaterThan(0)
+    expect(truth().length - before).toBeLessThan(100)
+    await relayOn(sim, prefix, ['trades:0'])
+    sim.advance(5)
+    await waitFor(caughtUp, 'the newest trade through the second relay')
+    expect(events.some((event) => event.type === 'gap')).toBe(false)
+    // Each trade once, in order: what it got is the venue's newest trades.
+    expect(trades()).toEqual(truth().slice(-trades().length))
+    expect(trades().length).toBeGreaterThan(truth().length - before)
+  })
+
   it('trades:0: public trades arrive through the relay once the market moves, each once', async () => {
     const sim = await simulator(20)
     const prefix = nextPrefix()

@@ -4,6 +4,7 @@ import { filter, type Observable, type Subscription, tap } from 'rxjs'
 import { applyBookEvent } from '../book/apply-book-event.js'
 import type { BookEvent } from '../book/book-event.js'
 import type { OrderBook } from '../book/order-book.js'
+import { newInWindow } from '../core/new-in-window.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import type { VenueOptions } from '../options.js'
 import {
@@ -19,7 +20,9 @@ import { feedIds } from '../relay/relay-streams.js'
 import { ACQUIRE, PUBLISH, RELEASE } from '../relay/scripts.js'
 import { parseRelayStream, type RelayStream, relayStreamName } from '../relay/stream-names.js'
 import type { OpenOrder } from '../schemas/order.js'
+import type { PublicTrade } from '../schemas/public-trade.js'
 import type { Checkpoint } from '../streams/checkpoint.js'
+import { sameTrade } from '../streams/watch-trades.js'
 import { createVenue, type Venue } from '../venue.js'
 
 /**
@@ -295,6 +298,9 @@ class StreamPublisher {
     // Candles: where the closed ones published so far end, to go on from there.
     const lastClosed =
       this.#stream.kind === 'klines' ? await lastClosedCandle(redis, this.#keys.stream) : undefined
+    // Public trades: the last ones published, to tell apart what the first poll repeats.
+    const published =
+      this.#stream.kind === 'trades' ? await lastTrades(redis, this.#keys.stream) : []
     this.state = 'active'
     let subscription: Subscription | undefined
     let renewal: NodeJS.Timeout | undefined
@@ -315,7 +321,7 @@ class StreamPublisher {
       )
       const publish = (entryId: string, event: unknown, state: string): Promise<boolean> =>
         this.#publish(redis, entryId, event, state)
-      subscription = this.#source(resume, lastClosed, publish).subscribe({
+      subscription = this.#source({ resume, lastClosed, published }, publish).subscribe({
         error: (error: unknown) => this.#endSession?.(error),
         complete: () => this.#endSession?.(),
       })
@@ -369,8 +375,7 @@ class StreamPublisher {
    * in Redis).
    */
   #source(
-    resume: Resume | undefined,
-    lastClosed: number | undefined,
+    { resume, lastClosed, published }: Takeover,
     publish: (entryId: string, event: unknown, state: string) => Promise<boolean>,
   ): Observable<unknown> {
     const venue = this.#venue
@@ -402,10 +407,33 @@ class StreamPublisher {
           inOrder(() => publish('*', shifted, state))
         })
       }
-      case 'trades':
-        return tapEach(venue.watchTrades(stream.poolId), (event) => {
-          inOrder(() => publish('*', event, ''))
+      case 'trades': {
+        // A new poller's first window holds trades published already: what follows the
+        // last ones published is new (as between two polls), and no overlap is a gap.
+        let firstWindow: PublicTrade[] | undefined = published.length === 0 ? undefined : []
+        const poolId = stream.poolId
+        return tapEach(venue.watchTrades(poolId), (event) => {
+          if (firstWindow === undefined) {
+            inOrder(() => publish('*', event, ''))
+            return
+          }
+          // The first window's trades come in one go: they are sorted out after it.
+          if (firstWindow.length === 0) {
+            queueMicrotask(() => {
+              const window = firstWindow ?? []
+              firstWindow = undefined
+              const { added, gap } = newInWindow(published, window, sameTrade)
+              if (gap) {
+                const since = published.at(-1)?.traded_at ?? 0
+                const until = window[0]?.traded_at ?? since
+                inOrder(() => publish('*', { type: 'gap', poolId, since, until }, ''))
+              }
+              for (const trade of added) inOrder(() => publish('*', { type: 'trade', trade }, ''))
+            })
+          }
+          if (event.type === 'trade') firstWindow.push(event.trade)
         })
+      }
       case 'klines': {
         // After a failover, every candle closed since the last one published is published
         // (`since` backfills them), and none twice.
@@ -495,6 +523,29 @@ function feed<T>(
 
 /** How long the lease key lives: a standby trying every tenth of `leaseMs` is in time. */
 const leaseTtl = (leaseMs: number) => Math.floor(leaseMs * 0.75)
+
+/** What a relay knows of a stream it takes over, from the stream's last entries. */
+interface Takeover {
+  readonly resume: Resume | undefined
+  /** Start of the last closed candle published (klines). */
+  readonly lastClosed: number | undefined
+  /** The last public trades published, oldest first (trades). */
+  readonly published: readonly PublicTrade[]
+}
+
+/** The public trades among the last 100 entries of `stream`, oldest first. */
+async function lastTrades(redis: Redis, stream: string): Promise<PublicTrade[]> {
+  const entries = await redis.xrevrange(stream, '+', '-', 'COUNT', 100)
+  const trades: PublicTrade[] = []
+  for (const [, fields] of entries) {
+    const event = JSON.parse(fields[fields.indexOf('e') + 1] ?? 'null') as {
+      type?: unknown
+      trade?: PublicTrade
+    } | null
+    if (event?.type === 'trade' && event.trade !== undefined) trades.push(event.trade)
+  }
+  return trades.reverse()
+}
 
 /** The last entry of a stream, its event parsed; undefined when it has none. */
 async function lastEntry(redis: Redis, stream: string): Promise<Resume | undefined> {

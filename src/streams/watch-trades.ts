@@ -51,7 +51,8 @@ export type PublicTradeEvent =
 /** The largest window of latest trades the venue serves. */
 const WINDOW = 100
 
-function sameTrade(a: PublicTrade, b: PublicTrade): boolean {
+/** Whether two public trades are the same record (they carry no id). */
+export function sameTrade(a: PublicTrade, b: PublicTrade): boolean {
   return (
     a.traded_at === b.traded_at &&
     a.price === b.price &&
