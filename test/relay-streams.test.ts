@@ -213,6 +213,67 @@ describe('relay streams: a consumer gets what a polling venue gets', () => {
     expect(openIds()).not.toContain(placed.id)
   })
 
+  it('open orders, balances and pools across a relay change: what changed meanwhile, nothing repeated', async () => {
+    const sim = await simulator(50)
+    const prefix = nextPrefix()
+    const account = sim.market.account(sim.apiKey)
+    const openIds = () => (account?.openOrders() ?? []).map((order) => order.id).sort()
+    const firstRelay = await relayOn(sim, prefix, ['open-orders', 'balances', 'pools'])
+    const bot = consumer(sim, prefix)
+    const orders = collect(bot.watchOpenOrders())
+    const balances = collect(bot.watchBalances())
+    const pools = collect(bot.watchPools())
+    const opened = () => orders.filter((e) => e.type === 'opened').map((e) => e.order.id)
+    const order = (clientId: string, amount = '5') =>
+      sim.placeOrder({ poolId: 0, side: 'sell', type: 'limit', price: '2.0000', amount, clientId })
+    const kept = await order('kept')
+    const gone = await order('gone')
+    // Every open order (the account's own and the two placed), the pools, the locks.
+    await waitFor(
+      () =>
+        openIds().every((id) => opened().includes(id)) && pools.length > 0 && balances.length > 0,
+      'every open order opened, the pools and the balances',
+    )
+    expect(openIds()).toEqual(expect.arrayContaining([kept.id, gone.id]))
+    const before = { orders: orders.length, balances: balances.length }
+    // No relay: one order goes, another comes.
+    await firstRelay.close()
+    await sim.cancelOrder(gone.id)
+    // 7 locked where 5 were freed: the CHN lock changes by 2.
+    const added = await order('added', '7')
+    await relayOn(sim, prefix, ['open-orders', 'balances', 'pools'])
+    await waitFor(
+      () =>
+        orders.some((e) => e.type === 'closed' && e.order.id === gone.id) &&
+        opened().includes(added.id),
+      'the order gone meanwhile closed, the new one opened',
+    )
+    const after = orders.slice(before.orders)
+    expect(after.map((e) => [e.type, e.order.id]).sort()).toEqual(
+      [
+        ['closed', gone.id],
+        ['opened', added.id],
+      ].sort(),
+    )
+    expect(after.find((e) => e.type === 'closed')).toMatchObject({ status: 'canceled' })
+    // Every order opened once; the open set is the venue's.
+    expect(new Set(opened()).size).toBe(opened().length)
+    const open = new Set(opened())
+    for (const e of orders) if (e.type === 'closed') open.delete(e.order.id)
+    expect([...open].sort()).toEqual(openIds())
+    // Balances: the lock's change, never every coin added again.
+    await waitFor(() => balances.length > before.balances, 'a balances update after the change')
+    for (const update of balances.slice(before.balances)) {
+      expect(update.changes.every((change) => change.type === 'changed')).toBe(true)
+    }
+    expect(
+      balances.slice(before.balances).flatMap((update) => update.changes.map((c) => c.coin)),
+    ).toEqual([CHN])
+    expect(balances.at(-1)?.balances).toEqual(await direct(sim).rest.balances())
+    // The pool list did not change: not published again.
+    expect(pools).toHaveLength(1)
+  })
+
   it('pools: the first value equals rest.pools()', async () => {
     const sim = await simulator(20)
     const prefix = nextPrefix()

@@ -19,9 +19,13 @@ import {
 import { feedIds } from '../relay/relay-streams.js'
 import { ACQUIRE, PUBLISH, RELEASE } from '../relay/scripts.js'
 import { parseRelayStream, type RelayStream, relayStreamName } from '../relay/stream-names.js'
+import type { Balance } from '../schemas/balance.js'
 import type { OpenOrder } from '../schemas/order.js'
 import type { PublicTrade } from '../schemas/public-trade.js'
 import type { Checkpoint } from '../streams/checkpoint.js'
+import { orderOutcome } from '../streams/order-outcome.js'
+import { balanceChanges } from '../streams/watch-balances.js'
+import type { OpenOrderEvent } from '../streams/watch-open-orders.js'
 import { sameTrade } from '../streams/watch-trades.js'
 import { createVenue, type Venue } from '../venue.js'
 
@@ -301,6 +305,8 @@ class StreamPublisher {
     // Public trades: the last ones published, to tell apart what the first poll repeats.
     const published =
       this.#stream.kind === 'trades' ? await lastTrades(redis, this.#keys.stream) : []
+    // The state the last relay left (what a late reader replays), to go on from.
+    const state = resume === undefined ? undefined : await stateOf(redis, this.#keys.state)
     this.state = 'active'
     let subscription: Subscription | undefined
     let renewal: NodeJS.Timeout | undefined
@@ -321,7 +327,7 @@ class StreamPublisher {
       )
       const publish = (entryId: string, event: unknown, state: string): Promise<boolean> =>
         this.#publish(redis, entryId, event, state)
-      subscription = this.#source({ resume, lastClosed, published }, publish).subscribe({
+      subscription = this.#source({ resume, lastClosed, published, state }, publish).subscribe({
         error: (error: unknown) => this.#endSession?.(error),
         complete: () => this.#endSession?.(),
       })
@@ -335,6 +341,68 @@ class StreamPublisher {
       this.#publishing = Promise.resolve()
       this.state = 'standby'
     }
+  }
+
+  /**
+   * Open orders, going on from the open set the last relay left (`left`): a new poller's
+   * first events call every open order `opened`; against that set, only the orders
+   * opened or changed since are published, and each order that left it meanwhile is
+   * looked up and published `closed` with how it ended. An order the venue does not
+   * answer for is left out (it may never be reported closed).
+   */
+  #openOrders(
+    left: readonly unknown[] | undefined,
+    inOrder: (step: () => Promise<unknown>) => void,
+    publish: (entryId: string, event: unknown, state: string) => Promise<boolean>,
+  ): Observable<OpenOrderEvent> {
+    const open = new Map<string, OpenOrder>()
+    for (const event of (left ?? []) as OpenOrderEvent[]) open.set(event.order.id, event.order)
+    const stateNow = () =>
+      JSON.stringify([...open.values()].map((order) => ({ type: 'opened', order })))
+    const send = (event: OpenOrderEvent) => {
+      if (event.type === 'closed') open.delete(event.order.id)
+      else open.set(event.order.id, event.order)
+      const state = stateNow()
+      inOrder(() => publish('*', event, state))
+    }
+    // The first poll's events, sorted out against `left` once they are all in.
+    let first: OpenOrderEvent[] | undefined = left === undefined ? undefined : []
+    const settle = async (events: readonly OpenOrderEvent[]) => {
+      const listed = new Set(events.map((event) => event.order.id))
+      for (const event of events) {
+        const before = open.get(event.order.id)
+        if (before === undefined) send(event)
+        else if (JSON.stringify(before) !== JSON.stringify(event.order)) {
+          send({ type: 'changed', order: event.order, previous: before })
+        }
+      }
+      for (const [id, order] of [...open]) {
+        if (listed.has(id)) continue
+        try {
+          const final = await this.#venue.rest.order(id)
+          const status = orderOutcome(final)
+          if (status !== undefined) send({ type: 'closed', order, status, final })
+        } catch {
+          // Not answered: left out (see above).
+        }
+      }
+    }
+    return this.#venue.watchOpenOrders().pipe(
+      tap((event) => {
+        if (first === undefined) {
+          send(event)
+          return
+        }
+        if (first.length === 0) {
+          queueMicrotask(() => {
+            const events = first ?? []
+            first = undefined
+            inOrder(() => settle(events))
+          })
+        }
+        first.push(event)
+      }),
+    )
   }
 
   /**
@@ -375,7 +443,7 @@ class StreamPublisher {
    * in Redis).
    */
   #source(
-    { resume, lastClosed, published }: Takeover,
+    { resume, lastClosed, published, state: left }: Takeover,
     publish: (entryId: string, event: unknown, state: string) => Promise<boolean>,
   ): Observable<unknown> {
     const venue = this.#venue
@@ -448,34 +516,43 @@ class StreamPublisher {
                 event.candle.timestamp > lastClosed,
             ),
           )
+        // The open candle as the last relay left it is not published again.
+        let leftOpen = left?.length === 1 ? JSON.stringify(left[0]) : undefined
         return tapEach(candles, (event) => {
-          const state = JSON.stringify(event.type === 'update' ? [event] : [])
+          const text = JSON.stringify(event)
+          if (text === leftOpen) return
+          leftOpen = undefined
+          const state = event.type === 'update' ? `[${text}]` : '[]'
           inOrder(() => publish('*', event, state))
         })
       }
-      case 'pools':
+      case 'pools': {
+        // The list the last relay published is not published again.
+        let last = JSON.stringify(left?.[0])
         return tapEach(venue.watchPools(), (pools) => {
-          inOrder(() => publish('*', pools, JSON.stringify([pools])))
+          const text = JSON.stringify(pools)
+          if (text === last) return
+          last = text
+          inOrder(() => publish('*', pools, `[${text}]`))
         })
-      case 'balances':
+      }
+      case 'balances': {
+        // Against the balances the last relay published: only what changed since (a new
+        // poller's first update calls every coin added).
+        let previous = (left?.[0] as { balances?: Balance[] } | undefined)?.balances
         return tapEach(venue.watchBalances(), ({ balances, changes }) => {
+          const since = previous === undefined ? changes : balanceChanges(previous, balances)
+          previous = undefined
           const late = {
             balances,
             changes: balances.map((current) => ({ type: 'added', coin: current.coin, current })),
           }
-          inOrder(() => publish('*', { balances, changes }, JSON.stringify([late])))
-        })
-      case 'open-orders': {
-        const open = new Map<string, OpenOrder>()
-        return tapEach(venue.watchOpenOrders(), (event) => {
-          if (event.type === 'closed') open.delete(event.order.id)
-          else open.set(event.order.id, event.order)
-          const state = JSON.stringify(
-            [...open.values()].map((order) => ({ type: 'opened', order })),
-          )
-          inOrder(() => publish('*', event, state))
+          if (since.length === 0) return
+          inOrder(() => publish('*', { balances, changes: since }, JSON.stringify([late])))
         })
       }
+      case 'open-orders':
+        return this.#openOrders(left, inOrder, publish)
       case 'my-trades':
         return feed(resume, feedIds.cursorOf, feedIds.ofCursor, publish, (checkpoint) =>
           venue.watchMyTrades({ checkpoint }),
@@ -524,8 +601,18 @@ function feed<T>(
 /** How long the lease key lives: a standby trying every tenth of `leaseMs` is in time. */
 const leaseTtl = (leaseMs: number) => Math.floor(leaseMs * 0.75)
 
+/** The events of a stream's state (`<id> <JSON list>`), or undefined without one. */
+async function stateOf(redis: Redis, key: string): Promise<unknown[] | undefined> {
+  const state = await redis.get(key)
+  if (state === null) return undefined
+  const events = JSON.parse(state.slice(state.indexOf(' ') + 1)) as unknown
+  return Array.isArray(events) ? events : undefined
+}
+
 /** What a relay knows of a stream it takes over, from the stream's last entries. */
 interface Takeover {
+  /** What a late reader would replay now (the last relay's view). */
+  readonly state: readonly unknown[] | undefined
   readonly resume: Resume | undefined
   /** Start of the last closed candle published (klines). */
   readonly lastClosed: number | undefined

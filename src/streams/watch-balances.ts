@@ -1,5 +1,5 @@
 import { filter, map, type Observable } from 'rxjs'
-import { isEmptyDiff, keyedDiff } from '../core/keyed-diff.js'
+import { diffByKey, isEmptyDiff, type KeyedDiff, keyedDiff } from '../core/keyed-diff.js'
 import { compareDecimal } from '../decimal.js'
 import { failArgument } from '../rest/index.js'
 import type { Balance } from '../schemas/balance.js'
@@ -104,25 +104,40 @@ export function watchBalances(
       (diff): BalancesUpdate => ({
         balances: [...diff.current.values()],
         byCoin: diff.current,
-        changes: [
-          ...diff.added.map(
-            (current): BalanceChange => ({ type: 'added', coin: current.coin, current }),
-          ),
-          ...diff.changed.map(
-            ({ previous, current }): BalanceChange => ({
-              type: 'changed',
-              coin: current.coin,
-              previous,
-              current,
-            }),
-          ),
-          ...diff.removed.map(
-            (previous): BalanceChange => ({ type: 'removed', coin: previous.coin, previous }),
-          ),
-        ],
+        changes: changesOf(diff),
       }),
     ),
   )
+}
+
+/** The changes of a diff of balances by coin: added, then changed, then removed. */
+function changesOf(diff: KeyedDiff<Balance>): BalanceChange[] {
+  return [
+    ...diff.added.map((current): BalanceChange => ({ type: 'added', coin: current.coin, current })),
+    ...diff.changed.map(
+      ({ previous, current }): BalanceChange => ({
+        type: 'changed',
+        coin: current.coin,
+        previous,
+        current,
+      }),
+    ),
+    ...diff.removed.map(
+      (previous): BalanceChange => ({ type: 'removed', coin: previous.coin, previous }),
+    ),
+  ]
+}
+
+/**
+ * What changed in holdings from `previous` to `current` (valuation alone is no change), as
+ * `watchBalances` reports it between two polls.
+ */
+export function balanceChanges(
+  previous: readonly Balance[],
+  current: readonly Balance[],
+): BalanceChange[] {
+  const byCoin = new Map(previous.map((balance) => [balance.coin, balance]))
+  return changesOf(diffByKey(byCoin, current, (balance) => balance.coin, sameHolding))
 }
 
 const sameAmount = (a: string, b: string) => compareDecimal(a, b) === 0
