@@ -1,0 +1,357 @@
+/**
+ * What a relay publishes for each kind of stream: the venue's events, each with the state
+ * a late reader replays, and how a relay that takes a stream over goes on from what the
+ * last one published (read by {@link takeoverOf}).
+ */
+import type { Redis } from 'ioredis'
+import { filter, type Observable, tap } from 'rxjs'
+import { applyBookEvent } from '../book/apply-book-event.js'
+import type { BookEvent } from '../book/book-event.js'
+import type { OrderBook } from '../book/order-book.js'
+import { newInWindow } from '../core/new-in-window.js'
+import type { RelayKeys } from '../relay/redis.js'
+import { feedIds } from '../relay/relay-streams.js'
+import type { RelayStream } from '../relay/stream-names.js'
+import type { Balance } from '../schemas/balance.js'
+import type { OpenOrder } from '../schemas/order.js'
+import type { PublicTrade } from '../schemas/public-trade.js'
+import type { Checkpoint } from '../streams/checkpoint.js'
+import { orderOutcome } from '../streams/order-outcome.js'
+import { balanceChanges } from '../streams/watch-balances.js'
+import type { OpenOrderEvent } from '../streams/watch-open-orders.js'
+import { sameTrade } from '../streams/watch-trades.js'
+import type { Venue } from '../venue.js'
+
+/** Writes one event (and the state, `''` to keep it); false when the lease is lost. */
+export type Publish = (entryId: string, event: unknown, state: string) => Promise<boolean>
+
+/** Runs a publish after the ones before it. */
+export type InOrder = (step: () => Promise<unknown>) => void
+
+/** A book's whole state is stored with its snapshots and every this many events. */
+const BOOK_STATE_EVERY = 50
+
+/** The last entry of a stream when a relay takes it over. */
+interface Resume {
+  readonly id: string
+  readonly event: unknown
+}
+
+/** What a relay taking `stream` over reads of what the last relay published. */
+export async function takeoverOf(
+  redis: Redis,
+  stream: RelayStream,
+  keys: RelayKeys,
+): Promise<Takeover> {
+  const resume = await lastEntry(redis, keys.stream)
+  return {
+    resume,
+    lastClosed: stream.kind === 'klines' ? await lastClosedCandle(redis, keys.stream) : undefined,
+    published: stream.kind === 'trades' ? await lastTrades(redis, keys.stream) : [],
+    state: resume === undefined ? undefined : await stateOf(redis, keys.state),
+  }
+}
+
+/**
+ * The venue's events of `stream`, each published (through `inOrder`, one publish after
+ * the other) as it comes; on a takeover, going on from what the last relay published.
+ * A feed's cursor moves only once its item is in Redis.
+ */
+export function streamSource(
+  stream: RelayStream,
+  venue: Venue,
+  { resume, lastClosed, published, state: left }: Takeover,
+  publish: Publish,
+  inOrder: InOrder,
+): Observable<unknown> {
+  const tapEach = <T>(events: Observable<T>, onEvent: (event: T) => void): Observable<T> =>
+    events.pipe(tap(onEvent))
+  switch (stream.kind) {
+    case 'depth': {
+      // The chain of seq goes on from the last entry: the new poll starts with a snapshot.
+      const offset = seqOf(resume?.event)
+      let book: OrderBook | undefined
+      let sinceState = 0
+      return tapEach(venue.watchDepth(stream.poolId), (event: BookEvent) => {
+        const shifted: BookEvent =
+          event.type === 'snapshot'
+            ? { ...event, seq: event.seq + offset, reason: offset > 0 ? 'resync' : event.reason }
+            : { ...event, seq: event.seq + offset, prevSeq: event.prevSeq + offset }
+        book = applyBookEvent(book, shifted)
+        sinceState += 1
+        let state = ''
+        if (shifted.type === 'snapshot' || sinceState >= BOOK_STATE_EVERY) {
+          sinceState = 0
+          state = JSON.stringify([snapshotOf(book, shifted.timestamp)])
+        }
+        inOrder(() => publish('*', shifted, state))
+      })
+    }
+    case 'trades': {
+      // A new poller's first window holds trades published already: what follows the
+      // last ones published is new (as between two polls), and no overlap is a gap.
+      let firstWindow: PublicTrade[] | undefined = published.length === 0 ? undefined : []
+      const poolId = stream.poolId
+      return tapEach(venue.watchTrades(poolId), (event) => {
+        if (firstWindow === undefined) {
+          inOrder(() => publish('*', event, ''))
+          return
+        }
+        // The first window's trades come in one go: they are sorted out after it.
+        if (firstWindow.length === 0) {
+          queueMicrotask(() => {
+            const window = firstWindow ?? []
+            firstWindow = undefined
+            const { added, gap } = newInWindow(published, window, sameTrade)
+            if (gap) {
+              const since = published.at(-1)?.traded_at ?? 0
+              const until = window[0]?.traded_at ?? since
+              inOrder(() => publish('*', { type: 'gap', poolId, since, until }, ''))
+            }
+            for (const trade of added) inOrder(() => publish('*', { type: 'trade', trade }, ''))
+          })
+        }
+        if (event.type === 'trade') firstWindow.push(event.trade)
+      })
+    }
+    case 'klines': {
+      // After a failover, every candle closed since the last one published is published
+      // (`since` backfills them), and none twice.
+      const options = lastClosed === undefined ? {} : { since: lastClosed + 1 }
+      const candles = venue
+        .watchKlines(stream.poolId, stream.interval, options)
+        .pipe(
+          filter(
+            (event) =>
+              event.type === 'update' ||
+              lastClosed === undefined ||
+              event.candle.timestamp > lastClosed,
+          ),
+        )
+      // The open candle as the last relay left it is not published again.
+      let leftOpen = left?.length === 1 ? JSON.stringify(left[0]) : undefined
+      return tapEach(candles, (event) => {
+        const text = JSON.stringify(event)
+        if (text === leftOpen) return
+        leftOpen = undefined
+        const state = event.type === 'update' ? `[${text}]` : '[]'
+        inOrder(() => publish('*', event, state))
+      })
+    }
+    case 'pools': {
+      // The list the last relay published is not published again.
+      let last = JSON.stringify(left?.[0])
+      return tapEach(venue.watchPools(), (pools) => {
+        const text = JSON.stringify(pools)
+        if (text === last) return
+        last = text
+        inOrder(() => publish('*', pools, `[${text}]`))
+      })
+    }
+    case 'balances': {
+      // Against the balances the last relay published: only what changed since (a new
+      // poller's first update calls every coin added).
+      let previous = (left?.[0] as { balances?: Balance[] } | undefined)?.balances
+      return tapEach(venue.watchBalances(), ({ balances, changes }) => {
+        const since = previous === undefined ? changes : balanceChanges(previous, balances)
+        previous = undefined
+        const late = {
+          balances,
+          changes: balances.map((current) => ({ type: 'added', coin: current.coin, current })),
+        }
+        if (since.length === 0) return
+        inOrder(() => publish('*', { balances, changes: since }, JSON.stringify([late])))
+      })
+    }
+    case 'open-orders':
+      return openOrdersSource(venue, left, inOrder, publish)
+    case 'my-trades':
+      return feed(resume, feedIds.cursorOf, feedIds.ofCursor, publish, (checkpoint) =>
+        venue.watchMyTrades({ checkpoint }),
+      )
+    case 'transfers':
+      return feed(resume, feedIds.cursorOf, feedIds.ofCursor, publish, (checkpoint) =>
+        venue.watchTransfers({ checkpoint }),
+      )
+    case 'fills':
+      return feed(resume, feedIds.fillCursorOf, feedIds.ofFillCursor, publish, (checkpoint) =>
+        venue.watchFills({ checkpoint }),
+      )
+  }
+}
+
+/**
+ * Open orders, going on from the open set the last relay left (`left`): a new poller's
+ * first events call every open order `opened`; against that set, only the orders
+ * opened or changed since are published, and each order that left it meanwhile is
+ * looked up and published `closed` with how it ended. An order the venue does not
+ * answer for is left out (it may never be reported closed).
+ */
+function openOrdersSource(
+  venue: Venue,
+  left: readonly unknown[] | undefined,
+  inOrder: InOrder,
+  publish: Publish,
+): Observable<OpenOrderEvent> {
+  const open = new Map<string, OpenOrder>()
+  for (const event of (left ?? []) as OpenOrderEvent[]) open.set(event.order.id, event.order)
+  const stateNow = () =>
+    JSON.stringify([...open.values()].map((order) => ({ type: 'opened', order })))
+  const send = (event: OpenOrderEvent) => {
+    if (event.type === 'closed') open.delete(event.order.id)
+    else open.set(event.order.id, event.order)
+    const state = stateNow()
+    inOrder(() => publish('*', event, state))
+  }
+  // The first poll's events, sorted out against `left` once they are all in.
+  let first: OpenOrderEvent[] | undefined = left === undefined ? undefined : []
+  const settle = async (events: readonly OpenOrderEvent[]) => {
+    const listed = new Set(events.map((event) => event.order.id))
+    for (const event of events) {
+      const before = open.get(event.order.id)
+      if (before === undefined) send(event)
+      else if (JSON.stringify(before) !== JSON.stringify(event.order)) {
+        send({ type: 'changed', order: event.order, previous: before })
+      }
+    }
+    for (const [id, order] of [...open]) {
+      if (listed.has(id)) continue
+      try {
+        const final = await venue.rest.order(id)
+        const status = orderOutcome(final)
+        if (status !== undefined) send({ type: 'closed', order, status, final })
+      } catch {
+        // Not answered: left out (see above).
+      }
+    }
+  }
+  return venue.watchOpenOrders().pipe(
+    tap((event) => {
+      if (first === undefined) {
+        send(event)
+        return
+      }
+      if (first.length === 0) {
+        queueMicrotask(() => {
+          const events = first ?? []
+          first = undefined
+          inOrder(() => settle(events))
+        })
+      }
+      first.push(event)
+    }),
+  )
+}
+
+/**
+ * A cursor feed published item by item: the feed's checkpoint starts it after the last
+ * published entry, and its `save` (which the feed awaits before the next item) is the
+ * publish of the item just delivered, under an id made from its cursor.
+ */
+function feed<T>(
+  resume: Resume | undefined,
+  cursorOfId: (id: string) => string,
+  idOfCursor: (cursor: string) => string,
+  publish: Publish,
+  watch: (checkpoint: Checkpoint<string>) => Observable<T>,
+): Observable<T> {
+  let pending: T | undefined
+  const checkpoint: Checkpoint<string> = {
+    load: () => (resume === undefined ? undefined : cursorOfId(resume.id)),
+    save: async (cursor) => {
+      const item = pending
+      pending = undefined
+      const kept = await publish(idOfCursor(cursor), item, '')
+      if (!kept) throw new Error('the lease was lost')
+    },
+  }
+  return watch(checkpoint).pipe(
+    tap((item) => {
+      pending = item
+    }),
+  )
+}
+
+/** The events of a stream's state (`<id> <JSON list>`), or undefined without one. */
+async function stateOf(redis: Redis, key: string): Promise<unknown[] | undefined> {
+  const state = await redis.get(key)
+  if (state === null) return undefined
+  const events = JSON.parse(state.slice(state.indexOf(' ') + 1)) as unknown
+  return Array.isArray(events) ? events : undefined
+}
+
+/** What a relay knows of a stream it takes over, from the stream's last entries. */
+export interface Takeover {
+  /** What a late reader would replay now (the last relay's view). */
+  readonly state: readonly unknown[] | undefined
+  readonly resume: Resume | undefined
+  /** Start of the last closed candle published (klines). */
+  readonly lastClosed: number | undefined
+  /** The last public trades published, oldest first (trades). */
+  readonly published: readonly PublicTrade[]
+}
+
+/** The public trades among the last 100 entries of `stream`, oldest first. */
+async function lastTrades(redis: Redis, stream: string): Promise<PublicTrade[]> {
+  const entries = await redis.xrevrange(stream, '+', '-', 'COUNT', 100)
+  const trades: PublicTrade[] = []
+  for (const [, fields] of entries) {
+    const event = JSON.parse(fields[fields.indexOf('e') + 1] ?? 'null') as {
+      type?: unknown
+      trade?: PublicTrade
+    } | null
+    if (event?.type === 'trade' && event.trade !== undefined) trades.push(event.trade)
+  }
+  return trades.reverse()
+}
+
+/** The last entry of a stream, its event parsed; undefined when it has none. */
+export async function lastEntry(redis: Redis, stream: string): Promise<Resume | undefined> {
+  const [entry] = await redis.xrevrange(stream, '+', '-', 'COUNT', 1)
+  if (entry === undefined) return undefined
+  const [id, fields] = entry
+  const at = fields.indexOf('e')
+  return { id, event: at === -1 ? undefined : JSON.parse(fields[at + 1] ?? 'null') }
+}
+
+/**
+ * The start time of the last `closed` candle published to `stream` (looked for back from
+ * the end, a few hundred entries at a time), or undefined when there is none.
+ */
+async function lastClosedCandle(redis: Redis, stream: string): Promise<number | undefined> {
+  let end = '+'
+  for (;;) {
+    const entries = await redis.xrevrange(stream, end, '-', 'COUNT', 200)
+    for (const [, fields] of entries) {
+      const at = fields.indexOf('e')
+      const event = JSON.parse(fields[at + 1] ?? 'null') as {
+        type?: unknown
+        candle?: { timestamp?: unknown }
+      } | null
+      const start = event?.candle?.timestamp
+      if (event?.type === 'closed' && typeof start === 'number') return start
+    }
+    const oldest = entries.at(-1)
+    if (entries.length < 200 || oldest === undefined) return undefined
+    end = `(${oldest[0]}`
+  }
+}
+
+/** The `seq` of a published book event, 0 when there is none. */
+function seqOf(event: unknown): number {
+  const seq = (event as { seq?: unknown } | undefined)?.seq
+  return typeof seq === 'number' && Number.isSafeInteger(seq) ? seq : 0
+}
+
+/** A snapshot event of `book` as it stands (what a late reader starts from). */
+function snapshotOf(book: OrderBook, timestamp: number): BookEvent {
+  return {
+    type: 'snapshot',
+    poolId: book.poolId,
+    seq: book.seq,
+    timestamp,
+    bids: book.bids,
+    asks: book.asks,
+    reason: 'initial',
+  }
+}
