@@ -1,4 +1,5 @@
 import type { Relay } from '../fleet/start-relay.js'
+import { checkRedis, describeRedis } from '../relay/redis.js'
 import { isAccountStream, parseRelayStream, relayStreamName } from '../relay/stream-names.js'
 import { KLINE_INTERVALS } from '../schemas/kline.js'
 import { integerOption, parseWithPositionals, UsageError } from './args.js'
@@ -164,17 +165,14 @@ function checkArguments(
 function redisArgument(raw: string | boolean | undefined): { redis: string; where: string } {
   if (raw === undefined) throw new UsageError('relay: --redis is required (redis://HOST:PORT)')
   const redis = String(raw)
-  const url = URL.canParse(redis) ? new URL(redis) : undefined
-  if (
-    url === undefined ||
-    (url.protocol !== 'redis:' && url.protocol !== 'rediss:') ||
-    url.hostname === ''
-  ) {
+  try {
+    checkRedis('--redis', redis)
+  } catch {
     throw new UsageError(
       '--redis must be a URL redis://[user:password@]HOST:PORT[/DB] (rediss:// for TLS)',
     )
   }
-  return { redis, where: `${url.hostname}:${url.port || '6379'}` }
+  return { redis, where: describeRedis(redis) }
 }
 
 /** `--streams`: names separated by commas, each known, none twice. */

@@ -306,7 +306,7 @@ async function lastTrades(redis: Redis, stream: string): Promise<PublicTrade[]> 
 }
 
 /** The last entry of a stream, its event parsed; undefined when it has none. */
-export async function lastEntry(redis: Redis, stream: string): Promise<Resume | undefined> {
+async function lastEntry(redis: Redis, stream: string): Promise<Resume | undefined> {
   const [entry] = await redis.xrevrange(stream, '+', '-', 'COUNT', 1)
   if (entry === undefined) return undefined
   const [id, fields] = entry

@@ -28,8 +28,8 @@ export function checkRedis(option: string, value: unknown): RelayRedis {
     } catch {
       throw new VenueInputError(option, `${option} must be a redis:// URL or ioredis options`)
     }
-    if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
-      throw new VenueInputError(option, `${option} must be a redis:// or rediss:// URL`)
+    if ((url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
+      throw new VenueInputError(option, `${option} must be a redis:// or rediss:// URL with a host`)
     }
     return value
   }

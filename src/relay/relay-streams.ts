@@ -158,7 +158,7 @@ export function relayStreams(context: FollowContext, scope: RelayScope): RelaySt
  * The key of a relayed stream in `venue.health`: `relay <name>`, e.g. `relay depth:1`
  * (shared by every subscription to that stream).
  */
-export const relayHealthKey = (stream: RelayStream): string => `relay ${relayStreamName(stream)}`
+const relayHealthKey = (stream: RelayStream): string => `relay ${relayStreamName(stream)}`
 
 /** A feed's options, with its `poolId` (checked) when one is given. */
 function poolFeedOptions(method: string, options: unknown) {
@@ -241,7 +241,7 @@ async function notTrimmed(redis: Redis, floorKey: string, id: string, method: st
 }
 
 /** Orders stream ids `<a>-<b>` as pairs of unsigned integers. */
-export function compareEntryIds(x: string, y: string): number {
+function compareEntryIds(x: string, y: string): number {
   const [a1 = '0', a2 = '0'] = x.split('-')
   const [b1 = '0', b2 = '0'] = y.split('-')
   return compareIds(a1, b1) || compareIds(a2, b2)
