@@ -71,7 +71,15 @@ describe('startSimulator', () => {
       },
     })
     running.push(sim)
-    expect(received).toEqual({ seed: 42, tickMs: 100, pools, startTime: START_MS })
+    // The quirk controller too: the market reads sim.quirks on every account request.
+    expect(received).toEqual({
+      seed: 42,
+      tickMs: 100,
+      pools,
+      startTime: START_MS,
+      quirks: sim.quirks,
+    })
+    expect(received?.quirks).toBe(sim.quirks)
   })
 
   it('moves a manual clock only on advance()', async () => {

@@ -1,12 +1,16 @@
 /**
  * `venue-rx/simulator`: a local, seeded, reproducible venue served over HTTP, with
- * run-time faults. A separate entry point; it never loads the client.
+ * run-time faults and live-venue quirks. A separate entry point; it never loads the client.
  *
  * @packageDocumentation
  */
 
+// Quirks of a live venue: the spec, its check and the controller (`sim.quirks`)
+export { checkQuirks } from './market/check-quirks.js'
 // The market and its contract
 export { createMarket } from './market/create-market.js'
+export type { VenueQuirks } from './market/quirk-spec.js'
+export { Quirks } from './market/quirks.js'
 export type {
   AccountInfoRecord,
   AccountView,

@@ -1,5 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import { createMarket as createBuiltInMarket } from './market/create-market.js'
+import type { VenueQuirks } from './market/quirk-spec.js'
+import { Quirks } from './market/quirks.js'
 import type {
   Market,
   MarketOptions,
@@ -66,6 +68,11 @@ export interface SimulatorOptions {
   /** Seed of fault decisions (a PRNG of their own); default `seed`. */
   readonly faultSeed?: number
   /**
+   * Live-venue behaviours in force from the start (purged cancels, late trades and orders,
+   * capped trade lists); change them later with `quirks.set`. Default none.
+   */
+  readonly quirks?: VenueQuirks
+  /**
    * `'realtime'` (default) ticks every `tickMs` and starts at the wall clock; `'manual'`
    * ticks only on `advance` and starts at a fixed time (see `startTime`).
    */
@@ -104,6 +111,23 @@ export interface Simulator {
   readonly truth: MarketTruth
   /** The fault controller, changeable while running. */
   readonly faults: Faults
+  /**
+   * The quirk controller, changeable while running: behaviours of a live venue the built-in
+   * market reproduces on demand for the accounts with API keys (see {@link VenueQuirks}).
+   * A market of your own (`createMarket`) may ignore it.
+   *
+   * @example
+   * ```ts
+   * const sim = await startSimulator({ clock: 'manual' })
+   * sim.quirks.set({ ordersLagMs: 1000 }) // the order endpoints show the state of 1 s ago
+   * const { id } = await sim.placeOrder({ poolId: 0, side: 'buy', type: 'limit', price: '1.0400', amount: '5' })
+   * // GET /api/v1/orders/{id}: 500 'service internal error' (not placed yet, 1 s ago)
+   * sim.advance(4) // 4 ticks of 250 ms
+   * // GET /api/v1/orders/{id}: the order
+   * sim.quirks.clear()
+   * ```
+   */
+  readonly quirks: Quirks
   /** The market being served. */
   readonly market: Market
   /** Moves the market on by `ticks` ticks (default 1), whatever the clock. */
@@ -121,9 +145,10 @@ export interface Simulator {
    * client id (default `sim-<n>`). Rejects with a `TypeError` or `RangeError` naming the
    * field for bad input (unknown account, pool, side or type; a price or amount that is not
    * positive or has too many decimals, an amount that is not a multiple of the pool's
-   * `min_amount`; a price on a market order, none on a limit order; a client id already
-   * used by the account; a bad `hiddenForTicks`), never quoting the API key; nothing
-   * changes then.
+   * `min_amount`; a price on a market order, none on a limit order; a client id of a
+   * working order of the account; a bad `hiddenForTicks`), never quoting the API key;
+   * nothing changes then. A client id whose orders are all final may be used again, as on
+   * the live venue: `/orders/client-id/{cid}` then answers the newest order with it.
    *
    * With `hiddenForTicks: n`, for the next `n` ticks the order endpoints do not show the
    * order yet (500 `service internal error` for `/orders/...`, as for an unknown order,
@@ -230,11 +255,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const createMarket = options.createMarket ?? createBuiltInMarket
   const startTime =
     options.startTime ?? (checked.clock === 'realtime' ? wallClockSecond() : undefined)
+  const quirks = new Quirks(options.quirks)
   const market = createMarket({
     seed: checked.seed,
     tickMs: checked.tickMs,
     ...(options.pools === undefined ? {} : { pools: [...options.pools] }),
     ...(startTime === undefined ? {} : { startTime }),
+    quirks,
   })
   const server = createSimulatorServer({ market, faults })
   await new Promise<void>((resolve, reject) => {
@@ -264,6 +291,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     apiKeys,
     truth: market.truth,
     faults,
+    quirks,
     market,
     advance,
     placeOrder: async (request) => {

@@ -24,7 +24,14 @@ export interface KeyedAccount {
   /** Working orders. */
   readonly open: Set<Order>
   readonly byId: Map<string, Order>
+  /** The newest order with each client id. */
   readonly byCid: Map<string, Order>
+  /**
+   * For an order whose client id an earlier order used (allowed once that order is final,
+   * as on the live venue), that earlier order: with {@link KeyedAccount.byCid} a chain
+   * from the newest back.
+   */
+  readonly earlierByCid: Map<Order, Order>
   /**
    * Orders placed with `hiddenForTicks`, and the tick from which the order endpoints show
    * them (see {@link isShown}).
@@ -50,6 +57,7 @@ export class Accounts {
       open: new Set(),
       byId: new Map(),
       byCid: new Map(),
+      earlierByCid: new Map(),
       hiddenUntil: new Map(),
       trades: [],
       transfers: [],
@@ -76,7 +84,11 @@ export class Accounts {
     if (account === undefined) return
     account.orders.push(order)
     account.byId.set(orderKey(order.pool.id, order.orderId, order.side), order)
-    if (order.cid !== '') account.byCid.set(order.cid, order)
+    if (order.cid !== '') {
+      const earlier = account.byCid.get(order.cid)
+      if (earlier !== undefined) account.earlierByCid.set(order, earlier)
+      account.byCid.set(order.cid, order)
+    }
     if (!order.history) account.open.add(order)
   }
 

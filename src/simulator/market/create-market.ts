@@ -16,6 +16,7 @@ import { createMarketTruth } from './market-truth.js'
 import { OrderDesk } from './order-desk.js'
 import { poolDetail, poolSummary } from './pool-records.js'
 import { DEFAULT_POOLS, resolvePools } from './pool-spec.js'
+import { Quirks } from './quirks.js'
 import { stablecoinPrices } from './stablecoin-prices.js'
 import { buildTokens } from './token-records.js'
 import type { TapeEntry } from './trade-tape.js'
@@ -30,7 +31,8 @@ export const DEFAULT_START_TIME = 1_700_000_000_000
  * of simulated traders, two accounts with API keys (the first is the demo account) and
  * the records the venue serves. Nothing moves until {@link Market.tick} is called; the
  * same seed and the same number of ticks (and the same `placeOrder` / `cancelOrder`
- * calls between them) always give the same state and records.
+ * calls between them) always give the same state and records. The account endpoints
+ * honour the quirks of `options.quirks` (`VenueQuirks`), read on every request.
  *
  * @example
  * ```ts
@@ -74,6 +76,14 @@ export function createMarket(options: MarketOptions): SimulatedMarket {
   const desk = new OrderDesk(core)
   const tokens = buildTokens(seed, core.ledger.coins(), core.genesis, genesisSec)
   const prices = () => stablecoinPrices(core.pools, (poolId) => core.data[poolId]?.lastPrice ?? 0n)
+  const quirks = {
+    quirks: options.quirks ?? new Quirks(),
+    seed,
+    versions: core.versions,
+    tradeTimes: core.tradeTimes,
+    now: () => core.nowMs(),
+    ticks: () => core.ticks,
+  }
   const views = new Map<string, AccountView>(
     core.accounts.keyed.map((account) => [
       account.apiKey,
@@ -82,6 +92,7 @@ export function createMarket(options: MarketOptions): SimulatedMarket {
         pools: core.pools,
         stablecoinPrices: prices,
         ticks: () => core.ticks,
+        quirks,
       }),
     ]),
   )
@@ -90,7 +101,7 @@ export function createMarket(options: MarketOptions): SimulatedMarket {
     now: () => core.nowMs(),
     ticks: () => core.ticks,
     tick: () => {
-      core.ticks += 1
+      core.nextTick()
       crowd.act()
       for (const trader of traders) trader.act()
       treasury.act()

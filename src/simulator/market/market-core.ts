@@ -15,6 +15,7 @@ import { Ledger, type LedgerCoin } from './ledger.js'
 import { PoolMarketData } from './market-data.js'
 import { type Fill, MatchingEngine, type OrderRequest } from './matching-engine.js'
 import { type Order, orderKey } from './order.js'
+import { OrderVersions } from './order-versions.js'
 import { type PoolSpec, priceOf, quoteAmount } from './pool-spec.js'
 import { Random } from './random.js'
 import { publicTrade, tradeDetail } from './trade-records.js'
@@ -55,6 +56,11 @@ export class MarketCore {
   readonly orders = new Map<string, Order>()
   /** Genesis supply per coin, ledger units. */
   readonly genesis = new Map<string, bigint>()
+  /** Past states of the keyed accounts' orders, for the quirks that lag the order endpoints. */
+  readonly versions = new OrderVersions()
+  /** When each trade of a keyed account happened, simulated ms (records carry whole seconds). */
+  readonly tradeTimes = new WeakMap<TradeDetailRecord, number>()
+  /** Ticks so far; move it on with {@link MarketCore.nextTick}. */
   ticks = 0
   /**
    * Grows with every order placed or canceled and every swap, whenever it happens (in a
@@ -109,6 +115,15 @@ export class MarketCore {
   /** Simulated time, Unix seconds. */
   nowSec(): number {
     return Math.floor(this.nowMs() / 1000)
+  }
+
+  /**
+   * Moves time on by one tick. The instant that ends is closed first: the keyed orders
+   * changed in it get a version stamped with it (see {@link OrderVersions}).
+   */
+  nextTick(): void {
+    this.versions.flush(this.nowMs())
+    this.ticks += 1
   }
 
   /** Gives `account` ledger units of `coin` at genesis (part of the genesis supply). */
@@ -187,9 +202,11 @@ export class MarketCore {
     this.genesis.set(coin, (this.genesis.get(coin) ?? 0n) + units)
   }
 
+  // Orders of keyed accounts are the ones with a trade list (the engine's keepsTrades).
   #onCreate(order: Order): void {
     this.orders.set(orderKey(order.pool.id, order.orderId, order.side), order)
     this.accounts.addOrder(order)
+    if (order.trades !== undefined) this.versions.track(order)
   }
 
   #onFill(fill: Fill): void {
@@ -201,6 +218,12 @@ export class MarketCore {
     }
     fill.taker.trades?.push(detail)
     if (fill.maker !== fill.taker) fill.maker.trades?.push(detail)
+    // A keyed account's trade: its time in ms for tradesLagMs, its orders changed now.
+    if (fill.taker.trades !== undefined || fill.maker.trades !== undefined) {
+      this.tradeTimes.set(detail, this.nowMs())
+      if (fill.taker.trades !== undefined) this.versions.touch(fill.taker)
+      if (fill.maker.trades !== undefined) this.versions.touch(fill.maker)
+    }
     this.accounts.addTrade(detail)
     const { taker, maker, price, quantity, quote } = fill
     const pool = taker.pool
@@ -221,6 +244,7 @@ export class MarketCore {
 
   #onFinal(order: Order): void {
     this.accounts.closeOrder(order)
+    if (order.trades !== undefined) this.versions.end(order, this.nowMs())
     if (this.accounts.named(order.account) !== undefined) return
     this.#finalCrowdOrders.push(orderKey(order.pool.id, order.orderId, order.side))
     const excess = this.#finalCrowdOrders.length - MAX_CROWD_FINAL_ORDERS

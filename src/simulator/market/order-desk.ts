@@ -234,8 +234,10 @@ export class OrderDesk {
         'clientId must be 1 to 64 visible ASCII characters, not "." or ".." (it is a path segment)',
       )
     }
-    if (account.byCid.has(clientId)) {
-      rangeError('placeOrder', 'clientId is already used by another order of this account')
+    // The live venue takes a client id again once its order ended: only the newest order
+    // with it can still be working (the earlier ones were final when it was placed).
+    if (account.byCid.get(clientId)?.history === false) {
+      rangeError('placeOrder', 'clientId is already used by a working order of this account')
     }
     return clientId
   }

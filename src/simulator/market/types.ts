@@ -6,6 +6,7 @@
  *
  * The simulator never imports the client (`src/` outside `src/simulator/`).
  */
+import type { Quirks } from './quirks.js'
 
 /**
  * `[price, quantity]`, both decimal strings.
@@ -362,8 +363,20 @@ export interface AccountView {
     orderId: number,
     side: 0 | 1,
   ): (OrderRecord & { trades: TradeDetailRecord[] }) | undefined
-  /** One order of this account by client id, or undefined. */
+  /**
+   * One order of this account by client id, or undefined. When several orders used the
+   * client id (allowed once the earlier ones were final), the newest the venue shows.
+   */
   orderByClientId(cid: string): OrderRecord | undefined
+  /**
+   * Optional (the built-in market has it): the HTTP status to answer for an order `order`
+   * does not show because the venue purged it (quirk `purgeCanceledAfterMs`): the quirk's
+   * `purgeStatus`. Undefined when no purged order has this id: the answer for an unknown
+   * order, 500 `service internal error`.
+   */
+  purgedOrder?(poolId: number, orderId: number, side: 0 | 1): 404 | 500 | undefined
+  /** Optional: as {@link AccountView.purgedOrder}, for `orderByClientId`. */
+  purgedOrderByClientId?(cid: string): 404 | 500 | undefined
   /** Every trade of this account, ascending global_seq. */
   trades(): TradeDetailRecord[]
   /** Every transfer of this account, ascending sid. */
@@ -449,7 +462,12 @@ export interface PlaceOrderRequest {
    * `min_amount` (its lot, e.g. `0.01` CHN in CHN/USDT).
    */
   readonly amount: string
-  /** Client id (`order_cid`), unique within the account; default `sim-<n>`. Visible ASCII, 1 to 64 characters. */
+  /**
+   * Client id (`order_cid`); default `sim-<n>`. Visible ASCII, 1 to 64 characters. Refused
+   * while another order of the account with this client id is working; once every such
+   * order is final it may be used again, as on the live venue, and
+   * `/orders/client-id/{cid}` answers the newest order with it.
+   */
   readonly clientId?: string
   /**
    * Ticks during which the order endpoints do not show the order yet, to test a bot with
@@ -609,10 +627,11 @@ export interface PoolConfig {
  *
  * @example
  * ```ts
- * import { createMarket, type MarketOptions } from 'venue-rx/simulator'
+ * import { createMarket, type MarketOptions, Quirks } from 'venue-rx/simulator'
  *
  * const options: MarketOptions = { seed: 42, tickMs: 500, startTime: Date.UTC(2024, 0, 1) }
  * const market = createMarket(options) // same options, same ticks: the same market every time
+ * const late = createMarket({ ...options, quirks: new Quirks({ ordersLagMs: 1000 }) })
  * ```
  */
 export interface MarketOptions {
@@ -621,4 +640,9 @@ export interface MarketOptions {
   /** Start of simulated time, Unix ms. Default 1_700_000_000_000. */
   startTime?: number
   pools?: PoolConfig[]
+  /**
+   * The quirk controller whose spec the account endpoints honour, read on every request
+   * (`startSimulator` passes `sim.quirks`); default none. A market of your own may ignore it.
+   */
+  quirks?: Quirks
 }

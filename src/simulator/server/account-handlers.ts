@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { serviceInternalError } from './error-replies.js'
+import { notFound, serviceInternalError } from './error-replies.js'
 import { listOrders, openOrderShape } from './list-orders.js'
 import { listTrades } from './list-trades.js'
 import { listTransfers } from './list-transfers.js'
@@ -37,23 +37,37 @@ export function openOrdersHandler({ account, query }: AccountRouteContext): Repl
 
 /**
  * `GET /api/v1/orders/{pool-order-side}`: the order with its trades. A malformed id, an
- * unknown order and someone else's order all answer 500 `service internal error`.
+ * unknown order and someone else's order all answer 500 `service internal error`; an order
+ * the venue purged (quirk `purgeCanceledAfterMs`) answers the quirk's `purgeStatus`.
  */
 export function orderHandler({ account, pathParam }: AccountRouteContext): Reply {
   const match = ORDER_ID_PATTERN.exec(pathParam)
-  const order =
-    match === null
-      ? undefined
-      : account.order(Number(match[1]), Number(match[2]), match[3] === '1' ? 1 : 0)
-  if (order === undefined) throw new ReplyError(serviceInternalError())
+  if (match === null) throw new ReplyError(serviceInternalError())
+  const poolId = Number(match[1])
+  const orderId = Number(match[2])
+  const side = match[3] === '1' ? 1 : 0
+  const order = account.order(poolId, orderId, side)
+  if (order === undefined) {
+    throw new ReplyError(missingOrder(account.purgedOrder?.(poolId, orderId, side)))
+  }
   return ok(order)
 }
 
-/** `GET /api/v1/orders/client-id/{cid}`: the order, or 500 for an unknown client id. */
+/**
+ * `GET /api/v1/orders/client-id/{cid}`: the newest order with the client id, 500 for an
+ * unknown client id, or the quirk's `purgeStatus` when the venue purged it.
+ */
 export function orderByClientIdHandler({ account, pathParam }: AccountRouteContext): Reply {
   const order = account.orderByClientId(pathParam)
-  if (order === undefined) throw new ReplyError(serviceInternalError())
+  if (order === undefined) {
+    throw new ReplyError(missingOrder(account.purgedOrderByClientId?.(pathParam)))
+  }
   return ok(order)
+}
+
+/** The answer for an order that does not show: 404 only for a purge answered so. */
+function missingOrder(purgedStatus: 404 | 500 | undefined): Reply {
+  return purgedStatus === 404 ? notFound() : serviceInternalError()
 }
 
 /** `GET /api/v1/trades`: see {@link listTrades}. */
