@@ -323,6 +323,57 @@ export function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
+/**
+ * The largest id or sequence number of the venue, 2^64 - 1: its ids are unsigned 64-bit
+ * integers. One bound for what a caller may pass and what an answer may hold.
+ *
+ * @example
+ * ```ts
+ * BigInt(MAX_ID) === 2n ** 64n - 1n // true
+ * ```
+ */
+export const MAX_ID = '18446744073709551615'
+
+/**
+ * Whether canonical digits (no sign, no leading zeros, as {@link compareIds} takes them)
+ * are an id the venue can hold: at most {@link MAX_ID}. By length, then by text: no
+ * BigInt, as the schemas' fast paths call it for every id of a page.
+ *
+ * @example
+ * ```ts
+ * withinMaxId('18446744073709551615') // true
+ * withinMaxId('18446744073709551616') // false
+ * withinMaxId('99999999999999999999') // false
+ * ```
+ */
+export function withinMaxId(digits: string): boolean {
+  return digits.length < MAX_ID.length || (digits.length === MAX_ID.length && digits <= MAX_ID)
+}
+
+/**
+ * The canonical digits of an id of the venue given as digit text (leading zeros are
+ * dropped: `'007'` is id 7) or as a non-negative safe-integer number; `undefined` for
+ * anything else, an id above {@link MAX_ID} included. The one rule of every id and cursor a
+ * caller passes (`rest.trades({ afterSeq })`, the feeds' `cursor`, their checkpoints).
+ *
+ * @example
+ * ```ts
+ * canonicalId('007')                  // '7'
+ * canonicalId(1058)                   // '1058'
+ * canonicalId('18446744073709551616') // undefined (2^64)
+ * canonicalId(-1)                     // undefined
+ * canonicalId('1.5')                  // undefined
+ * ```
+ */
+export function canonicalId(value: unknown): string | undefined {
+  if (typeof value === 'number') {
+    return Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined
+  }
+  if (typeof value !== 'string' || !/^\d+$/.test(value)) return undefined
+  const digits = value.replace(/^0+(?=\d)/, '')
+  return withinMaxId(digits) ? digits : undefined
+}
+
 /** Output of `String(n)` when JavaScript chooses exponent notation. */
 const EXPONENT_FORM = /^(-?)(\d+)(?:\.(\d+))?e([-+]\d+)$/
 

@@ -74,6 +74,7 @@ function fillsOfTruth(account: AccountView, trades = account.trades()) {
   return trades.flatMap((t: TradeDetailRecord) => {
     const fill = (role: 'maker' | 'taker') => {
       const maker = role === 'maker'
+      const bought = maker ? !t.taker_is_bid : t.taker_is_bid
       return {
         globalSeq: String(t.global_seq),
         txId: t.tx_id,
@@ -84,8 +85,10 @@ function fillsOfTruth(account: AccountView, trades = account.trades()) {
         quantity: t.base_quantity,
         quoteQuantity: t.quote_quantity,
         fee: maker ? t.maker_fee : t.taker_fee,
+        // The fee comes off what the account receives: base when it bought.
+        feeCoin: bought ? t.base_coin : t.quote_coin,
         role,
-        side: (maker ? !t.taker_is_bid : t.taker_is_bid) ? 'buy' : 'sell',
+        side: bought ? 'buy' : 'sell',
         timestamp: t.timestamp * 1000,
       }
     }

@@ -285,6 +285,11 @@ describe('exact numbers', () => {
               expect(sent, `${where}: an id that is no non-negative integer was accepted`).toMatch(
                 /^\d+$/,
               )
+              // The venue's ids are unsigned 64-bit: a larger one is drift, not an id.
+              expect(
+                BigInt(sent ?? '') <= 2n ** 64n - 1n,
+                `${where}: an id above 2^64 - 1 was accepted`,
+              ).toBe(true)
               expect(got, where).toBe(sent)
             } else {
               expect(canonicalNumber(got as string), where).toBe(sent)

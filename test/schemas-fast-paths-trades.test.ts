@@ -41,9 +41,14 @@ function agrees(input: unknown): void {
 
 const KEYS = Object.keys(tradeDetailSchema.shape) as (keyof typeof tradeDetailSchema.shape)[]
 
-// Values as the venue sends them.
-const digits = fc.stringMatching(/^[1-9]\d{0,24}$/)
-const id = fc.oneof(fc.nat(), fc.constant(Number.MAX_SAFE_INTEGER), digits, fc.constant('0'))
+// Values as the venue sends them: ids are unsigned 64-bit.
+const digits = fc.bigInt({ min: 1n, max: 2n ** 64n - 1n }).map(String)
+const id = fc.oneof(
+  fc.nat(),
+  fc.constant(Number.MAX_SAFE_INTEGER),
+  digits,
+  fc.constantFrom('0', '18446744073709551615'),
+)
 const decimal = fc.oneof(
   fc.stringMatching(/^-?\d{1,8}(\.\d{1,10})?$/),
   fc.constantFrom('0', '0.0', '-0', '1.10', '000.5'),
@@ -98,6 +103,9 @@ const junk = fc.oneof(
 /** Per field: forms the schema takes but rarely sees (the fast path may leave them to it), and wrong ones. */
 const oddId = fc.oneof(
   fc.constantFrom('007', '0', '00', '-1', '1e3', ' 1', '1 ', '١', '+1', '18446744073709551615'),
+  // Past the 64-bit range: the schema refuses them, so the fast path must stand aside.
+  fc.constantFrom('18446744073709551616', '99999999999999999999', '0018446744073709551616'),
+  fc.bigInt({ min: 2n ** 64n, max: 10n ** 25n }).map(String),
   fc.constantFrom(-1, -0, 1.5, 2 ** 53, 2 ** 60, 1e21, Number.MAX_SAFE_INTEGER + 0.5),
   fc.integer(),
   fc.stringMatching(/^0{0,3}\d{1,22}$/),
@@ -271,5 +279,25 @@ describe('fastTrades, the fast path of trades pages', () => {
     expect(caught).toBeInstanceOf(VenueResponseError)
     expect(caught).toMatchObject({ problem: 'schema', endpoint: 'trades' })
     expect((caught as VenueResponseError).issues[0]?.path).toEqual([2, 'price'])
+  })
+
+  it('stands aside for an id above 2^64 - 1, which the schema reports as a VenueResponseError', () => {
+    const [trade] = fc.sample(plainTrade, { numRuns: 1, seed: 11 })
+    for (const key of ID_KEYS) {
+      const page = [{ ...trade, [key]: '18446744073709551616' }]
+      expect(fastTrades(page)).toBeUndefined()
+      const body = JSON.stringify({ code: 0, message: '', data: page })
+      const context = { endpoint: 'trades', redact: (t: string) => t, now: () => 0 }
+      let caught: unknown
+      try {
+        interpretResponse({ status: 200, headers: {}, body }, pageSchema, context, (data, tally) =>
+          ENDPOINTS.trades.fast?.(data, undefined, tally),
+        )
+      } catch (error) {
+        caught = error
+      }
+      expect(caught).toBeInstanceOf(VenueResponseError)
+      expect((caught as VenueResponseError).issues[0]?.path).toEqual([0, key])
+    }
   })
 })

@@ -521,6 +521,23 @@ describe('tradeDetailSchema', () => {
     expect(parsed.maker_order_id).toBe('9007199254740995')
   })
 
+  it('refuses a global_seq or an order id above 2^64 - 1 (sent as digits)', () => {
+    for (const key of ['global_seq', 'taker_order_id', 'maker_order_id']) {
+      for (const id of [
+        '18446744073709551616',
+        '100000000000000000000',
+        '0'.repeat(5) + '2'.repeat(20),
+      ]) {
+        expect(pathsOf(tradeDetailSchema, { ...tradeDetailWire, [key]: id })).toStrictEqual([[key]])
+      }
+    }
+    // The largest id, even zero-padded, is one.
+    expect(
+      tradeDetailSchema.parse({ ...tradeDetailWire, global_seq: '0018446744073709551615' })
+        .global_seq,
+    ).toBe('18446744073709551615')
+  })
+
   it('refuses a global_seq sent as an unsafe JSON number (its digits are already lost)', () => {
     const [issue] = issuesOf(tradeDetailSchema, { ...tradeDetailWire, global_seq: 2 ** 64 })
     expect(issue?.path).toStrictEqual(['global_seq'])
@@ -614,6 +631,14 @@ describe('transferSchema', () => {
   it('rejects a sid that is negative, fractional, unsafe or not digits', () => {
     for (const sid of [-1, 1.5, 2 ** 53, '', '-1', '12a', ' 1']) {
       expect(pathsOf(transferSchema, { ...wire, sid })).toStrictEqual([['sid']])
+    }
+  })
+
+  it('rejects a sid above 2^64 - 1, leading zeros or not: no 64-bit id is that large', () => {
+    for (const sid of ['18446744073709551616', '00018446744073709551616', '99999999999999999999']) {
+      const [issue] = issuesOf(transferSchema, { ...wire, sid })
+      expect(issue?.path).toStrictEqual(['sid'])
+      expect(issue?.message).toMatch(/unsigned 64-bit/)
     }
   })
 })

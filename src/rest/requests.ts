@@ -1,3 +1,4 @@
+import { canonicalId, withinMaxId } from '../decimal.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { KLINE_INTERVALS, type KlineInterval } from '../schemas/kline.js'
 import type { OrderRef } from './args.js'
@@ -152,23 +153,29 @@ function ordered(
 }
 
 /**
- * An id or sequence number of the venue (unsigned 64-bit there): canonical digits, or a
- * non-negative safe integer. Returned as canonical digits.
+ * An id or sequence number of the venue (unsigned 64-bit there): digits up to 2^64 - 1
+ * (leading zeros dropped), or a non-negative safe integer. Returned as canonical digits.
+ * The rule is `canonicalId`'s, shared with the feeds' cursors.
+ *
+ * @example
+ * ```ts
+ * unsignedId('trades', 'afterSeq', '007') // '7'
+ * unsignedId('trades', 'afterSeq', 1058)  // '1058'
+ * unsignedId('trades', 'afterSeq', '18446744073709551616') // throws VenueInputError
+ * ```
  */
 export function unsignedId(m: string, argument: string, value: unknown): string {
   if (typeof value === 'number') return String(integerIn(m, argument, value, 0, MAX))
-  if (typeof value === 'string' && /^\d{1,20}$/.test(value) && BigInt(value) <= MAX_UINT64) {
-    return value.replace(/^0+(?=\d)/, '')
-  }
-  return fail(
-    m,
-    argument,
-    'must be digits of an unsigned 64-bit integer or a non-negative safe integer',
-    value,
+  return (
+    canonicalId(value) ??
+    fail(
+      m,
+      argument,
+      'must be digits of an unsigned 64-bit integer or a non-negative safe integer',
+      value,
+    )
   )
 }
-
-const MAX_UINT64 = 2n ** 64n - 1n
 
 /** `rest.pools` query. */
 export function poolsQuery(input: unknown): Query {
@@ -189,11 +196,7 @@ export function orderSegment(ref: OrderRef): string {
   if (typeof ref === 'string') {
     // Canonical integers only (no leading zeros); the pool id safe, the order id 64-bit.
     const match = /^(0|[1-9]\d*)-(0|[1-9]\d{0,19})-([01])$/.exec(ref)
-    if (
-      match === null ||
-      !Number.isSafeInteger(Number(match[1])) ||
-      BigInt(match[2] ?? '') > MAX_UINT64
-    ) {
+    if (match === null || !Number.isSafeInteger(Number(match[1])) || !withinMaxId(match[2] ?? '')) {
       throw new VenueInputError(
         'id',
         `${m}: id must look like "{poolId}-{orderId}-{side}", e.g. "0-1-0"`,

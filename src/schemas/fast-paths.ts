@@ -11,7 +11,7 @@
  * `JSON.parse` read every number exactly.
  */
 
-import { isDecimal, isDigit } from '../decimal.js'
+import { isDecimal, isDigit, withinMaxId } from '../decimal.js'
 import type { Depth, Level } from './depth.js'
 import type { Envelope } from './envelope.js'
 import { JsonTally } from './json-tally.js'
@@ -130,7 +130,7 @@ export function fastEnvelope(json: unknown): Envelope | undefined {
 
 /**
  * `unsignedIntegerString`'s output for a non-negative safe-integer number or a
- * canonical digit string (no leading zero), else `undefined`.
+ * canonical digit string (no leading zero) of at most 2^64 - 1, else `undefined`.
  */
 function plainUnsignedId(value: unknown, key: string, tally: JsonTally): string | undefined {
   if (typeof value === 'number') {
@@ -143,6 +143,8 @@ function plainUnsignedId(value: unknown, key: string, tally: JsonTally): string 
   const n = value.length
   if (n === 0 || (n > 1 && value[0] === '0')) return undefined
   for (let i = 0; i < n; i += 1) if (!isDigit(value.charCodeAt(i))) return undefined
+  // Above 2^64 - 1 the schema refuses it: it is left to the schema to report.
+  if (!withinMaxId(value)) return undefined
   tally.length += n + 2
   return value
 }

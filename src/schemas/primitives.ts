@@ -10,7 +10,7 @@
  * @packageDocumentation
  */
 import { z } from 'zod'
-import { numberToDecimalString } from '../decimal.js'
+import { MAX_ID, numberToDecimalString, withinMaxId } from '../decimal.js'
 
 export { numberToDecimalString }
 
@@ -276,9 +276,11 @@ export const safeInteger = integerSchema(false)
 export const nonNegativeSafeInteger = integerSchema(true)
 
 /**
- * A non-negative integer of any size (for example an unsigned 64-bit sequence id), sent as
- * a digit string or as a non-negative safe-integer number, output as canonical digit text:
- * no sign and no leading zeros except for `"0"` itself.
+ * An id or sequence number of the venue (unsigned 64-bit there: `global_seq`, order ids,
+ * transfer `sid`), sent as a digit string or as a non-negative safe-integer number, output
+ * as canonical digit text: no sign and no leading zeros except for `"0"` itself. A value
+ * above 2^64 - 1 is refused: the venue cannot have sent it as an id, and it could not be
+ * sent back as a cursor or an order id.
  *
  * @example
  * ```ts
@@ -287,6 +289,7 @@ export const nonNegativeSafeInteger = integerSchema(true)
  * unsignedIntegerString.parse('18446744073709551615') // '18446744073709551615' (exact)
  * unsignedIntegerString.parse(670)    // '670'
  * unsignedIntegerString.parse('0042') // '42'
+ * unsignedIntegerString.safeParse('18446744073709551616').success // false: above 2^64 - 1
  * ```
  */
 export const unsignedIntegerString = stringOrNumber(
@@ -301,7 +304,11 @@ export const unsignedIntegerString = stringOrNumber(
   if (!DIGITS_PATTERN.test(value)) {
     return fail(ctx, value, 'Expected a string of digits')
   }
-  return value.replace(/^0+(?=\d)/, '')
+  const digits = value.replace(/^0+(?=\d)/, '')
+  if (!withinMaxId(digits)) {
+    return fail(ctx, value, `Expected an unsigned 64-bit integer (at most ${MAX_ID})`)
+  }
+  return digits
 })
 
 /**

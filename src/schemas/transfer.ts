@@ -8,10 +8,11 @@ import { decimalString, timestampMillis, unsignedIntegerString } from './primiti
 
 /**
  * A deposit or withdrawal record. Records carry no `id` field: `sid` is the record's
- * sequence id (output as canonical digit text, whether sent as a string or a number) and
- * is what paging by id pages on. `created_at` is documented as ISO-8601 with milliseconds
- * and a `Z` designator (e.g. `"2024-01-02T03:04:05.678Z"`); a numeric value is read as
- * Unix milliseconds. It is output as epoch milliseconds.
+ * sequence id (unsigned 64-bit, output as canonical digit text, whether sent as a string
+ * or a number; a larger value is refused) and is what paging by id pages on.
+ * `created_at` is documented as ISO-8601 with milliseconds and a `Z` designator (e.g.
+ * `"2024-01-02T03:04:05.678Z"`); a numeric value is read as Unix milliseconds. It is
+ * output as epoch milliseconds.
  *
  * @example
  * ```ts

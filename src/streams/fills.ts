@@ -1,7 +1,6 @@
-import { compareIds } from '../decimal.js'
-import { VenueInputError } from '../errors/venue-input-error.js'
+import { canonicalId, compareIds } from '../decimal.js'
 import { VenueResponseError } from '../errors/venue-response-error.js'
-import type { RestClient } from '../rest/index.js'
+import { failArgument, type RestClient } from '../rest/index.js'
 import type { TradeDetail } from '../schemas/trade-detail.js'
 import type { StreamContext } from './stream-context.js'
 
@@ -14,8 +13,11 @@ import type { StreamContext } from './stream-context.js'
  *
  * venue.watchFills({ poolId: 2 }).subscribe((fill: Fill) => {
  *   // { globalSeq: '1058', orderId: '670', clientId: 'cid-118', role: 'taker', side: 'sell',
- *   //   price: '2197.0', quantity: '0.03800', quoteQuantity: '83.4860', fee: '0.2505', ... }
+ *   //   price: '2197.0', quantity: '0.03800', quoteQuantity: '83.4860', fee: '0.2505',
+ *   //   feeCoin: 'usdt.ext-USDT', ... }
  *   position.apply(fill.side, fill.quantity, fill.price)
+ *   // A sell receives the quote coin, less the fee: 83.4860 - 0.2505 USDT credited.
+ *   fees.add(fill.feeCoin, fill.fee)
  * })
  * ```
  */
@@ -34,6 +36,12 @@ export interface Fill {
   readonly quoteQuantity: string
   /** The account's fee for this fill (the maker's or the taker's, as the account was). */
   readonly fee: string
+  /**
+   * The coin `fee` is charged in: the coin the account receives, from which the venue
+   * takes its fee. A buy receives the base coin (`trade.base_coin`), a sell the quote coin
+   * (`trade.quote_coin`), maker or taker alike (docs/venue-interface.md#fees).
+   */
+  readonly feeCoin: string
   readonly role: 'maker' | 'taker'
   /** The account's side: a taker that bid bought; the maker took the other side. */
   readonly side: 'buy' | 'sell'
@@ -51,7 +59,8 @@ const cursors = new WeakMap<Fill, string>()
  *
  * @example
  * ```ts
- * fillsOf(trade, 'alice') // [{ role: 'taker', side: 'buy', fee: trade.taker_fee, ... }]
+ * fillsOf(trade, 'alice')
+ * // [{ role: 'taker', side: 'buy', fee: trade.taker_fee, feeCoin: trade.base_coin, ... }]
  * ```
  */
 export function fillsOf(trade: TradeDetail, account: string): Fill[] {
@@ -68,6 +77,8 @@ export function fillsOf(trade: TradeDetail, account: string): Fill[] {
       quantity: trade.base_quantity,
       quoteQuantity: trade.quote_quantity,
       fee: maker ? trade.maker_fee : trade.taker_fee,
+      // The fee comes out of what the account receives: base when it bought, else quote.
+      feeCoin: bought ? trade.base_coin : trade.quote_coin,
       role,
       side: bought ? 'buy' : 'sell',
       timestamp: trade.timestamp,
@@ -120,16 +131,31 @@ export function tradesCursorBefore(cursor: string | undefined): string | undefin
   return seq === '0' ? undefined : (BigInt(seq) - 1n).toString()
 }
 
-/** Checks a fill cursor: a `global_seq` (digits), or one with `/1`. */
+/**
+ * Checks a fill cursor and returns it canonical: a `global_seq` by the rule of every id
+ * (`canonicalId`: digits up to 2^64 - 1, leading zeros dropped, or a non-negative safe
+ * integer), or such digits followed by `/1`. Anything else is a `VenueInputError` naming
+ * `cursor`: a cursor the venue could not take must not reach a request.
+ *
+ * @example
+ * ```ts
+ * checkFillCursor('watchFills', '007/1') // '7/1'
+ * checkFillCursor('watchFills', 1058)    // '1058'
+ * checkFillCursor('watchFills', '18446744073709551616/1') // throws VenueInputError
+ * ```
+ */
 export function checkFillCursor(method: string, cursor: unknown): string {
-  const text = typeof cursor === 'number' && Number.isSafeInteger(cursor) ? String(cursor) : cursor
-  if (typeof text !== 'string' || !/^(0|[1-9]\d{0,19})(\/1)?$/.test(text)) {
-    throw new VenueInputError(
+  const half = typeof cursor === 'string' && cursor.endsWith('/1')
+  const seq = canonicalId(half ? cursor.slice(0, -2) : cursor)
+  if (seq === undefined) {
+    return failArgument(
+      method,
       'cursor',
-      `${method}: cursor must be a global_seq (digits), optionally followed by /1`,
+      'must be a global_seq (digits of an unsigned 64-bit integer, or a non-negative safe integer), optionally followed by /1',
+      cursor,
     )
   }
-  return text
+  return half ? `${seq}/1` : seq
 }
 
 const accounts = new WeakMap<StreamContext, Promise<string>>()

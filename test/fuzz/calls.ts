@@ -200,7 +200,7 @@ export const WATCH_ARGS: Readonly<Record<WatchMethodName, fc.Arbitrary<unknown[]
     .tuple(
       argsObject({
         poolId: valid.poolId,
-        cursor: valid.unsignedId,
+        cursor: valid.feedCursor,
         checkpoint,
         onProgress,
       }),
@@ -208,11 +208,11 @@ export const WATCH_ARGS: Readonly<Record<WatchMethodName, fc.Arbitrary<unknown[]
     )
     .map(([options, more]) => [options, ...more]),
   watchTransfers: fc
-    .tuple(argsObject({ cursor: valid.transferId, checkpoint, onProgress }), extras)
+    .tuple(argsObject({ cursor: valid.feedCursor, checkpoint, onProgress }), extras)
     .map(([options, more]) => [options, ...more]),
   watchFills: fc
     .tuple(
-      argsObject({ poolId: valid.poolId, cursor: valid.unsignedId, checkpoint, onProgress }),
+      argsObject({ poolId: valid.poolId, cursor: valid.fillCursor, checkpoint, onProgress }),
       extras,
     )
     .map(([options, more]) => [options, ...more]),
@@ -463,7 +463,15 @@ export const WATCH_ARITY: Readonly<Record<WatchMethodName, number>> = {
 /** Endpoints a watch method asks besides the one it polls (account info, order look-ups). */
 export const WATCH_ALSO: Readonly<Partial<Record<WatchMethodName, readonly RestMethodName[]>>> = {
   watchFills: ['accountInfo'],
-  watchOrder: ['accountInfo', 'order', 'orderByClientId', 'openOrders'],
+  watchOrder: [
+    'accountInfo',
+    'order',
+    'orderByClientId',
+    'openOrders',
+    'historyOrders',
+    'ping',
+    'trades',
+  ],
   watchOpenOrders: ['order'],
   watchKlines: ['ping'],
 }

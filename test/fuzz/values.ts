@@ -273,9 +273,52 @@ export const valid = {
     fc.nat(),
     fc.constantFrom('0', '007', '9007199254740993', '18446744073709551615'),
   ),
-  transferId: fc.oneof(
-    fc.bigInt({ min: 0n, max: 2n ** 70n }).map(String),
-    fc.constantFrom('0', '17', '9007199254740993'),
+  /** A feed cursor: mostly an id of the venue, sometimes just past the 64-bit range. */
+  feedCursor: fc.oneof(
+    { weight: 3, arbitrary: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map(String) },
+    { weight: 1, arbitrary: fc.nat() },
+    { weight: 1, arbitrary: fc.bigInt({ min: 2n ** 64n, max: 2n ** 70n }).map(String) },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom<unknown>(
+        '0',
+        '007',
+        '00018446744073709551615',
+        '18446744073709551615',
+        '18446744073709551616',
+        '99999999999999999999',
+        '-1',
+        -1,
+        1.5,
+        2 ** 53,
+        '1e3',
+      ),
+    },
+  ),
+  /** A fill cursor: a feed cursor, or digits with `/1`, in range and out of it. */
+  fillCursor: fc.oneof(
+    { weight: 2, arbitrary: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map(String) },
+    {
+      weight: 2,
+      arbitrary: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map((seq) => `${seq}/1`),
+    },
+    { weight: 1, arbitrary: fc.nat() },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom<unknown>(
+        '0/1',
+        '007/1',
+        '18446744073709551615/1',
+        '18446744073709551616/1',
+        '99999999999999999999/1',
+        '18446744073709551616',
+        '-1/1',
+        '/1',
+        '7/2',
+        '7/1/1',
+        '7/',
+      ),
+    },
   ),
   sort: fc.constantFrom('asc', 'desc'),
   side: fc.constantFrom(0, 1),

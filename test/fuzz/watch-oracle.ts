@@ -48,15 +48,19 @@ function isPrecision(value: unknown): boolean {
   )
 }
 
-/** A trades cursor: digits of an unsigned 64-bit integer, or a non-negative safe integer. */
-function isTradesCursor(value: unknown): boolean {
+/**
+ * An id of the venue, as every feed cursor and `orderId` take it: digits (leading zeros
+ * allowed) of at most 2^64 - 1, or a non-negative safe integer.
+ */
+function isId(value: unknown): boolean {
   if (typeof value === 'number') return isPoolId(value)
-  return typeof value === 'string' && /^\d{1,20}$/.test(value) && BigInt(value) <= MAX_UINT64
+  return typeof value === 'string' && /^\d+$/.test(value) && BigInt(value) <= MAX_UINT64
 }
 
-/** A transfers cursor: a transfer id, digits without leading zeros. */
-function isTransfersCursor(value: unknown): boolean {
-  return typeof value === 'string' && /^(0|[1-9]\d*)$/.test(value)
+/** A fill cursor: an id, or an id's digits followed by `/1`. */
+function isFillCursor(value: unknown): boolean {
+  if (typeof value === 'string' && value.endsWith('/1')) return isId(value.slice(0, -2))
+  return isId(value)
 }
 
 function isCheckpoint(value: unknown): boolean {
@@ -78,7 +82,7 @@ function isOrderRef(value: unknown): boolean {
   return (
     Object.keys(parts).every((name) => ['poolId', 'orderId', 'side'].includes(name)) &&
     isPoolId(parts['poolId']) &&
-    isTradesCursor(parts['orderId']) &&
+    isId(parts['orderId']) &&
     (parts['side'] === 0 || parts['side'] === 1)
   )
 }
@@ -148,13 +152,13 @@ export function watchInputProblems(
       optionProblems(second, { source: DEPTH_OPTIONS['source'] as () => boolean }, problems)
       break
     case 'watchMyTrades':
-      optionProblems(first, { ...FEED_OPTIONS, poolId: isPoolId, cursor: isTradesCursor }, problems)
+      optionProblems(first, { ...FEED_OPTIONS, poolId: isPoolId, cursor: isId }, problems)
       break
     case 'watchTransfers':
-      optionProblems(first, { ...FEED_OPTIONS, cursor: isTransfersCursor }, problems)
+      optionProblems(first, { ...FEED_OPTIONS, cursor: isId }, problems)
       break
     case 'watchFills':
-      optionProblems(first, { ...FEED_OPTIONS, poolId: isPoolId, cursor: isTradesCursor }, problems)
+      optionProblems(first, { ...FEED_OPTIONS, poolId: isPoolId, cursor: isFillCursor }, problems)
       break
     case 'watchOrder':
       if (!isOrderRef(first)) problems.add(isClientIdRef(first) ? 'clientId' : 'ref')
