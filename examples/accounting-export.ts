@@ -54,8 +54,9 @@ async function exportFills(): Promise<number> {
     venue
       .watchFills({
         checkpoint: fileCheckpoint(checkpointPath), // saved after each fill is written
-        onProgress: ({ phase }) => {
-          if (phase === 'tail') caughtUp.next() // every fill up to now is written: stop
+        onProgress: ({ phase, held }) => {
+          // Every fill up to now is written (none held back by the settle window): stop.
+          if (phase === 'tail' && held === 0) caughtUp.next()
         },
       })
       .pipe(

@@ -52,6 +52,28 @@ export interface VenueOptions {
   /** Retry delays of streams. */
   readonly backoff?: BackoffOptions
   /**
+   * How long after it happens an own trade or a transfer may take to show at the venue,
+   * ms. A venue can show a trade after a later one; `watchMyTrades`, `watchFills`,
+   * `watchTransfers` (and `watchOrder`'s fills) hold their newest items this long and read
+   * them again with each poll, so that a late one is delivered in order, never lost. The
+   * price: the newest items reach you up to this much later. `0` delivers at once. Default
+   * 1,000.
+   */
+  readonly settleMs?: number
+  /**
+   * How many times an order that left the open list is looked up, one poll apart, while
+   * the venue does not answer for it (404, or its ambiguous 500: venues purge canceled
+   * orders), before `watchOpenOrders` reports it `closed` and `watchOrder` `done` with
+   * `status: 'unknown'`. Default 5.
+   */
+  readonly orderLookups?: number
+  /**
+   * How long `watchOrder` waits, ms, for the fills of an order that ended before its fills
+   * add up to its executed amount (a venue can show the end before the trades); then
+   * `done` comes marked `reconciled: false` with the amount missing. Default 10,000.
+   */
+  readonly fillGraceMs?: number
+  /**
    * Largest answer body read, in bytes; a larger one is abandoned with
    * `VenueResponseError` (`problem: 'size'`). Default 8 MiB.
    */
@@ -112,6 +134,9 @@ export interface ResolvedVenueOptions {
   readonly maxRequestsPerSecond: number
   readonly lingerMs: number
   readonly backoff: Required<BackoffOptions>
+  readonly settleMs: number
+  readonly orderLookups: number
+  readonly fillGraceMs: number
   readonly maxResponseBytes: number
   readonly connections: number
   readonly dispatcher: VenueDispatcher | undefined
@@ -130,6 +155,9 @@ const OPTION_NAMES: ReadonlySet<string> = new Set([
   'maxRequestsPerSecond',
   'lingerMs',
   'backoff',
+  'settleMs',
+  'orderLookups',
+  'fillGraceMs',
   'maxResponseBytes',
   'connections',
   'dispatcher',
@@ -187,6 +215,9 @@ function resolve(options: VenueOptions): ResolvedVenueOptions {
     maxRequestsPerSecond: positive('maxRequestsPerSecond', options.maxRequestsPerSecond, 10),
     lingerMs: milliseconds('lingerMs', options.lingerMs, 1_000),
     backoff: Object.freeze({ initialMs, maxMs, factor, jitter }),
+    settleMs: millisecondsOrZero('settleMs', options.settleMs, 1_000),
+    orderLookups: positiveInteger('orderLookups', options.orderLookups, 5),
+    fillGraceMs: millisecondsOrZero('fillGraceMs', options.fillGraceMs, 10_000),
     maxResponseBytes: positiveInteger(
       'maxResponseBytes',
       options.maxResponseBytes,
@@ -315,6 +346,11 @@ function milliseconds(name: string, value: unknown, fallback: number): number {
     )
   }
   return ms
+}
+
+/** A number of ms from 0 (off) to the longest timer. */
+function millisecondsOrZero(name: string, value: unknown, fallback: number): number {
+  return value === 0 ? 0 : milliseconds(name, value, fallback)
 }
 
 function positiveInteger(name: string, value: unknown, fallback: number): number {

@@ -261,6 +261,9 @@ export function createVenue(options: VenueOptions): Venue {
     health,
     pollIntervalMs: resolved.pollIntervalMs,
     backoff: resolved.backoff,
+    settleMs: resolved.settleMs,
+    orderLookups: resolved.orderLookups,
+    fillGraceMs: resolved.fillGraceMs,
   }
 
   const guard = guardStreams(resolved.apiKey)

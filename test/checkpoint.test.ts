@@ -512,6 +512,8 @@ describe('fileCheckpoint: a restart of a feed', () => {
       baseUrl: url,
       apiKey: KEY,
       pollIntervalMs: 20,
+      // A settle window of two polls: the newest trades are read twice before delivery.
+      settleMs: 40,
       maxRequestsPerSecond: 1_000,
       lingerMs: 1,
     })

@@ -73,6 +73,8 @@ function openVenue(): Venue {
     baseUrl: sim.url,
     apiKey: sim.apiKey,
     pollIntervalMs: 10,
+    // A settle window of three polls: the newest items are read again before delivery.
+    settleMs: 30,
     requestTimeoutMs: 300,
     maxRequestsPerSecond: 100_000,
     backoff: { initialMs: 1, maxMs: 20 },
@@ -258,10 +260,13 @@ describe('exactly-once feeds against the faulty simulator', () => {
     expectExactly(tradeRun.items, trades, tradeKey)
     expectExactly(transferRun.items, transfers, transferKey)
 
-    // Full pages of 100 while backfilling, then the tail.
+    // Full pages of 100 while backfilling (the settle window may hold the newest items of
+    // a page for the next one: a page or two more), then the tail.
     const backfill = tradeRun.progress.filter((p) => p.phase === 'backfill')
-    expect(backfill.length).toBe(Math.floor(trades.length / 100))
-    expect(backfill.every((p, i) => p.items === (i + 1) * 100)).toBe(true)
+    expect(backfill.length).toBeGreaterThanOrEqual(Math.floor(trades.length / 100))
+    expect(backfill.length).toBeLessThanOrEqual(Math.floor(trades.length / 100) + 2)
+    expect(backfill.every((p, i) => i === 0 || p.items > (backfill[i - 1]?.items ?? 0))).toBe(true)
+    expect(backfill.at(-1)?.items).toBeGreaterThanOrEqual(trades.length - 200)
     expect(tradeRun.progress.at(-1)).toMatchObject({
       phase: 'tail',
       items: trades.length,

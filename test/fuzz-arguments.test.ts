@@ -67,6 +67,8 @@ function runVenue(): { venue: Venue; prefix: string } {
       baseUrl: server.url + prefix,
       apiKey: KEY,
       pollIntervalMs: 5,
+      // A settle window of two polls (the default second would outlast the wait for a value).
+      settleMs: 10,
       lingerMs: 1,
       requestTimeoutMs: 2_000,
       maxRequestsPerSecond: 1_000_000,
@@ -239,4 +241,37 @@ describe('regressions', () => {
     expect(error).toBeInstanceOf(VenueInputError)
     expect((error as VenueInputError).argument).toBe('poolId')
   })
+
+  // Cursors past the venue's 64-bit ids were taken at the call and failed later (or, with
+  // `/1`, were sent as 2^64 - 1).
+  it.each([
+    ['watchFills', '99999999999999999999'],
+    ['watchFills', '18446744073709551616/1'],
+    ['watchTransfers', '18446744073709551616'],
+    ['watchTransfers', '99999999999999999999'],
+    ['watchMyTrades', '18446744073709551616'],
+  ] as const)(
+    '%s({ cursor: %j }) throws VenueInputError naming cursor, as the oracle says',
+    (method, cursor) => {
+      expect([...watchInputProblems(method, [{ cursor }])]).toEqual(['cursor'])
+      const error = thrownBy(() => invokeWatch(venue, method, [{ cursor }]))
+      expect(error).toBeInstanceOf(VenueInputError)
+      expect((error as VenueInputError).argument).toBe('cursor')
+    },
+  )
+
+  it.each([
+    ['watchFills', '007/1'],
+    ['watchFills', '0/1'],
+    ['watchFills', '18446744073709551615/1'],
+    ['watchTransfers', '007'],
+    ['watchTransfers', 17],
+    ['watchMyTrades', '007'],
+  ] as const)(
+    '%s({ cursor: %j }) is a valid cursor to the code and to the oracle',
+    (method, cursor) => {
+      expect([...watchInputProblems(method, [{ cursor }])]).toEqual([])
+      expect(isObservable(invokeWatch(venue, method, [{ cursor }]))).toBe(true)
+    },
+  )
 })

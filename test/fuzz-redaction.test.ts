@@ -123,6 +123,8 @@ async function withVenue<T>(
     baseUrl: server.url + prefix,
     apiKey: key,
     pollIntervalMs: 2,
+    // Two polls of settle window (the default second would outlast each run's wait).
+    settleMs: 4,
     lingerMs: 1,
     requestTimeoutMs: 1_000,
     maxRequestsPerSecond: 1_000_000,

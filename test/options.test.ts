@@ -132,6 +132,20 @@ describe('createVenue rejects invalid options synchronously', () => {
     expectOptionError({ baseUrl: BASE, connections }, 'connections')
   })
 
+  it.each(['settleMs', 'fillGraceMs'])(
+    'takes 0 as %s (off) and rejects -1, NaN and "5"',
+    (name) => {
+      expect(open({ baseUrl: BASE, [name]: 0 }).settings).toMatchObject({ [name]: 0 })
+      for (const value of [-1, Number.NaN, '5', 3e9]) {
+        expectOptionError({ baseUrl: BASE, [name]: value }, name)
+      }
+    },
+  )
+
+  it.each([0, 1.5, -1, '5'])('rejects orderLookups %s (a whole number from 1)', (orderLookups) => {
+    expectOptionError({ baseUrl: BASE, orderLookups }, 'orderLookups')
+  })
+
   it('rejects backoff.factor 0.5', () => {
     const error = expectOptionError({ baseUrl: BASE, backoff: { factor: 0.5 } }, 'backoff.factor')
     expect(error.message).toContain('>= 1')
@@ -233,6 +247,9 @@ describe('venue.settings', () => {
       requestTimeoutMs: 10_000,
       maxRequestsPerSecond: 10,
       lingerMs: 1000,
+      settleMs: 1000,
+      orderLookups: 5,
+      fillGraceMs: 10_000,
       maxResponseBytes: 8 * 1024 * 1024,
       connections: 8,
       backoff: { initialMs: 500, maxMs: 30_000, factor: 2, jitter: true },
@@ -252,6 +269,9 @@ describe('venue.settings', () => {
       requestTimeoutMs: 2000,
       maxRequestsPerSecond: 2.5,
       lingerMs: 50,
+      settleMs: 0,
+      orderLookups: 2,
+      fillGraceMs: 500,
       maxResponseBytes: 1000,
       connections: 2,
       backoff: { initialMs: 100, maxMs: 100, factor: 1, jitter: false },

@@ -141,11 +141,11 @@ describe('paginateCursor: backfill and tail', () => {
       scheduler.schedule(() => subscription.unsubscribe(), 50)
     })
     expect(progress).toEqual([
-      { phase: 'backfill', pages: 1, items: 3, cursor: 3 },
-      { phase: 'backfill', pages: 2, items: 6, cursor: 6 },
-      { phase: 'tail', pages: 3, items: 7, cursor: 7 },
-      { phase: 'tail', pages: 4, items: 8, cursor: 8 },
-      { phase: 'tail', pages: 5, items: 8, cursor: 8 },
+      { phase: 'backfill', pages: 1, items: 3, cursor: 3, held: 0, newest: 3 },
+      { phase: 'backfill', pages: 2, items: 6, cursor: 6, held: 0, newest: 6 },
+      { phase: 'tail', pages: 3, items: 7, cursor: 7, held: 0, newest: 7 },
+      { phase: 'tail', pages: 4, items: 8, cursor: 8, held: 0, newest: 8 },
+      { phase: 'tail', pages: 5, items: 8, cursor: 8, held: 0, newest: 8 },
     ])
   })
 })
@@ -702,5 +702,128 @@ describe('paginateCursor: bounded', () => {
       }),
     )
     expect(seqsOf(await firstValueFrom(feed.pipe(take(3), toArray())))).toEqual([1, 2, 3])
+  })
+})
+
+describe('paginateCursor: the settle window', () => {
+  /** A venue whose items show at `shownAt[seq]` (default 0), each with a venue time in ms. */
+  function lateVenue(
+    n: number,
+    shownAt: Readonly<Record<number, number>>,
+    timeOfSeq: (seq: number) => number = () => 0,
+  ) {
+    const all = Array.from({ length: n }, (_, i) => ({ seq: i + 1, tag: String(timeOfSeq(i + 1)) }))
+    return (cursor: number | undefined, now: number, pageSize: number): Item[] =>
+      all
+        .filter((i) => (cursor === undefined || i.seq > cursor) && (shownAt[i.seq] ?? 0) <= now)
+        .slice(0, pageSize)
+  }
+
+  it('delivers an item the venue shows after a later one, in its place: 2 shows at 12 ms, after 3', () => {
+    const scheduler = testScheduler()
+    scheduler.run(({ cold }) => {
+      const venue = lateVenue(3, { 2: 12 })
+      const delivered: [at: number, seq: number][] = []
+      const asked: (number | undefined)[] = []
+      const subscription = paginateCursor(
+        options(
+          scheduler,
+          (cursor) => {
+            asked.push(cursor)
+            return cold(LATENCY, { p: venue(cursor, scheduler.now(), 10) })
+          },
+          { pageSize: 10, settleMs: 20 },
+        ),
+      ).subscribe((i) => delivered.push([scheduler.now(), i.seq]))
+      scheduler.schedule(() => subscription.unsubscribe(), 100)
+      scheduler.flush()
+      // 5: [1, 3] seen, held; 20: [1, 3] again; 35: [1, 2, 3] (2 shown at 12 ms, seen at
+      // 35); 1 and 3 were first seen at 5, so at 35 (>= 25) 3 is settled and everything
+      // up to it goes: 1, 2, 3 in order.
+      expect(delivered).toEqual([
+        [35, 1],
+        [35, 2],
+        [35, 3],
+      ])
+      // Every page is asked from the cursor delivered so far: the held items are read again.
+      expect(asked.slice(0, 4)).toEqual([undefined, undefined, undefined, 3])
+    })
+  })
+
+  it('without the window the same venue loses the late item for good', () => {
+    const scheduler = testScheduler()
+    scheduler.run(({ cold }) => {
+      const venue = lateVenue(3, { 2: 12 })
+      const delivered: number[] = []
+      const subscription = paginateCursor(
+        options(scheduler, (cursor) => cold(LATENCY, { p: venue(cursor, scheduler.now(), 10) }), {
+          pageSize: 10,
+        }),
+      ).subscribe((i) => delivered.push(i.seq))
+      scheduler.schedule(() => subscription.unsubscribe(), 100)
+      scheduler.flush()
+      expect(delivered).toEqual([1, 3])
+    })
+  })
+
+  it('passes items at least settleMs + 1 s older than the newest of the page at once (a backfill does not wait)', () => {
+    const scheduler = testScheduler()
+    scheduler.run(({ cold }) => {
+      // Items 1..7, venue times 1 s apart: 7 is newest; with a 500 ms window, items at least
+      // 1.5 s older (1..5) go at once, 6 and 7 wait 500 ms from when they were first seen.
+      const venue = lateVenue(7, {}, (seq) => seq * 1_000)
+      const delivered: [at: number, seq: number][] = []
+      const subscription = paginateCursor<Item, number>(
+        options(scheduler, (cursor) => cold(LATENCY, { p: venue(cursor, scheduler.now(), 10) }), {
+          pageSize: 10,
+          settleMs: 500,
+          timeOf: (i) => Number(i.tag),
+        }),
+      ).subscribe((i) => delivered.push([scheduler.now(), i.seq]))
+      scheduler.schedule(() => subscription.unsubscribe(), 1_000)
+      scheduler.flush()
+      expect(delivered.slice(0, 5)).toEqual([1, 2, 3, 4, 5].map((seq) => [5, seq]))
+      // Seen at 5 ms; the first page asked at least 500 ms later answers at 515.
+      expect(delivered.slice(5)).toEqual([
+        [515, 6],
+        [515, 7],
+      ])
+    })
+  })
+
+  it('a full page partly held goes on at once from the cursor delivered (no pause), and the checkpoint never passes a held item', () => {
+    const scheduler = testScheduler()
+    scheduler.run(({ cold }) => {
+      // Pages of 3; items 1..5 with venue times 0, 0, 2000, 2000, 2000 ms: on the first
+      // page [1, 2, 3], 1 and 2 are 2 s older than 3 (settle 500 + 1 s) and go at once.
+      const venue = lateVenue(5, {}, (seq) => (seq <= 2 ? 0 : 2_000))
+      const asked: [at: number, cursor: number | undefined][] = []
+      const saved: number[] = []
+      const subscription = paginateCursor<Item, number>(
+        options(
+          scheduler,
+          (cursor) => {
+            asked.push([scheduler.now(), cursor])
+            return cold(LATENCY, { p: venue(cursor, scheduler.now(), 3) })
+          },
+          {
+            settleMs: 500,
+            timeOf: (i) => Number(i.tag),
+            save: (cursor) => {
+              saved.push(cursor)
+            },
+          },
+        ),
+      ).subscribe()
+      scheduler.schedule(() => subscription.unsubscribe(), 600)
+      scheduler.flush()
+      expect(asked.slice(0, 3)).toEqual([
+        [0, undefined],
+        [5, 2], // at once: the full page moved the cursor
+        [20, 2], // [3, 4, 5] is short and all held: the tail pause
+      ])
+      expect(saved.slice(0, 2)).toEqual([1, 2])
+      expect(saved).toEqual([1, 2, 3, 4, 5])
+    })
   })
 })

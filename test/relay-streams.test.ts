@@ -75,6 +75,7 @@ const fillShape = (fill: Fill) => ({
   price: fill.price,
   quantity: fill.quantity,
   fee: fill.fee,
+  feeCoin: fill.feeCoin,
 })
 
 describe('relay streams: a consumer gets what a polling venue gets', () => {
@@ -118,6 +119,10 @@ describe('relay streams: a consumer gets what a polling venue gets', () => {
     expect(relayed.map((fill) => ({ globalSeq: fill.globalSeq, role: fill.role }))).toEqual(all)
     const polled = await first(direct(sim).watchFills(), all.length)
     expect(relayed.map(fillShape)).toEqual(polled.map(fillShape))
+    // The fee coin goes through the relay's JSON: the self-trade's seller fill pays in one
+    // coin, its buyer fill in the other.
+    const selfTrade = relayed.filter((fill) => fill.globalSeq === before[selfAt]?.globalSeq)
+    expect(new Set(selfTrade.map((fill) => fill.feeCoin)).size).toBe(2)
     expect(relayed).toEqual(polled)
     expect(await checkpoint.load()).toBe(all.at(-1)?.globalSeq)
   })
@@ -208,7 +213,7 @@ describe('relay streams: a consumer gets what a polling venue gets', () => {
     for (const events of [early, late]) {
       const closed = closedIn(events)[0]
       expect(closed?.type === 'closed' && closed.status).toBe('canceled')
-      expect(closed?.type === 'closed' && closed.final.id).toBe(placed.id)
+      expect(closed?.type === 'closed' && closed.final?.id).toBe(placed.id)
     }
     expect(openIds()).not.toContain(placed.id)
   })

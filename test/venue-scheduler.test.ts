@@ -151,7 +151,12 @@ describe('a venue on a virtual clock', () => {
   it('a 429 with Retry-After 1 is never retried sooner than 1 s, however small the backoff', async () => {
     const reports: HealthReport[] = []
     const { venue, requests, advance } = rig(
-      { pollIntervalMs: 60_000, backoff: { initialMs: 10, maxMs: 10, factor: 1, jitter: false } },
+      {
+        pollIntervalMs: 60_000,
+        // Delivered as soon as the page shows it: this test times the retries alone.
+        settleMs: 0,
+        backoff: { initialMs: 10, maxMs: 10, factor: 1, jitter: false },
+      },
       (n) => (n <= 2 ? { status: 429, retryAfter: '1' } : 200),
     )
     venue.health.subscribe((report) => reports.push(report))
@@ -175,7 +180,12 @@ describe('a venue on a virtual clock', () => {
     // 429; the shared tail's look-up of the newest trade and its pages answer at once.
     let backfillPages = 0
     const { venue, requests, advance } = rig(
-      { pollIntervalMs: 60_000, backoff: { initialMs: 10, maxMs: 10, factor: 1, jitter: false } },
+      {
+        pollIntervalMs: 60_000,
+        // Delivered as soon as the page shows it: this test times the retries alone.
+        settleMs: 0,
+        backoff: { initialMs: 10, maxMs: 10, factor: 1, jitter: false },
+      },
       (_, path, query) =>
         path === '/api/v1/trades' &&
         query.get('sort') === 'asc' &&

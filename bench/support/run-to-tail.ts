@@ -36,7 +36,7 @@ export function runToTail(
       .watchMyTrades({
         ...options,
         onProgress: (progress) => {
-          if (progress.phase !== 'tail') return
+          if (progress.phase !== 'tail' || progress.held > 0) return
           // Unsubscribing from inside the feed's own callback: leave that call first.
           queueMicrotask(() => subscription.unsubscribe())
           resolve(items)

@@ -4,6 +4,7 @@ import type { CursorProgress } from '../core/paginate-cursor.js'
 import { compareIds } from '../decimal.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { type Checkpoint, fileCheckpoint } from '../streams/checkpoint.js'
+import { compareFillCursors } from '../streams/fills.js'
 import type { Venue } from '../venue.js'
 import { parseWithPositionals, UsageError } from './args.js'
 import { apiKeyFromEnv, venueArgs, withVenue } from './cli-venue.js'
@@ -207,9 +208,19 @@ function run(
         reject(error)
       }
     }
-    const onProgress = ({ phase }: CursorProgress<string>) => {
+    // Caught up: everything the feed saw when it first reached the tail is delivered (the
+    // settle window may hold the newest items for a moment).
+    let target: string | undefined
+    const onProgress = ({ phase, cursor, newest }: CursorProgress<string>) => {
       if (phase === 'tail') {
-        if (!follow) return finish(`caught up, ${kind} appended`)
+        if (!follow) {
+          target ??= newest
+          const reached =
+            target === undefined ||
+            (cursor !== undefined && compareFillCursors(cursor, target) >= 0)
+          if (reached) return finish(`caught up, ${kind} appended`)
+          return progress.update(items, 'settling')
+        }
         progress.setTotal(undefined) // following: no end to estimate
         note = 'caught up, following'
       }

@@ -1,4 +1,5 @@
 import {
+  asyncScheduler,
   defer,
   from,
   Observable,
@@ -25,6 +26,7 @@ import { type RetryBackoffOptions, retryBackoff } from './retry-backoff.js'
  *     console.log(progress.phase, progress.pages, progress.items, progress.cursor),
  * })
  * // 'backfill' 1 100 '412', 'backfill' 2 200 '731', ... then 'tail' ... once caught up
+ * // (with a settle window, `held` items after `cursor` wait, up to `newest`)
  * ```
  */
 export interface CursorProgress<C> {
@@ -36,6 +38,13 @@ export interface CursorProgress<C> {
   readonly items: number
   /** Cursor of the last item delivered (or the start cursor). */
   readonly cursor: C | undefined
+  /**
+   * Items seen but held back by the settle window (see `settleMs`): they follow `cursor`
+   * once nothing before them can still appear. 0 without a settle window.
+   */
+  readonly held: number
+  /** Cursor of the newest item seen, delivered or held (`cursor` when none is held). */
+  readonly newest: C | undefined
 }
 
 /**
@@ -78,11 +87,28 @@ export interface PaginateCursorOptions<T, C> {
   readonly retry: RetryBackoffOptions
   /** Called after every page. */
   readonly onProgress?: ((progress: CursorProgress<C>) => void) | undefined
-  /** Scheduler of the tail pauses (tests). */
+  /** Scheduler of the tail pauses and of the settle window's clock (tests). */
   readonly scheduler?: SchedulerLike | undefined
   /**
-   * Hands the feed over instead of tailing. Asked after each page that is not full, with
-   * the cursor delivered so far: `'end'` completes the feed (another source takes over
+   * The settle window, ms: how long after it happens an item may take to show at the
+   * source. A venue can show an item after a later one (its records committed out of
+   * order); the feed then holds the newest items, reads them again with each page, and
+   * delivers an item only once nothing before it can still appear (see
+   * {@link PaginateCursorOptions.timeOf}). Every item is delivered once, in cursor order.
+   * Default 0: items are delivered as soon as a page shows them.
+   */
+  readonly settleMs?: number | undefined
+  /**
+   * The source's own time of an item, epoch ms (whole seconds are fine). With it, an item
+   * at least `settleMs` + 1 s older than the newest item of the same page is delivered at
+   * once (a page that shows an item that new would show any item that old), so that a
+   * backfill does not wait `settleMs` per page. Without it, every item waits `settleMs`
+   * from the page that first showed it.
+   */
+  readonly timeOf?: ((item: T) => number) | undefined
+  /**
+   * Hands the feed over instead of tailing. Asked after each page that is not full and
+   * leaves nothing held by the settle window, with the cursor delivered so far: `'end'` completes the feed (another source takes over
    * from there), `'next'` fetches the next page at once (more items are known to exist;
    * taken as `'wait'` when the page did not move the cursor), `'wait'` polls again after
    * `intervalMs`. Without it the feed tails for ever.
@@ -169,6 +195,64 @@ function stepOf<T, C>(
   }
 }
 
+/** An item held by the settle window, and when a page first showed it (feed clock, ms). */
+interface Held<C> {
+  readonly cursor: C
+  readonly seen: number
+}
+
+/**
+ * Splits a page's new items (ascending) into those settled and those held back.
+ *
+ * An item is settled when nothing before it can still appear: a page showed it at least
+ * `settleMs` ago (anything before it happened earlier, so it shows by now), or this page
+ * also shows an item at least `settleMs` + 1 s newer by the source's clock (a page read
+ * after that much has passed shows anything older; the extra second covers timestamps in
+ * whole seconds). Every item before a settled one is settled too: the items up to the last
+ * settled one are delivered, the rest held, keeping when they were first seen.
+ */
+function settle<T, C>(
+  options: PaginateCursorOptions<T, C>,
+  step: Step<T>,
+  held: readonly Held<C>[],
+  now: number,
+): { readonly step: Step<T>; readonly held: Held<C>[] } {
+  const { cursorOf, compare, timeOf } = options
+  const settleMs = options.settleMs ?? 0
+  const items = step.items
+  const seen = new Array<number>(items.length)
+  let h = 0
+  for (let i = 0; i < items.length; i += 1) {
+    const cursor = cursorOf(items[i] as T)
+    while (h < held.length && compare((held[h] as Held<C>).cursor, cursor) < 0) h += 1
+    const known = held[h]
+    seen[i] = known !== undefined && compare(known.cursor, cursor) === 0 ? known.seen : now
+  }
+  const newest = timeOf === undefined || items.length === 0 ? undefined : timeOf(items.at(-1) as T)
+  let ready = 0
+  for (let i = items.length - 1; i >= 0; i -= 1) {
+    const old =
+      newest !== undefined &&
+      newest - (timeOf as (item: T) => number)(items[i] as T) >= settleMs + 1_000
+    if (now - (seen[i] as number) >= settleMs || old) {
+      ready = i + 1
+      break
+    }
+  }
+  const keep: Held<C>[] = []
+  for (let i = ready; i < items.length; i += 1) {
+    keep.push({ cursor: cursorOf(items[i] as T), seen: seen[i] as number })
+  }
+  return {
+    step: {
+      items: ready === items.length ? items : items.slice(0, ready),
+      full: step.full && ready > 0,
+      moved: ready > 0,
+    },
+    held: keep,
+  }
+}
+
 /**
  * One subscription of {@link paginateCursor}: a loop written out rather than composed of
  * operators. Each item goes straight to the subscriber (no operator chain per item), a
@@ -182,6 +266,8 @@ class CursorPager<T, C> {
   #pages = 0
   #items = 0
   #delivered: C | undefined
+  /** Items the settle window holds back, with when they were first seen. */
+  #held: Held<C>[] = []
   /** The request or the pause under way. */
   #pending: Subscription | undefined
   // A trampoline: a page asked for while the loop is already running (a page that
@@ -311,6 +397,12 @@ class CursorPager<T, C> {
     try {
       this.#pages += 1
       step = stepOf(this.#options, cursor, page)
+      if ((this.#options.settleMs ?? 0) > 0) {
+        const now = (this.#options.scheduler ?? asyncScheduler).now()
+        const settled = settle(this.#options, step, this.#held, now)
+        step = settled.step
+        this.#held = settled.held
+      }
     } catch (error) {
       this.#fail(error)
       return
@@ -360,16 +452,24 @@ class CursorPager<T, C> {
     const { onProgress, handOver, intervalMs, scheduler } = this.#options
     try {
       const cursor = this.#delivered
+      const held = this.#held
       onProgress?.({
         phase: step.full ? 'backfill' : 'tail',
         pages: this.#pages,
         items: this.#items,
         cursor,
+        held: held.length,
+        newest: held.at(-1)?.cursor ?? cursor,
       })
       // The consumer may have left from inside its callback: then nothing more is asked
       // or scheduled (a pause left behind would keep the process up for an interval).
       if (this.#subscriber.closed) return
-      const decision = step.full ? 'next' : (handOver?.(cursor) ?? 'wait')
+      // Handed over only with nothing held: the items it holds are delivered here first.
+      const decision = step.full
+        ? 'next'
+        : held.length > 0
+          ? 'wait'
+          : (handOver?.(cursor) ?? 'wait')
       if (this.#subscriber.closed) return
       if (decision === 'end') {
         this.#subscriber.complete()
@@ -395,6 +495,9 @@ class CursorPager<T, C> {
  * - A full page that does not move the cursor ends the page loop (the feed waits for the
  *   tail interval instead of asking the same page again and again).
  * - A failed page is retried with backoff from the same cursor; rejections end the feed.
+ * - With `settleMs`, the newest items wait until nothing before them can still show (an
+ *   item the source shows after a later one is delivered in its place, not lost): each
+ *   page is asked from the cursor delivered so far, so held items are read again with it.
  *
  * @example
  * ```ts

@@ -216,7 +216,9 @@ function cursorFeed<T>(
         },
         afterBatch: (caughtUp) => {
           pages += 1
-          onProgress?.({ phase: caughtUp ? 'tail' : 'backfill', pages, items, cursor })
+          // The relay publishes settled items only: nothing is held here.
+          const phase = caughtUp ? 'tail' : 'backfill'
+          onProgress?.({ phase, pages, items, cursor, held: 0, newest: cursor })
         },
         checkStart: (redis, id) => notTrimmed(redis, keys.floor, id, spec.method),
       })

@@ -58,6 +58,8 @@ export interface CursorFeedSpec<T, C> {
   /** The cursor of the newest item now, `undefined` when there is none yet. */
   readonly head: (rest: RestClient, signal: AbortSignal) => Promise<C | undefined>
   readonly cursorOf: (item: T) => C
+  /** The venue's time of an item, epoch ms: lets the settle window pass old items at once. */
+  readonly timeOf?: ((item: T) => number) | undefined
   readonly compare: (a: C, b: C) => number
   /** Rejects a cursor of the wrong form (e.g. loaded from another feed's checkpoint). */
   readonly checkCursor: (cursor: unknown) => C
@@ -71,14 +73,30 @@ export interface CursorFeedSpec<T, C> {
 export type TailEvent<T, C> =
   | { readonly type: 'start'; readonly cursor: C | undefined }
   | { readonly type: 'item'; readonly item: T }
-  /** A page was polled; the tail has emitted every item up to `cursor`. */
-  | { readonly type: 'page'; readonly cursor: C | undefined }
+  /**
+   * A page was polled; the tail has emitted every item up to `cursor`, and holds `held`
+   * more (up to `newest`) in its settle window.
+   */
+  | {
+      readonly type: 'page'
+      readonly cursor: C | undefined
+      readonly held: number
+      readonly newest: C | undefined
+    }
 
 /**
  * Items a subscriber may hold from the shared tail while it backfills or saves; beyond
  * that it drops them and backfills on its own again (memory stays bounded).
  */
 const MAX_QUEUED = 10_000
+
+/** A page the shared tail polled, queued between its items (a class: items are plain objects). */
+class PageEvent<C> {
+  constructor(
+    readonly held: number,
+    readonly newest: C | undefined,
+  ) {}
+}
 
 /** A subscriber fell too far behind the shared tail: it backfills again. */
 class FellBehind extends Error {}
@@ -123,11 +141,13 @@ export function sharedTail<T, C>(
             pageSize: spec.pageSize,
             intervalMs: lane.intervalMs,
             retry: lane.retry(),
-            onProgress: ({ cursor }) => {
+            onProgress: ({ cursor, held, newest }) => {
               lane.ok()
-              pages.next({ type: 'page', cursor })
+              pages.next({ type: 'page', cursor, held, newest })
             },
             scheduler: lane.scheduler,
+            settleMs: context.settleMs,
+            timeOf: spec.timeOf,
           }).pipe(
             map((item): TailEvent<T, C> => ({ type: 'item', item })),
             mergeWith(pages),
@@ -168,8 +188,8 @@ export function cursorFeed<T, C>(
         new Observable<T>((subscriber) => {
           // From where the tail covers everything: known with its first event.
           let joinAt: { readonly cursor: C | undefined } | undefined
-          // Tail items, and `undefined` where the tail polled a page (reported as progress).
-          const queue: (T | undefined)[] = []
+          // Tail items, and the tail's page events (reported as progress).
+          const queue: (T | PageEvent<C>)[] = []
           let pages = 0
           let items = 0
           let live = false
@@ -181,10 +201,17 @@ export function cursorFeed<T, C>(
                 if (tailEnded) subscriber.complete()
                 return
               }
-              const item = queue.shift()
-              if (item === undefined) {
+              const item = queue.shift() as T | PageEvent<C>
+              if (item instanceof PageEvent) {
                 pages += 1
-                options.onProgress?.({ phase: 'tail', pages, items, cursor: delivered })
+                options.onProgress?.({
+                  phase: 'tail',
+                  pages,
+                  items,
+                  cursor: delivered,
+                  held: item.held,
+                  newest: item.newest,
+                })
                 continue
               }
               const cursor = cursorOf(item)
@@ -216,7 +243,9 @@ export function cursorFeed<T, C>(
                   joinAt = { cursor: event.type === 'item' ? cursorOf(event.item) : event.cursor }
                 }
                 if (event.type === 'start') return
-                queue.push(event.type === 'item' ? event.item : undefined)
+                queue.push(
+                  event.type === 'item' ? event.item : new PageEvent(event.held, event.newest),
+                )
                 if (queue.length > MAX_QUEUED) subscriber.error(new FellBehind())
                 else pump()
               },
@@ -247,6 +276,8 @@ export function cursorFeed<T, C>(
                   options.onProgress?.(progress)
                 },
                 scheduler: lane.scheduler,
+                settleMs: context.settleMs,
+                timeOf: spec.timeOf,
                 handOver: (cursor) => {
                   listen()
                   if (joinAt === undefined) return 'wait'

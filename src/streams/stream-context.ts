@@ -14,6 +14,12 @@ export interface StreamContext {
   readonly health: HealthBoard
   readonly pollIntervalMs: number
   readonly backoff: Required<BackoffOptions>
+  /** The settle window of the cursor feeds, ms (0: off). */
+  readonly settleMs: number
+  /** Look-ups of an order the venue does not answer for before it is called `unknown`. */
+  readonly orderLookups: number
+  /** How long `watchOrder` waits for the fills of an ended order, ms. */
+  readonly fillGraceMs: number
   /** Scheduler of polls and retries (tests); default asyncScheduler. */
   readonly scheduler?: SchedulerLike | undefined
 }

@@ -22,7 +22,11 @@ import { streamKey } from './stream-key.js'
 /**
  * Options of `watchFills`. The cursor is a fill cursor: a `global_seq` (every fill of that
  * trade delivered; an own-trades cursor works as it is) or `global_seq/1` (the first fill
- * of a self-trade delivered).
+ * of a self-trade delivered). The `global_seq` follows the rule of every id of the venue
+ * (unsigned 64-bit there): digits up to 18446744073709551615, or a non-negative safe
+ * integer (without `/1`). Leading zeros are dropped (`'007/1'` is `'7/1'`): the feed, its
+ * progress and its checkpoint hold canonical cursors. Anything else throws
+ * `VenueInputError` at the call, before any request.
  *
  * @example
  * ```ts
@@ -68,6 +72,7 @@ export function fillsSpec(
     head: async (rest, signal) =>
       (await rest.trades({ poolId, sort: 'desc', limit: 1 }, { signal }))[0]?.global_seq,
     cursorOf: fillCursor,
+    timeOf: (fill) => fill.timestamp,
     compare: compareFillCursors,
     checkCursor: (cursor) => checkFillCursor('watchFills', cursor),
   }

@@ -7,8 +7,11 @@ import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 
 /**
- * Options of `watchMyTrades`: the cursor is a `global_seq`, kept as digits (the venue's
- * sequence is unsigned 64-bit); a safe integer is accepted too.
+ * Options of `watchMyTrades`: the cursor is a `global_seq`, kept as digits, by the rule of
+ * every id of the venue (unsigned 64-bit there): digits up to 18446744073709551615, or a
+ * non-negative safe integer. Leading zeros are dropped (`'007'` is 7): the feed, its
+ * progress and its checkpoint hold canonical digits. Anything else throws
+ * `VenueInputError` at the call, before any request.
  *
  * @example
  * ```ts
@@ -52,6 +55,7 @@ export function watchMyTrades(
       head: async (rest, signal) =>
         (await rest.trades({ poolId, sort: 'desc', limit: 1 }, { signal }))[0]?.global_seq,
       cursorOf: (trade) => trade.global_seq,
+      timeOf: (trade) => trade.timestamp,
       compare: compareIds,
       checkCursor,
     },

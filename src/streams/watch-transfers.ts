@@ -1,13 +1,17 @@
 import type { Observable } from 'rxjs'
 import { compareIds } from '../decimal.js'
-import { VenueInputError } from '../errors/venue-input-error.js'
+import { unsignedId } from '../rest/index.js'
 import type { Transfer } from '../schemas/transfer.js'
 import { type CursorFeedOptions, cursorFeed, feedOptions } from './cursor-feed.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 
 /**
- * Options of `watchTransfers`: the cursor is a transfer id (`sid`, digits).
+ * Options of `watchTransfers`: the cursor is a transfer id (`sid`), by the rule of every
+ * id of the venue (unsigned 64-bit there): digits up to 18446744073709551615, or a
+ * non-negative safe integer. Leading zeros are dropped (`'007'` is transfer 7): the feed,
+ * its progress and its checkpoint hold canonical digits. Anything else throws
+ * `VenueInputError` at the call, before any request.
  *
  * @example
  * ```ts
@@ -18,7 +22,10 @@ import { streamKey } from './stream-key.js'
  * // '93' 'deposit' '4302.6060' 'CHN'
  * ```
  */
-export type TransfersFeedOptions = CursorFeedOptions<string>
+export interface TransfersFeedOptions extends Omit<CursorFeedOptions<string>, 'cursor'> {
+  /** Start after this transfer id (exclusive). Ignored when `checkpoint` holds a saved cursor. */
+  readonly cursor?: string | number | undefined
+}
 
 const PAGE = 100
 
@@ -32,7 +39,7 @@ export function watchTransfers(
   options?: TransfersFeedOptions,
 ): Observable<Transfer> {
   const given = feedOptions('watchTransfers', options, []) as TransfersFeedOptions
-  if (given.cursor !== undefined) checkCursor(given.cursor)
+  const cursor = given.cursor === undefined ? undefined : checkCursor(given.cursor)
   return cursorFeed<Transfer, string>(
     context,
     {
@@ -44,20 +51,19 @@ export function watchTransfers(
       head: async (rest, signal) =>
         (await rest.transfers({ sort: 'desc', limit: 1 }, { signal }))[0]?.sid,
       cursorOf: (transfer) => transfer.sid,
+      timeOf: (transfer) => transfer.created_at,
       compare: compareIds,
       checkCursor,
     },
-    given,
+    { ...given, cursor },
   )
 }
 
-/** A transfers cursor is a transfer id: digits without leading zeros. */
+/**
+ * A transfers cursor is a transfer id, checked as `rest.transfers` checks `afterId`: a
+ * cursor the venue could not take is refused here, at the call (or when a checkpoint
+ * loads), never by the request built from it later.
+ */
 function checkCursor(cursor: unknown): string {
-  if (typeof cursor !== 'string' || !/^(0|[1-9]\d*)$/.test(cursor)) {
-    throw new VenueInputError(
-      'cursor',
-      'watchTransfers: cursor must be a transfer id (digits, no leading zeros)',
-    )
-  }
-  return cursor
+  return unsignedId('watchTransfers', 'cursor', cursor)
 }

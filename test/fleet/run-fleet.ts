@@ -228,7 +228,8 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
       const subscription = direct
         .watchFills({
           onProgress: (progress) => {
-            if (progress.phase !== 'tail') return
+            // Caught up, with nothing held back by the settle window.
+            if (progress.phase !== 'tail' || progress.held > 0) return
             queueMicrotask(() => subscription.unsubscribe())
             resolve(all)
           },

@@ -28,6 +28,8 @@ export const TRANSPORT_CODES = [
 /** Venue options for quick tests: short polls, lingers and backoffs. */
 export const FAST: Partial<VenueOptions> = {
   pollIntervalMs: 20,
+  // Two polls: the newest own trades and transfers are read twice before delivery.
+  settleMs: 40,
   lingerMs: 50,
   requestTimeoutMs: 2_000,
   maxRequestsPerSecond: 1_000,
