@@ -114,6 +114,7 @@ export {
 } from './streams/checkpoint.js'
 export type { CursorFeedOptions } from './streams/cursor-feed.js'
 export type { Fill } from './streams/fills.js'
+export type { OrderEndStatus } from './streams/order-life.js'
 export type { OrderOutcome } from './streams/order-outcome.js'
 // Streams and their events
 export type { BalanceChange, BalancesOptions, BalancesUpdate } from './streams/watch-balances.js'

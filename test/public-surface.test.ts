@@ -122,7 +122,9 @@ describe('entry points export exactly their public names', () => {
     expect(await names('../src/simulator/index.js')).toEqual([
       'EXTRA_FIELD',
       'Faults',
+      'Quirks',
       'checkFaultSpec',
+      'checkQuirks',
       'createMarket',
       'createSimulatorServer',
       'startSimulator',

@@ -7,11 +7,12 @@
  */
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { OrderEvent, Venue } from '../src/index.js'
-import { addDecimal, compareDecimal, memoryCheckpoint } from '../src/index.js'
+import type { Venue } from '../src/index.js'
+import { compareDecimal, memoryCheckpoint } from '../src/index.js'
 import type { AccountView, Simulator } from '../src/simulator/index.js'
 import { runCleanups } from './helpers/cleanups.js'
 import { collect } from './helpers/observe.js'
+import { expectTruth, insideSpread, limit, truthOf } from './helpers/order-truth.js'
 import { count, FAST, type Hit, startSimulatorVenue } from './helpers/simulator-venue.js'
 import { waitFor } from './helpers/wait-for.js'
 
@@ -43,57 +44,9 @@ async function setup(): Promise<Setup> {
   return { hits, sim, venue, account, other: sim.apiKeys[1] ?? '' }
 }
 
-/** A price inside pool 0's spread (4 decimals), so an order there is the best of its side. */
-function insideSpread(sim: Simulator): string {
-  const book = sim.truth.engineBook(0)
-  const bid = Number(book.bids[0]?.[0])
-  const ask = Number(book.asks[0]?.[0])
-  expect(ask - bid).toBeGreaterThan(0.0001)
-  return (bid + 0.0001).toFixed(4)
-}
-
-/** A limit order on pool 0, placed for the demo account unless `more` names another. */
-function limit(
-  sim: Simulator,
-  side: 'buy' | 'sell',
-  price: string,
-  amount: string,
-  more: { readonly account?: string; readonly hiddenForTicks?: number } = {},
-) {
-  return sim.placeOrder({ poolId: 0, side, type: 'limit', price, amount, ...more })
-}
-
-/** The order as the venue keeps it now, with its trades. */
-function truthOf(account: AccountView, id: string) {
-  const [pool, orderId, side] = id.split('-').map(Number)
-  const found = account.order(pool ?? -1, orderId ?? -1, side === 1 ? 1 : 0)
-  if (found === undefined) throw new Error(`no order ${id}`)
-  return found
-}
-
-/** The stream's fills and done, checked against the order's ground truth. */
-function expectTruth(events: readonly OrderEvent[], account: AccountView, id: string) {
-  const truth = truthOf(account, id)
-  const fills = events.filter((e) => e.type === 'fill').map((e) => e.fill)
-  expect(fills.map((f) => f.globalSeq)).toEqual(truth.trades.map((t) => String(t.global_seq)))
-  const sum = fills.reduce((total, fill) => addDecimal(total, fill.quantity), '0')
-  expect(compareDecimal(sum, truth.executed_amount)).toBe(0)
-  const done = events.filter((e) => e.type === 'done')
-  expect(done).toHaveLength(1)
-  expect(events.at(-1)).toBe(done[0])
-  // Every fill comes before done, and each fill's running total is exact.
-  let running = '0'
-  for (const event of events) {
-    if (event.type !== 'fill') continue
-    running = addDecimal(running, event.fill.quantity)
-    expect(event.order.filled).toBe(running)
-  }
-  return done[0] as Extract<OrderEvent, { type: 'done' }>
-}
-
 describe('watchOrder on orders placed on the faulty simulator', () => {
   it('a resting order filled in three pieces: three fills as they happen, then done filled', async () => {
-    const { sim, venue, account, other } = await setup()
+    const { sim, venue, other } = await setup()
     const price = insideSpread(sim)
     const placed = await limit(sim, 'sell', price, '0.03')
     const events = collect(venue.watchOrder(placed.id))
@@ -105,7 +58,7 @@ describe('watchOrder on orders placed on the faulty simulator', () => {
       )
     }
     await waitFor(() => events.values.at(-1)?.type === 'done', 'done')
-    const done = expectTruth(events.values, account, placed.id)
+    const done = expectTruth(events.values, sim, placed.id)
     expect(done.status).toBe('filled')
     expect(done.order.remaining).toBe('0')
     expect(compareDecimal(done.order.avgPrice, price)).toBe(0)
@@ -113,16 +66,16 @@ describe('watchOrder on orders placed on the faulty simulator', () => {
   })
 
   it('an order that filled at once, before the subscription: its fills replayed, then done', async () => {
-    const { sim, venue, account } = await setup()
+    const { sim, venue } = await setup()
     const ask = sim.truth.engineBook(0).asks[0]?.[0] ?? '0'
     const placed = await limit(sim, 'buy', ask, '0.01')
     const events = await lastValueFrom(venue.watchOrder(placed.id).pipe(toArray()))
-    expect(expectTruth(events, account, placed.id).status).toBe('filled')
+    expect(expectTruth(events, sim, placed.id).status).toBe('filled')
     expect(events.filter((e) => e.type === 'fill').length).toBeGreaterThan(0)
   })
 
   it('canceled after a partial fill: done canceled with filled > 0 (the venue shows status 1 in history)', async () => {
-    const { sim, venue, account, other } = await setup()
+    const { sim, venue, other } = await setup()
     const price = insideSpread(sim)
     const placed = await limit(sim, 'sell', price, '0.03')
     const events = collect(venue.watchOrder(placed.id))
@@ -134,23 +87,23 @@ describe('watchOrder on orders placed on the faulty simulator', () => {
         `${String(error)}; events: ${events.values.map((e) => e.type).join(', ')}; error: ${String(events.error)}`,
       )
     })
-    const done = expectTruth(events.values, account, placed.id)
+    const done = expectTruth(events.values, sim, placed.id)
     expect(done.status).toBe('canceled')
     expect(compareDecimal(done.order.filled, '0')).toBeGreaterThan(0)
-    expect(truthOf(account, placed.id)).toMatchObject({ status: 1, history: true })
+    expect(truthOf(sim, placed.id)).toMatchObject({ status: 1, history: true })
   })
 
   it('a rejected order (more than the balance covers): done rejected, no fill', async () => {
-    const { sim, venue, account } = await setup()
+    const { sim, venue } = await setup()
     const price = insideSpread(sim)
     const placed = await limit(sim, 'buy', price, '100000000')
     const events = await lastValueFrom(venue.watchOrder(placed.id).pipe(toArray()))
-    expect(expectTruth(events, account, placed.id).status).toBe('rejected')
+    expect(expectTruth(events, sim, placed.id).status).toBe('rejected')
     expect(events).toHaveLength(1)
   })
 
   it('an order the venue does not show at first: asked again until it shows, then followed to its end', async () => {
-    const { hits, sim, venue, account, other } = await setup()
+    const { hits, sim, venue, other } = await setup()
     const price = insideSpread(sim)
     const placed = await limit(sim, 'sell', price, '0.01', { hiddenForTicks: 3 })
     const events = collect(venue.watchOrder(placed.id))
@@ -164,7 +117,7 @@ describe('watchOrder on orders placed on the faulty simulator', () => {
     }
     await limit(sim, 'buy', price, '0.01', { account: other })
     await waitFor(() => events.values.at(-1)?.type === 'done', 'done', 10_000)
-    expect(expectTruth(events.values, account, placed.id).status).toBe('filled')
+    expect(expectTruth(events.values, sim, placed.id).status).toBe('filled')
     expect(events.error).toBeUndefined()
   })
 })

@@ -12,8 +12,10 @@ export type * from './args.js'
 export {
   fail as failArgument,
   knownKeys,
+  pathSegment as checkPathSegment,
   poolId as checkPoolId,
   source as checkSource,
+  text as checkText,
 } from './checks.js'
 export { ENDPOINTS, type Endpoint, type EndpointGroup, type RestMethodName } from './endpoints.js'
 export {

@@ -1,6 +1,7 @@
-import { defer, map, mergeMap, type Observable, pipe, scan } from 'rxjs'
-import { distinctUntilDeepChanged } from '../core/distinct-until-deep-changed.js'
+import { defer, map, mergeMap, type Observable, scan } from 'rxjs'
 import { diffByKey } from '../core/keyed-diff.js'
+import { compareDecimal } from '../decimal.js'
+import { VenueError } from '../errors/venue-error.js'
 import { VenueNotFoundError } from '../errors/venue-not-found-error.js'
 import { VenueServerError } from '../errors/venue-server-error.js'
 import type { RestClient } from '../rest/index.js'
@@ -22,7 +23,8 @@ import { streamKey } from './stream-key.js'
  *   else if (event.type === 'changed') {
  *     const { previous, order } = event
  *     console.log('fill', order.id, previous.executed_amount, '->', order.executed_amount)
- *   } else console.log('ended', event.order.id, event.status, event.final.filled_total)
+ *   } else if (event.status === 'unknown') console.warn(event.reason)
+ *   else console.log('ended', event.order.id, event.status, event.final.filled_total)
  * })
  * ```
  */
@@ -40,25 +42,41 @@ export type OpenOrderEvent =
       readonly status: OrderOutcome
       readonly final: OrderWithTrades
     }
+  /**
+   * The order left the open set and the venue no longer answers for it (venues purge
+   * canceled orders that never filled): after `orderLookups` look-ups, one poll apart, its
+   * end is `unknown`. `order` is the last record seen; `reason` names the order and what
+   * the venue answered.
+   */
+  | {
+      readonly type: 'closed'
+      readonly order: OpenOrder
+      readonly status: 'unknown'
+      readonly final: undefined
+      readonly reason: string
+    }
 
-/** How an order that left the open set ended, as one lookup of it showed. */
-export interface OrderEnding {
-  readonly id: string
-  readonly status: OrderOutcome
-  readonly final: OrderWithTrades
-}
+/** How an order that left the open set ended, as the shared poll's look-ups showed. */
+export type OrderEnding =
+  | { readonly id: string; readonly status: OrderOutcome; readonly final: OrderWithTrades }
+  | {
+      readonly id: string
+      readonly status: 'unknown'
+      readonly final: undefined
+      readonly reason: string
+    }
 
 /**
  * One poll of the open orders, shared by every subscriber: the orders open now, and how
- * each order that left the set since the previous poll ended.
+ * each order that left the set since the previous poll ended. Every poll is emitted (an
+ * order stream counts polls as its clock), changed or not.
  */
 export interface OpenOrdersState {
+  /** Polls answered in this run of the poller, from 1. */
+  readonly poll: number
   readonly orders: readonly OpenOrder[]
   readonly endings: readonly OrderEnding[]
 }
-
-/** Polls in a row an order may be missing from the list without a lookup that tells its end. */
-const MAX_UNRESOLVED_POLLS = 5
 
 /** The venue caps a page of orders at 100. */
 const PAGE = 100
@@ -88,13 +106,17 @@ export async function allOpenOrders(rest: RestClient, signal: AbortSignal): Prom
 
 /**
  * The shared poller of the open orders (one for `watchOpenOrders` and every `watchOrder`):
- * each poll lists every open order, and looks up each order that left the list since the
- * previous poll (one request per ended order) to tell how it ended.
+ * each poll lists every open order, and tells how each order that left the list since the
+ * previous poll ended: from a page of the newest ended orders when several left without a
+ * fill (a mass cancel), otherwise by looking it up (one request per ended order).
  *
- * An order whose lookup says it is still working (a list that missed it) stays in the
- * list. A lookup the venue cannot answer (an order it does not show yet or any more) is
- * tried again on the next polls; after 5 polls in a row the stream fails with that error
- * rather than guess an ending.
+ * One order's trouble stays with that order:
+ * - a look-up that shows the order still working (a list that missed it) keeps it listed;
+ * - a look-up the venue does not answer (404, its ambiguous 500, or another refusal of
+ *   that order) keeps it listed and is tried again on the next poll; after
+ *   `orderLookups` of them in a row, its ending is `unknown`;
+ * - transport trouble of a look-up fails the poll, which is retried whole (the list too)
+ *   with the venue's backoff and reported `retrying`.
  */
 export function openOrdersState(context: StreamContext): Observable<OpenOrdersState> {
   return pollingPipeline(
@@ -104,64 +126,123 @@ export function openOrdersState(context: StreamContext): Observable<OpenOrdersSt
       defer(() => {
         let previous = new Map<string, OpenOrder>()
         const unresolved = new Map<string, number>()
+        let poll = 0
         return polledSource(async (rest, signal): Promise<OpenOrdersState> => {
           const listed = await allOpenOrders(rest, signal)
           const now = new Map(listed.map((order) => [order.id, order]))
           const endings: OrderEnding[] = []
           const stillOpen: OpenOrder[] = []
           const misses = new Map<string, number>()
-          for (const [id, order] of previous) {
-            if (now.has(id)) continue
-            const ending = await lookUpEnding(rest, id, signal, (unresolved.get(id) ?? 0) + 1)
-            if (ending === undefined) {
+          const left = [...previous.values()].filter((order) => !now.has(order.id))
+          const fromHistory = await endingsInHistory(rest, left, signal)
+          for (const order of left) {
+            const id = order.id
+            const ending = fromHistory.get(id) ?? (await lookUpEnding(rest, id, signal))
+            if (ending === 'working') {
               stillOpen.push(order)
-              misses.set(id, (unresolved.get(id) ?? 0) + 1)
-            } else if (ending === 'working') stillOpen.push(order)
-            else endings.push(ending)
+            } else if ('unanswered' in ending) {
+              const count = (unresolved.get(id) ?? 0) + 1
+              if (count < context.orderLookups) {
+                stillOpen.push(order)
+                misses.set(id, count)
+              } else {
+                endings.push({
+                  id,
+                  status: 'unknown',
+                  final: undefined,
+                  reason: `order ${id}: the venue no longer answers for it (${ending.unanswered}) after ${count} look-ups, one poll apart; its end is unknown`,
+                })
+              }
+            } else endings.push(ending)
           }
           // Only a poll that succeeded as a whole moves the state on (a retry redoes it).
           const orders = [...listed, ...stillOpen]
           previous = new Map(orders.map((order) => [order.id, order]))
           unresolved.clear()
           for (const [id, n] of misses) unresolved.set(id, n)
-          return { orders, endings }
+          poll += 1
+          return { poll, orders, endings }
         })(lane)
       }),
-    {
-      shape: pipe(
-        map((polled) => polled.value),
-        distinctUntilDeepChanged(),
-      ),
-    },
+    { shape: map((polled) => polled.value) },
   )
 }
 
+/** The venue caps a page of orders at 100; a mass cancel reads at most this many pages. */
+const MAX_HISTORY_PAGES = 5
+
 /**
- * How order `id` ended: its ending, `'working'` when the venue still shows it working,
- * or `undefined` when the venue does not answer for it (tried again later, up to
- * {@link MAX_UNRESOLVED_POLLS} times, then the error is thrown).
+ * Endings of orders that left the list without a fill, read from the newest ended orders
+ * (`/history-orders`, newest first, 100 a page) rather than one look-up each: 200 orders
+ * canceled at once cost 2 pages, not 200 requests. Used when at least two orders that left
+ * showed no fill: one costs a look-up either way. An order found there with a fill, or not
+ * found, is looked up (its trades are needed, or it may not be final yet).
+ */
+async function endingsInHistory(
+  rest: RestClient,
+  left: readonly OpenOrder[],
+  signal: AbortSignal,
+): Promise<Map<string, OrderEnding>> {
+  const wanted = new Set(
+    left.filter((order) => compareDecimal(order.executed_amount, '0') === 0).map((o) => o.id),
+  )
+  const endings = new Map<string, OrderEnding>()
+  if (wanted.size < 2) return endings
+  const pages = Math.min(MAX_HISTORY_PAGES, Math.ceil(wanted.size / PAGE) + 1)
+  for (let page = 0; page < pages && wanted.size > 0; page += 1) {
+    const orders = await rest.historyOrders({ limit: PAGE, offset: page * PAGE }, { signal })
+    for (const order of orders) {
+      if (!wanted.delete(order.id) || compareDecimal(order.executed_amount, '0') !== 0) continue
+      const status = orderOutcome(order)
+      if (status !== undefined)
+        endings.set(order.id, { id: order.id, status, final: { ...order, trades: [] } })
+    }
+    if (orders.length < PAGE) break
+  }
+  return endings
+}
+
+/**
+ * How order `id` ended: its ending, `'working'` when the venue still shows it working, or
+ * what the venue answered when it did not answer for it. Transport trouble is thrown.
  */
 async function lookUpEnding(
   rest: RestClient,
   id: string,
   signal: AbortSignal,
-  attempt: number,
-): Promise<OrderEnding | 'working' | undefined> {
+): Promise<OrderEnding | 'working' | { readonly unanswered: string }> {
   try {
     const final = await rest.order(id, { signal })
     const status = orderOutcome(final)
     return status === undefined ? 'working' : { id, status, final }
   } catch (error) {
-    const unanswered =
-      error instanceof VenueNotFoundError || (error instanceof VenueServerError && error.ambiguous)
-    if (unanswered && attempt < MAX_UNRESOLVED_POLLS) return undefined
-    throw error
+    if (error instanceof VenueError && error.retryable && !isUnseen(error)) throw error
+    if (!(error instanceof VenueError)) throw error
+    return { unanswered: describeRefusal(error) }
   }
+}
+
+/** Not found, or the venue's ambiguous 500 (its answer for an unknown order). */
+function isUnseen(error: VenueError): boolean {
+  return (
+    error instanceof VenueNotFoundError || (error instanceof VenueServerError && error.ambiguous)
+  )
+}
+
+/** What the venue answered, in a few words (HTTP status and message). */
+function describeRefusal(error: VenueError): string {
+  const { status, venueMessage } = error as { status?: unknown; venueMessage?: unknown }
+  const http = typeof status === 'number' ? `HTTP ${status}` : error.code
+  return typeof venueMessage === 'string' && venueMessage !== ''
+    ? `${http} ${JSON.stringify(venueMessage)}`
+    : http
 }
 
 /**
  * The account's open orders as `opened` / `changed` / `closed` events; a `closed` event
- * says how the order ended (`filled`, `canceled`, `rejected`) with its final record.
+ * says how the order ended (`filled`, `canceled`, `rejected`) with its final record, or
+ * `unknown` for an order the venue stopped answering for. One order's trouble never ends,
+ * stalls or errors the stream.
  * Subscribers share one poller; each one first receives `opened` for every order open at
  * that moment.
  */
@@ -175,9 +256,18 @@ export function watchOpenOrders(context: StreamContext): Observable<OpenOrderEve
         for (const order of diff.removed) {
           const ending = endings.get(order.id)
           // Every order that left the shared list has its ending in the same poll.
-          if (ending !== undefined) {
-            events.push({ type: 'closed', order, status: ending.status, final: ending.final })
-          }
+          if (ending === undefined) continue
+          events.push(
+            ending.status === 'unknown'
+              ? {
+                  type: 'closed',
+                  order,
+                  status: 'unknown',
+                  final: undefined,
+                  reason: ending.reason,
+                }
+              : { type: 'closed', order, status: ending.status, final: ending.final },
+          )
         }
         for (const { previous, current } of diff.changed) {
           events.push({ type: 'changed', order: current, previous })

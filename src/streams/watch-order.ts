@@ -1,28 +1,40 @@
-import { asyncScheduler, Observable, type Subscription, timer } from 'rxjs'
-import {
-  addDecimal,
-  compareDecimal,
-  divideDecimal,
-  isZeroDecimal,
-  multiplyDecimal,
-  subtractDecimal,
-} from '../decimal.js'
+import { asyncScheduler, Observable, type Subscriber, Subscription, timer } from 'rxjs'
+import { backoffDelay } from '../core/retry-backoff.js'
+import { addDecimal, compareDecimal, compareIds } from '../decimal.js'
 import { VenueError } from '../errors/venue-error.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { VenueNotFoundError } from '../errors/venue-not-found-error.js'
 import { VenueRateLimitError } from '../errors/venue-rate-limit-error.js'
-import { VenueResponseError } from '../errors/venue-response-error.js'
 import { VenueServerError } from '../errors/venue-server-error.js'
-import { failArgument, orderSegment } from '../rest/index.js'
+import {
+  checkPathSegment,
+  checkText,
+  failArgument,
+  orderSegment,
+  type RestClient,
+} from '../rest/index.js'
 import type { OpenOrder, Order, OrderWithTrades } from '../schemas/order.js'
 import { clampDelay } from '../timers.js'
-import { sharedTail } from './cursor-feed.js'
+import { sharedTail, type TailEvent } from './cursor-feed.js'
 import { chainAccount, type Fill, fillsOf } from './fills.js'
-import { type OrderOutcome, orderOutcome } from './order-outcome.js'
+import {
+  type OrderEvent,
+  type OrderInput,
+  type OrderLife,
+  type OrderLifeSettings,
+  type OrderStep,
+  startOrder,
+  stepOrder,
+} from './order-life.js'
+import { recentFills } from './recent-fills.js'
+import { findEnded } from './recent-orders.js'
 import type { StreamContext } from './stream-context.js'
 import { streamOptions } from './stream-options.js'
+import { venueNow } from './venue-clock.js'
 import { fillsSpec } from './watch-fills.js'
-import { openOrdersState } from './watch-open-orders.js'
+import { type OpenOrdersState, openOrdersState } from './watch-open-orders.js'
+
+export type { OrderEvent, OrderProgress } from './order-life.js'
 
 /**
  * Which order `watchOrder` follows: its composite id, its parts, or its client id.
@@ -46,6 +58,8 @@ export type WatchOrderRef =
  * ```ts
  * // a slow venue: wait up to 30 s for a new order to show before VenueNotFoundError
  * venue.watchOrder({ clientId: 'bot-1' }, { visibleWithinMs: 30_000 })
+ * // a restarted bot following an order it placed an hour ago under a reused client id
+ * venue.watchOrder({ clientId: 'bot-1' }, { placedAfter: Date.parse('2026-11-25T10:00:00Z') })
  * ```
  */
 export interface WatchOrderOptions {
@@ -54,69 +68,51 @@ export interface WatchOrderOptions {
    * is asked for again before `VenueNotFoundError`, ms; default 10,000.
    */
   readonly visibleWithinMs?: number | undefined
-}
-
-/**
- * An order as `watchOrder` follows it: the venue's record and exact progress.
- *
- * @example
- * ```ts
- * import type { OrderProgress } from 'venue-rx'
- *
- * venue.watchOrder({ clientId: 'bot-1' }).subscribe((event) => {
- *   const progress: OrderProgress = event.order
- *   console.log(progress.id, progress.filled, progress.remaining, progress.avgPrice)
- *   // '0-25-0' '20' '30' '1.04'
- * })
- * ```
- */
-export interface OrderProgress {
-  /** Composite id `{pool_id}-{order_id}-{side}`. */
-  readonly id: string
-  /** The venue's latest record of the order. */
-  readonly record: OpenOrder | Order
-  /** Base quantity filled so far: the sum of the fills emitted, exact. */
-  readonly filled: string
-  /** `order_amount - filled`, exact (never below 0). */
-  readonly remaining: string
   /**
-   * Σ price × quantity / Σ quantity over the fills, rounded half to even at 18 decimals
-   * (exact whenever it has no more); `'0'` before the first fill.
+   * With a client id: only an order placed at or after this time (epoch ms, the venue's
+   * clock) is taken, so that a client id used again never follows an older order. Default:
+   * one minute before the subscription (by the venue's clock). `0` takes any order.
    */
-  readonly avgPrice: string
+  readonly placedAfter?: number | undefined
+  /**
+   * How long `done` waits for the fills of an ended order to add up to its executed
+   * amount, ms; default the venue's `fillGraceMs` (10,000).
+   */
+  readonly fillGraceMs?: number | undefined
 }
-
-/**
- * What `watchOrder` emits.
- *
- * @example
- * ```ts
- * import type { OrderEvent } from 'venue-rx'
- *
- * venue.watchOrder('0-25-0').subscribe((event: OrderEvent) => {
- *   if (event.type === 'fill') console.log('fill', event.fill.quantity, '@', event.fill.price)
- *   else if (event.type === 'done') console.log(event.status, event.order.avgPrice) // 'filled' '1.04'
- * })
- * ```
- */
-export type OrderEvent =
-  | { readonly type: 'fill'; readonly fill: Fill; readonly order: OrderProgress }
-  | { readonly type: 'update'; readonly order: OrderProgress }
-  | { readonly type: 'done'; readonly status: OrderOutcome; readonly order: OrderProgress }
 
 const METHOD = 'watchOrder'
 
-/** How one order is asked for: by composite id, or by client id first. */
-type Target = { readonly id: string } | { readonly clientId: string }
+/** Polls between two look-ups of an order missing from the open list. */
+const RECHECK_POLLS = 2
 
-function target(ref: unknown): Target {
+/** How far before the subscription a client id's order may have been placed, by default. */
+const DEFAULT_PLACED_WINDOW_MS = 60_000
+
+/** The most trades the venue has been seen to list with an order. */
+const ORDER_TRADES_CAP = 100
+
+/** How one order is asked for: by composite id, or by client id first. */
+type Target =
+  | { readonly id: string }
+  | { readonly clientId: string; readonly placedAfter: number | undefined }
+
+function target(ref: unknown, placedAfter: unknown): Target {
   if (typeof ref === 'object' && ref !== null && 'clientId' in ref) {
     streamOptions(METHOD, ref, ['clientId'])
     const clientId = (ref as { clientId: unknown }).clientId
-    if (typeof clientId !== 'string' || clientId === '') {
-      failArgument(METHOD, 'clientId', 'must be a non-empty string', clientId)
+    // The rule of the venue's client-id path segment: checked here, not at the first look-up.
+    checkPathSegment(METHOD, 'clientId', checkText(METHOD, 'clientId', clientId))
+    if (
+      placedAfter !== undefined &&
+      (typeof placedAfter !== 'number' || !Number.isSafeInteger(placedAfter) || placedAfter < 0)
+    ) {
+      failArgument(METHOD, 'placedAfter', 'must be epoch ms, a whole number 0 or more', placedAfter)
     }
-    return { clientId }
+    return { clientId: clientId as string, placedAfter: placedAfter as number | undefined }
+  }
+  if (placedAfter !== undefined) {
+    failArgument(METHOD, 'placedAfter', 'applies to a client id only', placedAfter)
   }
   try {
     return { id: orderSegment(ref as never) }
@@ -129,240 +125,451 @@ function target(ref: unknown): Target {
   }
 }
 
-/** Fields of an order that its fills change. */
-const FILL_FIELDS = new Set(['executed_amount', 'avg_price'])
-
-/** Whether `open` differs from `before` in a field of the open record a fill does not change. */
-function changedBesideFills(before: OpenOrder | Order, open: OpenOrder): boolean {
-  return Object.keys(open).some(
-    (name) =>
-      !FILL_FIELDS.has(name) &&
-      JSON.stringify((before as Record<string, unknown>)[name]) !==
-        JSON.stringify((open as Record<string, unknown>)[name]),
-  )
+function wholeMs(name: string, value: unknown, fallback: number): number {
+  const ms = value ?? fallback
+  if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) {
+    failArgument(METHOD, name, 'must be a whole number of ms, 0 or more', ms)
+  }
+  return ms
 }
 
-/** The venue does not show the order (yet or at all): not found, or its ambiguous 500. */
+/** The venue does not show the order (yet or any more): not found, or its ambiguous 500. */
 const unseen = (error: unknown) =>
   error instanceof VenueNotFoundError || (error instanceof VenueServerError && error.ambiguous)
 
+/** Transport trouble, retried like every stream's. */
+const transient = (error: unknown) =>
+  !unseen(error) && error instanceof VenueError && error.retryable
+
 /**
- * One order's fills and end: `fill` once per fill in `global_seq` order, `update` when the
- * order changed without a fill, then `done` (`filled`, `canceled` or `rejected`) once every
- * fill is out (they add up to the order's executed amount), then completion. An order that
- * ended before the subscription replays its fills, then `done`.
+ * The newest order in `orders` (newest first) that `wanted` names: by id, or by client id
+ * placed at or after `placedAfter` (epoch ms; order times are whole seconds).
+ */
+export function pickOrder<T extends OpenOrder>(
+  orders: readonly T[],
+  wanted: { readonly id: string } | { readonly clientId: string; readonly placedAfter: number },
+): T | undefined {
+  if ('id' in wanted) return orders.find((order) => order.id === wanted.id)
+  const from = Math.floor(wanted.placedAfter / 1000) * 1000
+  return orders.find((order) => order.order_cid === wanted.clientId && order.order_time >= from)
+}
+
+/**
+ * One order's fills and end: `fill` once per fill (ascending `global_seq`), `update` when
+ * the order changed without a fill, then one `done` (`filled`, `canceled`, `rejected`, or
+ * `unknown` for an order the venue stopped answering for), then completion. `done` waits
+ * up to `fillGraceMs` for the fills to add up to the executed amount; after that it comes
+ * marked `reconciled: false` with the amount `missing`. An order that ended before the
+ * subscription replays its fills, then `done`.
  *
- * Every `watchOrder` of a venue shares one tail of the account's fills and one poll of the
- * open orders; each order costs one look-up at its start (two for a client id: the id
- * first) and, when it leaves the open set, the one the open-orders poll makes. A fresh
- * order the venue does not show yet is asked for again with the venue's backoff for
- * `visibleWithinMs`, then the stream fails with `VenueNotFoundError`.
- * Throws `VenueInputError` at once for a bad reference or option.
+ * What it costs: every `watchOrder` of a venue shares one tail of the account's fills and
+ * one poll of the open orders. An order found in the open list without fills costs nothing
+ * more; an ended one without fills is found in shared pages of the newest ended orders;
+ * otherwise one look-up (`/orders/{id}`; a client id first through the lists, then
+ * `/orders/client-id/...`). An order missing from the open list is looked up on its own
+ * clock: at once, then every 2 polls; when the venue does not answer for it `orderLookups`
+ * times in a row, it is `done` with `status: 'unknown'`. A fresh order the venue does not
+ * show yet is asked for with the venue's backoff for `visibleWithinMs`, then the stream
+ * fails with a `VenueNotFoundError` naming it. Throws `VenueInputError` at once for a bad
+ * reference or option.
  */
 export function watchOrder(
   context: StreamContext,
   ref: WatchOrderRef,
   options?: WatchOrderOptions,
 ): Observable<OrderEvent> {
-  const wanted = target(ref)
-  const given = streamOptions(METHOD, options, ['visibleWithinMs'])
-  const visibleWithinMs = given['visibleWithinMs'] ?? 10_000
-  if (
-    typeof visibleWithinMs !== 'number' ||
-    !Number.isSafeInteger(visibleWithinMs) ||
-    visibleWithinMs < 0
-  ) {
-    failArgument(
-      METHOD,
-      'visibleWithinMs',
-      'must be a whole number of ms, 0 or more',
-      visibleWithinMs,
-    )
+  const given = streamOptions(METHOD, options, ['visibleWithinMs', 'placedAfter', 'fillGraceMs'])
+  const wanted = target(ref, given['placedAfter'])
+  const visibleWithinMs = wholeMs('visibleWithinMs', given['visibleWithinMs'], 10_000)
+  const settings: OrderLifeSettings = {
+    lookups: context.orderLookups,
+    recheckPolls: RECHECK_POLLS,
+    fillGraceMs: wholeMs('fillGraceMs', given['fillGraceMs'], context.fillGraceMs),
   }
   const tail = sharedTail(context, fillsSpec(context, undefined))
   return new Observable<OrderEvent>((subscriber) => {
-    const rest = context.rest(`${METHOD}#lookups`)
-    const abort = new AbortController()
-    const subscriptions: Subscription[] = []
-    const queued: Fill[] = []
-    let joined = false
-    let id: string | undefined
-    let record: OpenOrder | Order | undefined
-    let ending: { status: OrderOutcome; final: OrderWithTrades } | undefined
-    const seqs = new Set<string>()
-    let filled = '0'
-    let notional = '0'
-    let absentPolls = 0
-    let asking = false
+    const watch = new OrderWatch(context, wanted, visibleWithinMs, settings, subscriber)
+    watch.start(tail)
+    return () => watch.stop()
+  })
+}
 
-    const progress = (): OrderProgress => {
-      const current = record as OpenOrder | Order
-      const remaining = subtractDecimal(current.order_amount, filled)
-      return {
-        id: id as string,
-        record: current,
-        filled,
-        remaining: compareDecimal(remaining, '0') < 0 ? '0' : remaining,
-        avgPrice: isZeroDecimal(filled) ? '0' : divideDecimal(notional, filled, 18),
-      }
-    }
-    const mine = (fill: Fill) => {
-      const [pool, order, side] = (id ?? (wanted as { id: string }).id).split('-')
-      return (
-        String(fill.poolId) === pool &&
-        fill.orderId === order &&
-        (fill.side === 'buy' ? '0' : '1') === side
-      )
-    }
-    const emitFill = (fill: Fill) => {
-      if (!mine(fill) || seqs.has(fill.globalSeq)) return
-      seqs.add(fill.globalSeq)
-      filled = addDecimal(filled, fill.quantity)
-      notional = addDecimal(notional, multiplyDecimal(fill.price, fill.quantity))
-      subscriber.next({ type: 'fill', fill, order: progress() })
-    }
-    /** Emits the fills of a record's trades not emitted yet, ascending. */
-    const emitTrades = async (order: OrderWithTrades) => {
-      const account = await lookUp(() => chainAccount(context, rest))
-      for (const trade of order.trades) for (const fill of fillsOf(trade, account)) emitFill(fill)
-    }
-    const end = async (final: OrderWithTrades, status: OrderOutcome) => {
-      if (ending !== undefined) return
-      ending = { status, final }
-      for (const fill of queued.splice(0)) emitFill(fill)
-      await emitTrades(final)
-      if (compareDecimal(filled, final.executed_amount) < 0) {
-        subscriber.error(
-          new VenueResponseError(
-            'schema',
-            `${METHOD}: the fills of order ${id} add up to ${filled}, its executed amount is ${final.executed_amount}`,
-            { status: 200 },
-          ),
-        )
-        return
-      }
-      record = final
-      subscriber.next({ type: 'done', status, order: progress() })
-      subscriber.complete()
-    }
+/** The I/O around one order's {@link OrderLife}: requests, the feeds, timers. */
+class OrderWatch {
+  readonly #context: StreamContext
+  readonly #wanted: Target
+  readonly #visibleWithinMs: number
+  readonly #settings: OrderLifeSettings
+  readonly #subscriber: Subscriber<OrderEvent>
+  readonly #rest: RestClient
+  readonly #abort = new AbortController()
+  readonly #subscriptions = new Subscription()
+  /** The account's chain account (tells its side of a trade), known once finding starts. */
+  #account: string | undefined
+  /** Fills from the tail before the order is known. */
+  #queued: Fill[] = []
+  #life: OrderLife | undefined
+  #wake: Subscription | undefined
+  /** When the fills tail first answered this subscription (scheduler clock). */
+  #tailStartedAt = 0
 
-    /** Asks for the order until the venue shows it, for `visibleWithinMs` at most. */
-    const lookUp = async <R = OrderWithTrades>(ask?: () => Promise<R>): Promise<R> => {
-      const started = (context.scheduler ?? asyncScheduler).now()
-      for (let attempt = 1; ; attempt += 1) {
-        try {
-          if (ask !== undefined) return await ask()
-          if (id === undefined && 'clientId' in wanted) {
-            id = (await rest.orderByClientId(wanted.clientId, { signal: abort.signal })).id
-          }
-          return (await rest.order(id ?? (wanted as { id: string }).id, {
-            signal: abort.signal,
-          })) as R
-        } catch (error) {
-          const waited = (context.scheduler ?? asyncScheduler).now() - started
-          // Transport trouble (network, timeout, 5xx, 429) is retried like every stream's.
-          const transient = !unseen(error) && error instanceof VenueError && error.retryable
-          if (!transient && (!unseen(error) || waited >= visibleWithinMs)) {
-            if (unseen(error)) {
-              throw new VenueNotFoundError(
-                `${METHOD}: the venue did not show the order within ${visibleWithinMs} ms`,
-                { status: 500, cause: error },
-              )
-            }
-            throw error
-          }
-          const { initialMs, maxMs, factor } = context.backoff
-          const retryAfter = error instanceof VenueRateLimitError ? (error.retryAfterMs ?? 0) : 0
-          const backoff = Math.min(maxMs, initialMs * factor ** (attempt - 1))
-          const delay = clampDelay(
-            transient ? Math.max(backoff, retryAfter) : Math.min(backoff, visibleWithinMs - waited),
-          )
-          await new Promise<void>((resolve) => {
-            subscriptions.push(
-              timer(delay, context.scheduler ?? undefined).subscribe(() => resolve()),
-            )
-          })
-        }
-      }
-    }
+  constructor(
+    context: StreamContext,
+    wanted: Target,
+    visibleWithinMs: number,
+    settings: OrderLifeSettings,
+    subscriber: Subscriber<OrderEvent>,
+  ) {
+    this.#context = context
+    this.#wanted = wanted
+    this.#visibleWithinMs = visibleWithinMs
+    this.#settings = settings
+    this.#subscriber = subscriber
+    this.#rest = context.rest(`${METHOD}#lookups`)
+  }
 
-    const start = async () => {
-      const snapshot = await lookUp()
-      id = snapshot.id
-      record = snapshot
-      await emitTrades(snapshot)
-      const status = orderOutcome(snapshot)
-      if (status !== undefined) {
-        await end(snapshot, status)
-        return
-      }
-      joined = true
-      for (const fill of queued.splice(0)) emitFill(fill)
-      subscriptions.push(
-        openOrdersState(context).subscribe({
-          next: (state) => {
-            if (ending !== undefined) return
-            const open = state.orders.find((order) => order.id === id)
-            if (open !== undefined) {
-              absentPolls = 0
-              const before = record
-              record = open
-              // A change the fills explain (executed amount, average price) is no update.
-              if (before !== undefined && changedBesideFills(before, open)) {
-                subscriber.next({ type: 'update', order: progress() })
-              }
-              return
-            }
-            const ended = state.endings.find((each) => each.id === id)
-            if (ended !== undefined) {
-              void end(ended.final, ended.status).catch((error: unknown) => subscriber.error(error))
-            } else if (!asking && (++absentPolls === 1 || absentPolls % 5 === 0)) {
-              // Not in the list and not ended there: it ended before the shared poll saw it
-              // open, or the list missed it. Ask (on the first such poll, then every fifth).
-              asking = true
-              void lookUp()
-                .then(async (final) => {
-                  asking = false
-                  const outcome = orderOutcome(final)
-                  if (outcome !== undefined) await end(final, outcome)
-                })
-                .catch((error: unknown) => subscriber.error(error))
-            }
-          },
-          error: (error: unknown) => subscriber.error(error),
-          complete: () => subscriber.complete(),
-        }),
-      )
-    }
+  get #now(): number {
+    return (this.#context.scheduler ?? asyncScheduler).now()
+  }
 
-    // Listen to the fills first, so that none between the look-up and the tail is missed:
-    // the look-up happens once the tail knows where it starts.
-    // Only this order's fills are held (by id, or by client id until the id is known).
-    const relevant = (fill: Fill) =>
-      id !== undefined
-        ? mine(fill)
-        : 'clientId' in wanted
-          ? fill.clientId === wanted.clientId
-          : true
+  /**
+   * Listens to the fills first, so that none between finding the order and the tail is
+   * missed: the order is looked for once the tail knows where it starts.
+   */
+  start(tail: Observable<TailEvent<Fill, string>>): void {
     let started = false
-    subscriptions.push(
+    this.#subscriptions.add(
       tail.subscribe({
         next: (event) => {
           if (!started) {
             started = true
-            start().catch((error: unknown) => subscriber.error(error))
+            this.#tailStartedAt = this.#now
+            this.#listenToPolls()
           }
-          if (event.type !== 'item' || ending !== undefined || !relevant(event.item)) return
-          if (joined) emitFill(event.item)
-          else queued.push(event.item)
+          if (event.type === 'item') this.#onFill(event.item)
         },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => subscriber.complete(),
+        error: (error: unknown) => this.#subscriber.error(error),
+        complete: () => this.#subscriber.complete(),
       }),
     )
-    return () => {
-      abort.abort()
-      for (const subscription of subscriptions) subscription.unsubscribe()
+  }
+
+  stop(): void {
+    this.#abort.abort()
+    this.#wake?.unsubscribe()
+    this.#subscriptions.unsubscribe()
+  }
+
+  #onFill(fill: Fill): void {
+    if (this.#life !== undefined) {
+      if (this.#mine(fill, this.#life.id)) this.#input({ type: 'fills', fills: [fill] })
+      return
     }
-  })
+    const wanted = this.#wanted
+    if ('id' in wanted ? this.#mine(fill, wanted.id) : fill.clientId === wanted.clientId) {
+      this.#queued.push(fill)
+    }
+  }
+
+  #mine(fill: Fill, id: string): boolean {
+    const [pool, order, side] = id.split('-')
+    return (
+      String(fill.poolId) === pool &&
+      fill.orderId === order &&
+      (fill.side === 'buy' ? '0' : '1') === side
+    )
+  }
+
+  /**
+   * The shared open-orders poll: its first answer newer than this subscription finds the
+   * order (a state replayed at once may predate fills the tail already passed on), and
+   * every answer after that is a tick of the order's own clock.
+   */
+  #listenToPolls(): void {
+    let subscribing = true
+    let finding = false
+    this.#subscriptions.add(
+      openOrdersState(this.#context).subscribe({
+        next: (state) => {
+          if (this.#life !== undefined) this.#onPoll(state)
+          else if (!subscribing && !finding) {
+            finding = true
+            this.#find(state).catch((error: unknown) => this.#subscriber.error(error))
+          }
+        },
+        error: (error: unknown) => this.#subscriber.error(error),
+        complete: () => this.#subscriber.complete(),
+      }),
+    )
+    subscribing = false
+  }
+
+  /** Finds the order: the open list, the newest ended orders, then a look-up. */
+  async #find(state: OpenOrdersState): Promise<void> {
+    this.#account = await this.#retry(() => chainAccount(this.#context, this.#rest))
+    const wanted =
+      'id' in this.#wanted
+        ? this.#wanted
+        : {
+            clientId: this.#wanted.clientId,
+            placedAfter:
+              this.#wanted.placedAfter ??
+              (await this.#retry(() => venueNow(this.#context, this.#rest))) -
+                DEFAULT_PLACED_WINDOW_MS,
+          }
+    const listed = pickOrder(state.orders, wanted)
+    if (listed !== undefined && compareDecimal(listed.executed_amount, '0') === 0) {
+      this.#begin(listed, await this.#earlyFills(listed))
+      return
+    }
+    const found =
+      listed ??
+      (await this.#retry(() =>
+        findEnded(this.#context, this.#rest, (page) => pickOrder(page, wanted)),
+      ))
+    // Ended without a fill: nothing more to read.
+    if (found !== undefined && compareDecimal(found.executed_amount, '0') === 0) {
+      this.#begin(found, [])
+      return
+    }
+    const id = found?.id ?? ('id' in wanted ? wanted.id : await this.#idOfClientId(wanted))
+    const record = await this.#visible(
+      () => this.#rest.order(id, { signal: this.#abort.signal }),
+      () => `order ${id}`,
+    )
+    this.#begin(record, await this.#fillsOf(record))
+  }
+
+  /**
+   * The fills of an order the open list shows without any: none, unless it is young. A
+   * young order may have filled after the list was read (or the list may lag) and before
+   * the fills tail started: its fills are read from the account's trades of the last
+   * minute, in one scan every young order starting with it shares.
+   */
+  async #earlyFills(order: OpenOrder): Promise<Fill[]> {
+    const venueMs = await this.#retry(() => venueNow(this.#context, this.#rest))
+    const since = venueMs - DEFAULT_PLACED_WINDOW_MS
+    if (order.order_time < since) return []
+    const fills = await this.#retry(() =>
+      recentFills(this.#context, this.#rest, since, this.#tailStartedAt),
+    )
+    return fills.filter((fill) => this.#mine(fill, order.id))
+  }
+
+  /** The id of the newest order with the client id placed after the time, once visible. */
+  async #idOfClientId(wanted: { clientId: string; placedAfter: number }): Promise<string> {
+    let older: Order | undefined
+    const placed = new Date(Math.floor(wanted.placedAfter / 1000) * 1000).toISOString()
+    const order = await this.#visible(
+      async () => {
+        const answer = await this.#rest.orderByClientId(wanted.clientId, {
+          signal: this.#abort.signal,
+        })
+        // The venue's answer for the client id: only its time is checked.
+        if (pickOrder([answer], { ...wanted, clientId: answer.order_cid }) !== undefined) {
+          return answer
+        }
+        // Only an older order uses the client id: as good as not visible yet.
+        older = answer
+        throw new VenueNotFoundError(`${METHOD}: only an older order uses the client id`, {
+          status: 404,
+        })
+      },
+      () =>
+        `an order with client id ${JSON.stringify(wanted.clientId)} placed at or after ${placed}` +
+        (older === undefined
+          ? ''
+          : ` (only order ${older.id}, placed ${new Date(older.order_time).toISOString()}, uses it)`),
+    )
+    return order.id
+  }
+
+  #begin(record: OpenOrder | Order, fills: readonly Fill[]): void {
+    const id = record.id
+    const queued = this.#queued.filter((fill) => this.#mine(fill, id))
+    this.#queued = []
+    this.#run(startOrder(record, [...fills, ...queued], this.#settings, this.#now))
+  }
+
+  #onPoll(state: OpenOrdersState): void {
+    const id = (this.#life as OrderLife).id
+    const ending = state.endings.find((each) => each.id === id)
+    const end =
+      ending === undefined
+        ? undefined
+        : ending.status === 'unknown'
+          ? { status: ending.status, record: (this.#life as OrderLife).record, fills: [] }
+          : {
+              status: ending.status,
+              record: ending.final,
+              fills: this.#tradesOf(ending.final),
+            }
+    this.#input({
+      type: 'poll',
+      poll: state.poll,
+      now: this.#now,
+      open: state.orders.find((order) => order.id === id),
+      end,
+    })
+  }
+
+  #input(input: OrderInput): void {
+    const life = this.#life
+    if (life === undefined || this.#subscriber.closed) return
+    this.#run(stepOrder(life, input, this.#settings))
+  }
+
+  /** Carries out one step: its events, then a look-up, a wake-up or the end. */
+  #run(step: OrderStep): void {
+    this.#life = step.life
+    for (const event of step.events) this.#subscriber.next(event)
+    if (this.#subscriber.closed) return
+    if (step.complete) {
+      this.#subscriber.complete()
+      return
+    }
+    if (step.wakeAt !== undefined) {
+      this.#wake?.unsubscribe()
+      const at = step.wakeAt
+      this.#wake = timer(
+        clampDelay(at - this.#now),
+        this.#context.scheduler ?? undefined,
+      ).subscribe(() => this.#input({ type: 'time', now: Math.max(at, this.#now) }))
+    }
+    if (step.ask) this.#lookUp(step.life.id)
+  }
+
+  /** One look-up of the known order: its record and trades, or that the venue did not answer. */
+  #lookUp(id: string): void {
+    this.#retry(() => this.#rest.order(id, { signal: this.#abort.signal }))
+      .then(
+        async (record): Promise<OrderInput> => ({
+          type: 'answer',
+          record,
+          fills: await this.#fillsOf(record),
+          now: this.#now,
+        }),
+        (error: unknown): OrderInput => {
+          if (unseen(error)) return { type: 'unanswered', now: this.#now }
+          throw error
+        },
+      )
+      .then(
+        (input) => this.#input(input),
+        (error: unknown) => this.#subscriber.error(error),
+      )
+  }
+
+  /** The fills of a record's trades (this order's side of each). */
+  #tradesOf(record: OrderWithTrades): Fill[] {
+    const account = this.#account as string
+    return record.trades
+      .flatMap((trade) => fillsOf(trade, account))
+      .filter((fill) => this.#mine(fill, record.id))
+  }
+
+  /**
+   * The fills of a looked-up order. When the venue lists as many trades as it ever does
+   * and they do not add up, the earlier ones are read from the account's trades (from the
+   * order's time, ascending), so that an order of many fills is still followed whole.
+   */
+  async #fillsOf(record: OrderWithTrades): Promise<Fill[]> {
+    const listed = this.#tradesOf(record)
+    const sum = listed.reduce((total, fill) => addDecimal(total, fill.quantity), '0')
+    if (
+      record.trades.length < ORDER_TRADES_CAP ||
+      compareDecimal(sum, record.executed_amount) >= 0
+    ) {
+      return listed
+    }
+    const found = new Map(listed.map((fill) => [fill.globalSeq, fill]))
+    let after: string | undefined
+    const firstListed = listed.reduce<string | undefined>(
+      (low, fill) =>
+        low === undefined || compareIds(fill.globalSeq, low) < 0 ? fill.globalSeq : low,
+      undefined,
+    )
+    for (;;) {
+      const page = await this.#retry(() =>
+        this.#rest.trades(
+          {
+            poolId: record.pool_id,
+            after: Math.floor(record.order_time / 1000) - 1,
+            ...(after === undefined ? {} : { afterSeq: after }),
+            sort: 'asc',
+            limit: 100,
+          },
+          { signal: this.#abort.signal },
+        ),
+      )
+      for (const trade of page) {
+        for (const fill of fillsOf(trade, this.#account as string)) {
+          if (this.#mine(fill, record.id)) found.set(fill.globalSeq, fill)
+        }
+      }
+      const last = page.at(-1)?.global_seq
+      // The rest is in the record's own list: stop where it starts.
+      if (last === undefined || page.length < 100) break
+      if (firstListed !== undefined && compareIds(last, firstListed) >= 0) break
+      after = last
+    }
+    return [...found.values()]
+  }
+
+  /**
+   * Runs `request`, retrying transport trouble with the venue's backoff (a 429's
+   * Retry-After honoured); anything else is thrown.
+   */
+  async #retry<R>(request: () => Promise<R>): Promise<R> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await request()
+      } catch (error) {
+        if (!transient(error) || this.#abort.signal.aborted) throw error
+        await this.#pause(this.#delay(attempt, error))
+      }
+    }
+  }
+
+  /**
+   * Runs `request` until the venue shows what it asks for: transport trouble is retried as
+   * in {@link OrderWatch.#retry}, and "not shown" (404, the ambiguous 500) for
+   * `visibleWithinMs`; then the stream fails with a `VenueNotFoundError` naming `what`.
+   */
+  async #visible<R>(request: () => Promise<R>, what: () => string): Promise<R> {
+    const started = this.#now
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.#retry(request)
+      } catch (error) {
+        if (!unseen(error) || this.#abort.signal.aborted) throw error
+        const waited = this.#now - started
+        if (waited >= this.#visibleWithinMs) {
+          throw new VenueNotFoundError(
+            `${METHOD}: the venue did not show ${what()} within ${this.#visibleWithinMs} ms`,
+            { status: (error as VenueNotFoundError | VenueServerError).status, cause: error },
+          )
+        }
+        await this.#pause(Math.min(this.#delay(attempt, error), this.#visibleWithinMs - waited))
+      }
+    }
+  }
+
+  #delay(attempt: number, error: unknown): number {
+    const { initialMs, maxMs, factor, jitter } = this.#context.backoff
+    const computed = backoffDelay(attempt, initialMs, maxMs, factor)
+    const drawn = jitter ? Math.floor(Math.random() * computed) : computed
+    const retryAfter = error instanceof VenueRateLimitError ? (error.retryAfterMs ?? 0) : 0
+    return clampDelay(Math.max(drawn, retryAfter))
+  }
+
+  #pause(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const wait = timer(ms, this.#context.scheduler ?? undefined).subscribe(() => {
+        this.#subscriptions.remove(wait)
+        resolve()
+      })
+      this.#subscriptions.add(wait)
+    })
+  }
 }

@@ -1,0 +1,69 @@
+import { asyncScheduler } from 'rxjs'
+import type { RestClient } from '../rest/index.js'
+import { chainAccount, type Fill, fillsOf } from './fills.js'
+import type { StreamContext } from './stream-context.js'
+
+/** The venue's largest page of trades. */
+const PAGE = 100
+
+interface Scan {
+  /** When the scan started (the venue's scheduler clock). */
+  readonly startedAt: number
+  /** It covers the account's trades after this venue time, epoch ms. */
+  readonly since: number
+  readonly fills: Promise<Fill[]>
+}
+
+const scans = new WeakMap<StreamContext, Scan>()
+
+/**
+ * Every fill of the account after venue time `since` (epoch ms), read from the account's
+ * trades (ascending, in full pages) by one scan that every caller of the venue shares when
+ * it started no earlier than `notBefore` (the caller's clock, `context.scheduler`) and
+ * reaches back far enough. `watchOrder` uses it at its start: a fill that happened just
+ * before the fills tail started is in it, whatever the open list shows. A failed scan is
+ * started again by the next caller.
+ *
+ * @example
+ * ```ts
+ * const fills = await recentFills(context, rest, venueMs - 60_000, startedAt)
+ * fills.filter((fill) => fill.orderId === '25') // that order's fills of the last minute
+ * ```
+ */
+export function recentFills(
+  context: StreamContext,
+  rest: RestClient,
+  since: number,
+  notBefore: number,
+): Promise<Fill[]> {
+  const known = scans.get(context)
+  if (known !== undefined && known.startedAt >= notBefore && known.since <= since) {
+    return known.fills
+  }
+  const startedAt = (context.scheduler ?? asyncScheduler).now()
+  const fills = scan(context, rest, since)
+  scans.set(context, { startedAt, since, fills })
+  fills.catch(() => {
+    if (scans.get(context)?.fills === fills) scans.delete(context)
+  })
+  return fills
+}
+
+async function scan(context: StreamContext, rest: RestClient, since: number): Promise<Fill[]> {
+  const account = await chainAccount(context, rest)
+  const fills: Fill[] = []
+  let afterSeq: string | undefined
+  for (;;) {
+    const page = await rest.trades({
+      // Whole seconds, exclusive: one second earlier, so nothing at `since` is left out.
+      after: Math.floor(since / 1000) - 1,
+      ...(afterSeq === undefined ? {} : { afterSeq }),
+      sort: 'asc',
+      limit: PAGE,
+    })
+    for (const trade of page) fills.push(...fillsOf(trade, account))
+    const last = page.at(-1)
+    if (last === undefined || page.length < PAGE) return fills
+    afterSeq = last.global_seq
+  }
+}
