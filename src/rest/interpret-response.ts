@@ -24,6 +24,8 @@ export interface VenueResult<T> {
 export interface InterpretContext {
   /** REST method name, for messages. */
   readonly endpoint: string
+  /** What the messages name instead of the method: `order 1-42-0` names the order. */
+  readonly subject?: string | undefined
   /** Removes secrets from text the venue sent back before it goes into an error. */
   readonly redact: (text: string) => string
   /** Current time in ms, for `Retry-After` HTTP dates. */
@@ -43,6 +45,7 @@ export function interpretResponse<S extends z.ZodType>(
 ): VenueResult<z.output<S>> {
   const { status } = response
   const { endpoint } = context
+  const label = context.subject ?? endpoint
   const quick = fast === undefined ? undefined : plainAnswer(response, fast)
   if (quick !== undefined) return quick
   let json: unknown
@@ -68,7 +71,7 @@ export function interpretResponse<S extends z.ZodType>(
   if (jsonError !== undefined) {
     throw new VenueResponseError(
       'json',
-      `${endpoint}: HTTP ${status} body is not valid JSON (${describeBody(response.body)})`,
+      `${label}: HTTP ${status} body is not valid JSON (${describeBody(response.body)})`,
       {
         status,
         endpoint,
@@ -78,7 +81,7 @@ export function interpretResponse<S extends z.ZodType>(
   if (envelope === undefined || !envelope.success) {
     throw new VenueResponseError(
       'envelope',
-      `${endpoint}: HTTP ${status} body is not a {code, message, data} envelope`,
+      `${label}: HTTP ${status} body is not a {code, message, data} envelope`,
       {
         status,
         endpoint,
@@ -88,7 +91,7 @@ export function interpretResponse<S extends z.ZodType>(
   }
   if (envelope.data.code !== 0) {
     throw new VenueApiError(
-      `${endpoint}: the venue answered code ${envelope.data.code}${venueMessage ? ` "${venueMessage}"` : ''}`,
+      `${label}: the venue answered code ${envelope.data.code}${venueMessage ? ` "${venueMessage}"` : ''}`,
       { status, endpoint, venueCode: envelope.data.code, venueMessage },
     )
   }
@@ -107,7 +110,7 @@ export function interpretResponse<S extends z.ZodType>(
         : ` at data${first.path.map((p) => `[${JSON.stringify(p)}]`).join('')}: ${first.message}`
     throw new VenueResponseError(
       'schema',
-      `${endpoint}: response does not match the expected shape${where}`,
+      `${label}: response does not match the expected shape${where}`,
       {
         status,
         endpoint,
@@ -167,12 +170,13 @@ function errorForStatus(
   context: InterpretContext,
 ): VenueError {
   const { endpoint, status, venueMessage } = info
+  const label = context.subject ?? endpoint
   const said = venueMessage ? ` "${venueMessage}"` : ''
-  const message = `${endpoint}: HTTP ${status}${said}`
+  const message = `${label}: HTTP ${status}${said}`
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(header(response, 'retry-after'), context.now())
     return new VenueRateLimitError(
-      `${endpoint}: rate limited (HTTP 429${retryAfterMs === undefined ? '' : `, retry after ${retryAfterMs} ms`})`,
+      `${label}: rate limited (HTTP 429${retryAfterMs === undefined ? '' : `, retry after ${retryAfterMs} ms`})`,
       {
         ...info,
         retryAfterMs,
@@ -182,7 +186,7 @@ function errorForStatus(
   const lower = venueMessage?.toLowerCase() ?? ''
   if (status === 400 && lower.includes('api key')) {
     const reason = lower.includes('missing') ? 'missing-key' : 'invalid-key'
-    return new VenueAuthError(reason, `${endpoint}: the venue refused the API key${said}`, info)
+    return new VenueAuthError(reason, `${label}: the venue refused the API key${said}`, info)
   }
   if (status === 401) return new VenueAuthError('unauthorized', message, info)
   if (status === 403) return new VenueAuthError('forbidden', message, info)

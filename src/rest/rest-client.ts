@@ -97,6 +97,8 @@ export type RequestEndpoint = <S extends z.ZodType>(
   path: string,
   query: q.Query,
   options: CallOptions | undefined,
+  /** What error messages name instead of the method (`order 1-42-0`). */
+  subject?: string,
 ) => Promise<VenueResult<z.output<S>>>
 
 /** The venue settings a REST client uses (and nothing else of the venue's options). */
@@ -129,7 +131,7 @@ export function createRequester(deps: RestClientDeps): RequestEndpoint {
   // The last output per request of the endpoints that `remember` (a few, newest last).
   const remembered = new Map<string, unknown>()
 
-  return async (endpoint, path, query, callOptions) => {
+  return async (endpoint, path, query, callOptions, subject) => {
     const method = endpoint.method
     const signal = callSignal(method, callOptions)
     const headers: Record<string, string> = { accept: 'application/json' }
@@ -155,13 +157,18 @@ export function createRequester(deps: RestClientDeps): RequestEndpoint {
     })
     const { fast } = endpoint
     if (fast === undefined) {
-      return interpretResponse(response, endpoint.schema, { endpoint: method, redact, now })
+      return interpretResponse(response, endpoint.schema, {
+        endpoint: method,
+        subject,
+        redact,
+        now,
+      })
     }
     if (!endpoint.remember) {
       return interpretResponse(
         response,
         endpoint.schema,
-        { endpoint: method, redact, now },
+        { endpoint: method, subject, redact, now },
         (data, tally) => fast(data, undefined, tally),
       )
     }
@@ -169,7 +176,7 @@ export function createRequester(deps: RestClientDeps): RequestEndpoint {
     const answer = interpretResponse(
       response,
       endpoint.schema,
-      { endpoint: method, redact, now },
+      { endpoint: method, subject, redact, now },
       (data, tally) => fast(data, known as never, tally),
     )
     remembered.delete(target)
@@ -218,8 +225,9 @@ export function createRestClient(deps: RestClientDeps): RestClient {
     path: string,
     query: q.Query,
     options: CallOptions | undefined,
+    subject?: string,
   ): Promise<z.output<S>> => {
-    const answer = await request(endpoint, path, query, options)
+    const answer = await request(endpoint, path, query, options, subject)
     options?.onMeta?.(answer.meta)
     return answer.data
   }
@@ -259,7 +267,11 @@ export function createRestClient(deps: RestClientDeps): RestClient {
         q.ordersQuery('openOrders', args, paramNames.orders),
         o,
       ),
-    order: async (id, o) => data(E.order, withId(E.order, q.orderSegment(id)), [], o),
+    order: async (id, o) => {
+      const segment = q.orderSegment(id)
+      // Errors name the order: one bot follows many.
+      return data(E.order, withId(E.order, segment), [], o, `order ${segment}`)
+    },
     orderByClientId: async (cid, o) =>
       data(E.orderByClientId, withId(E.orderByClientId, q.clientIdSegment(cid)), [], o),
     trades: async (args, o) =>
