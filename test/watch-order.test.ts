@@ -156,6 +156,39 @@ describe('watchOrder against the simulator', () => {
     expect(() => venue.watchOrder('0-1-0', { visibleWithinMs: -1 })).toThrow(VenueInputError)
   })
 
+  it.each(['.', '..', 'a\u0000b', 'a\ud800', '\udc00b'])(
+    'refuses the client id %j at the call, before any request (found by fuzzing)',
+    async (clientId) => {
+      const { venue, hits } = await startSimulatorVenue(FAST)
+      let thrown: unknown
+      try {
+        venue.watchOrder({ clientId })
+      } catch (error) {
+        thrown = error
+      }
+      expect(thrown).toBeInstanceOf(VenueInputError)
+      expect((thrown as VenueInputError).argument).toBe('clientId')
+      expect((thrown as Error).message.startsWith('watchOrder: ')).toBe(true)
+      expect(hits).toEqual([])
+    },
+  )
+
+  it('refuses placedAfter with an order id, or that is not epoch ms, and fillGraceMs below 0', async () => {
+    const { venue } = await startSimulatorVenue(FAST)
+    const refused = (call: () => unknown, argument: string) => {
+      expect(call).toThrow(VenueInputError)
+      try {
+        call()
+      } catch (error) {
+        expect((error as VenueInputError).argument).toBe(argument)
+      }
+    }
+    refused(() => venue.watchOrder('0-1-0', { placedAfter: 0 }), 'placedAfter')
+    refused(() => venue.watchOrder({ clientId: 'a' }, { placedAfter: -1 }), 'placedAfter')
+    refused(() => venue.watchOrder({ clientId: 'a' }, { placedAfter: 1.5 }), 'placedAfter')
+    refused(() => venue.watchOrder('0-1-0', { fillGraceMs: -1 }), 'fillGraceMs')
+  })
+
   it('gives up on an order the venue never shows after visibleWithinMs, with VenueNotFoundError', async () => {
     const { venue } = await startSimulatorVenue(FAST)
     const error = await lastValueFrom(

@@ -222,10 +222,16 @@ export const WATCH_ARGS: Readonly<Record<WatchMethodName, fc.Arbitrary<unknown[]
         fc.oneof(
           fc.constant('0-1-0'),
           fc.record({ poolId: valid.poolId, orderId: valid.unsignedId, side: valid.side }),
-          fc.record({ clientId: valid.text }),
+          fc.record({
+            clientId: fc.oneof(valid.text, fc.constantFrom('.', '..', 'a\u0000b', 'a\ud800')),
+          }),
         ),
       ),
-      argsObject({ visibleWithinMs: fc.nat({ max: 60_000 }) }),
+      argsObject({
+        visibleWithinMs: fc.nat({ max: 60_000 }),
+        fillGraceMs: fc.nat({ max: 60_000 }),
+        placedAfter: fc.constantFrom(0, 1_700_000_000_000),
+      }),
       extras,
     )
     .map(([ref, options, more]) => [ref, options, ...more]),

@@ -76,7 +76,7 @@ function isOrderRef(value: unknown): boolean {
     return match !== null && isPoolId(Number(match[1])) && BigInt(match[2] ?? '') <= MAX_UINT64
   }
   if (typeof value !== 'object' || value === null || 'clientId' in value) {
-    return isClientIdRef(value) && (value as { clientId: unknown }).clientId !== ''
+    return isClientIdRef(value) && isClientId((value as { clientId: unknown }).clientId)
   }
   const parts = value as Record<string, unknown>
   return (
@@ -87,16 +87,30 @@ function isOrderRef(value: unknown): boolean {
   )
 }
 
-/** `{ clientId }` with a non-empty string and nothing else. */
+/** `{ clientId }` and nothing else, whatever the client id. */
 function isClientIdRef(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || !('clientId' in value)) return false
-  const given = value as Record<string, unknown>
+  return Object.keys(value).length === 1
+}
+
+/**
+ * A client id the venue's path segment can carry: a non-empty string without control
+ * characters or a lone surrogate half, and not `.` or `..` (URL normalisation).
+ */
+function isClientId(value: unknown): boolean {
   return (
-    Object.keys(given).length === 1 &&
-    typeof given['clientId'] === 'string' &&
-    given['clientId'] !== ''
+    typeof value === 'string' &&
+    value !== '' &&
+    value !== '.' &&
+    value !== '..' &&
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is about them
+    !/[\u0000-\u001f\u007f]/.test(value) &&
+    !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(value)
   )
 }
+
+/** A whole number of ms, 0 or more. */
+const isWholeMs = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0
 
 type OptionRules = Readonly<Record<string, (value: unknown) => boolean>>
 
@@ -164,7 +178,12 @@ export function watchInputProblems(
       if (!isOrderRef(first)) problems.add(isClientIdRef(first) ? 'clientId' : 'ref')
       optionProblems(
         second,
-        { visibleWithinMs: (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 },
+        {
+          visibleWithinMs: isWholeMs,
+          fillGraceMs: isWholeMs,
+          // With a client id only.
+          placedAfter: (v) => isWholeMs(v) && isClientIdRef(first),
+        },
         problems,
       )
       break
