@@ -172,6 +172,34 @@ describe('each order on its own clock', () => {
     expect(pollsAtDone - pollsAtLastFill).toBeLessThanOrEqual(2)
   })
 
+  it('a market order (it never rests), followed by client id from before it is placed: its fills, then done within two polls', async () => {
+    const { sim, venue, hits } = await setup({ openListLagMs: 3_600_000 })
+    let pollsAtLastFill = -1
+    let pollsAtDone = -1
+    const stream = collect(venue.watchOrder({ clientId: 'market-1' }, { visibleWithinMs: 30_000 }))
+    const marks = venue
+      .watchOrder({ clientId: 'market-1' }, { visibleWithinMs: 30_000 })
+      .subscribe((event) => {
+        const n = count(hits, OPEN_ORDERS)
+        if (event.type === 'fill') pollsAtLastFill = n
+        else if (event.type === 'done') pollsAtDone = n
+      })
+    onCleanup(() => marks.unsubscribe())
+    await polls(hits, 3, 'the streams looking for it')
+    const placed = await sim.placeOrder({
+      poolId: 0,
+      side: 'buy',
+      type: 'market',
+      amount: '0.05',
+      clientId: 'market-1',
+    })
+    await waitFor(() => stream.completed && pollsAtDone >= 0, 'done', 10_000)
+    const done = expectTruth(stream.values, sim, placed.id)
+    expect(done.status).toBe('filled')
+    expect(stream.values.filter((e) => e.type === 'fill').length).toBeGreaterThan(0)
+    expect(pollsAtDone - pollsAtLastFill).toBeLessThanOrEqual(2)
+  })
+
   it('an order that leaves unseen by a lagging list (partly filled, then canceled): asked on its own clock, done canceled within three polls', async () => {
     const { sim, venue, hits, other } = await setup({ openListLagMs: 3_600_000 })
     const price = insideSpread(sim)

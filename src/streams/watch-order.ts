@@ -550,7 +550,10 @@ class OrderWatch {
             { status: (error as VenueNotFoundError | VenueServerError).status, cause: error },
           )
         }
-        await this.#pause(Math.min(this.#delay(attempt, error), this.#visibleWithinMs - waited))
+        // Asked again at least once a poll interval: a new order is found as soon as the
+        // streams would see it anyway.
+        const delay = Math.min(this.#delay(attempt, error), this.#context.pollIntervalMs)
+        await this.#pause(Math.min(delay, this.#visibleWithinMs - waited))
       }
     }
   }
