@@ -81,9 +81,7 @@ describe('the chaos counters', () => {
 
 describe('chaos against the faulty simulator', () => {
   it(`${POLLS} polls with every fault kind: nothing lost, repeated or reordered, every book exact`, async () => {
-    const started = performance.now()
     const report: ChaosReport = await runChaos({ seed: 3, polls: POLLS })
-    const seconds = (performance.now() - started) / 1000
 
     // The run really happened: the polls, and every kind of fault, 500 and 503 both.
     expect(report.polls.atStop).toBeGreaterThanOrEqual(POLLS)
@@ -142,6 +140,5 @@ describe('chaos against the faulty simulator', () => {
     expect(report.uncaughtExceptions).toBe(0)
     expect(report.streamErrors).toEqual([])
     expect(report.failures).toEqual([])
-    expect(seconds).toBeLessThan(8)
   })
 })

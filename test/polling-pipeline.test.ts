@@ -185,14 +185,9 @@ describe('streams under faults', () => {
         attempt: 3,
         lastErrorCode: code,
       })
+      // (How long each try waits is the transport's: test/undici-transport.test.ts; the
+      // backoff between tries is timed in virtual time: test/venue-scheduler.test.ts.)
       expect(info.values).toEqual([])
-      if (code === 'VENUE_TIMEOUT') {
-        // Each try waits the whole timeout before the next one starts.
-        const tries = hits.filter((h) => h.path === '/api/v1/system-info')
-        for (let i = 1; i < tries.length; i += 1) {
-          expect((tries[i]?.at ?? 0) - (tries[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(195)
-        }
-      }
       sim.faults.clear('/api/v1/system-info')
       await healthWhere(venue, (r) => r['watchSystemInfo()']?.state === 'ok', PATIENCE_MS)
       await waitFor(() => info.values.length === 1, 'the system info', PATIENCE_MS)

@@ -303,14 +303,14 @@ describe('timeouts', () => {
     try {
       const started = performance.now()
       const error = await rejectionOf(quick.rest.ping())
-      const elapsed = performance.now() - started
+      // Not sooner than the timeout (a busy machine can only make it later; a hang would
+      // run into the test's own timeout).
+      expect(performance.now() - started).toBeGreaterThanOrEqual(140)
       expectVenueError(error, 'VENUE_TIMEOUT', {
         timeoutMs: 150,
         retryable: true,
         endpoint: 'ping',
       })
-      expect(elapsed).toBeGreaterThanOrEqual(140)
-      expect(elapsed).toBeLessThan(2_000)
     } finally {
       await quick.close()
     }
@@ -323,9 +323,7 @@ describe('timeouts', () => {
     })
     const quick = createVenue({ baseUrl: raw.url, requestTimeoutMs: 150 })
     try {
-      const started = performance.now()
       const error = await rejectionOf(quick.rest.ping())
-      expect(performance.now() - started).toBeLessThan(2_000)
       expectVenueError(error, 'VENUE_TIMEOUT', { timeoutMs: 150, retryable: true })
     } finally {
       await raw.close()
@@ -341,10 +339,8 @@ describe('abort', () => {
     const reason = new Error('the user navigated away')
     const pending = rejectionOf(current.venue.rest.ping({ signal: controller.signal }))
     await vi.waitFor(() => expect(current.server.requests).toHaveLength(1))
-    const started = performance.now()
     controller.abort(reason)
     const error = await pending
-    expect(performance.now() - started).toBeLessThan(2_000)
     expectVenueError(error, 'VENUE_ABORTED', { retryable: false, endpoint: 'ping' })
     expect((error as Error).cause).toBe(reason)
   })

@@ -107,10 +107,8 @@ describe('requestTimeoutMs covers the body', () => {
       const timer = setInterval(() => res.write(' '), 20)
       res.on('close', () => clearInterval(timer))
     })
-    const started = performance.now()
     const error = await rejectionOf(open(url, { requestTimeoutMs: 300 }).rest.tokens())
     expect(error).toBeInstanceOf(VenueTimeoutError)
-    expect(performance.now() - started).toBeLessThan(2000)
   })
 
   it('times out a body with a content-length that trickles after the headers', async () => {
@@ -120,10 +118,8 @@ describe('requestTimeoutMs covers the body', () => {
       const timer = setInterval(() => res.write(' '), 20)
       res.on('close', () => clearInterval(timer))
     })
-    const started = performance.now()
     const error = await rejectionOf(open(url, { requestTimeoutMs: 300 }).rest.tokens())
     expect(error).toBeInstanceOf(VenueTimeoutError)
-    expect(performance.now() - started).toBeLessThan(2000)
   })
 
   it('reads a body with a content-length that arrives in pieces', async () => {
@@ -169,11 +165,9 @@ describe('one request through the dispatcher', () => {
     const controller = new AbortController()
     const pending = transportFor(url).request({ ...get(), signal: controller.signal })
     setTimeout(() => controller.abort(new Error('enough')), 100)
-    const started = performance.now()
     const error = await rejectionOf(pending)
     expect(error).toBeInstanceOf(VenueAbortError)
     expect((error as VenueAbortError).message).toBe('test: aborted by the caller')
-    expect(performance.now() - started).toBeLessThan(1000)
     await expect.poll(() => closed).toBe(true)
   })
 
@@ -188,13 +182,19 @@ describe('one request through the dispatcher', () => {
   it('times out a request still queued for a socket at its own deadline', async () => {
     const { url } = await trickling()
     const transport = transportFor(url, 1)
-    const first = rejectionOf(transport.request({ ...get('/first'), timeoutMs: 600 }))
-    const started = performance.now()
+    const settled: string[] = []
+    const first = rejectionOf(transport.request({ ...get('/first'), timeoutMs: 600 })).then(
+      (error) => {
+        settled.push('first')
+        return error
+      },
+    )
     const queued = await rejectionOf(transport.request({ ...get('/second'), timeoutMs: 150 }))
+    settled.push('second')
     expect(queued).toBeInstanceOf(VenueTimeoutError)
-    // Rejected at its own 150 ms, not after the first request's 600 ms.
-    expect(performance.now() - started).toBeLessThan(500)
+    // Rejected at its own 150 ms, before the first request's 600 ms ran out.
     expect(await first).toBeInstanceOf(VenueTimeoutError)
+    expect(settled).toEqual(['second', 'first'])
   })
 
   it('drops a UTF-8 byte order mark, with and without a content-length', async () => {

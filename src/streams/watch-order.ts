@@ -126,7 +126,8 @@ function target(ref: unknown, placedAfter: unknown): Target {
 }
 
 function wholeMs(name: string, value: unknown, fallback: number): number {
-  const ms = value ?? fallback
+  // `null` is refused like any other wrong value, not taken as "the default".
+  const ms = value === undefined ? fallback : value
   if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) {
     failArgument(METHOD, name, 'must be a whole number of ms, 0 or more', ms)
   }

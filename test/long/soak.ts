@@ -28,8 +28,14 @@ export { formatSoakReport, type HeapSample, type SoakReport } from './soak/repor
 
 /** Settings of {@link runSoak}. */
 export interface SoakOptions {
-  /** How long the churn lasts, seconds. */
-  readonly seconds: number
+  /** How long the churn lasts, seconds (or give `subscriptions`). */
+  readonly seconds?: number
+  /**
+   * Instead of a duration: the churn lasts until this many subscriptions were made and
+   * every stream was among them, however long that takes (a busy machine makes fewer a
+   * second: the short run inside `npm test` counts work, not time).
+   */
+  readonly subscriptions?: number
   /** Seed of the market, the faults and the churn. */
   readonly seed: number
   /** Share of requests that fail (split across the kinds); default 0.08. */
@@ -54,10 +60,14 @@ const MAX_NEW_PER_TURN = 3
  * handles remain: `openHandles` says it); rejects only when the run cannot be set up.
  */
 export async function runSoak(options: SoakOptions): Promise<SoakReport> {
-  const { seconds, seed, faultRate = 0.08, log = () => {} } = options
-  if (!(seconds > 0)) throw new RangeError('runSoak: seconds must be > 0')
+  const { seed, faultRate = 0.08, log = () => {} } = options
+  const target = options.subscriptions
+  const seconds = options.seconds ?? 0
+  if (target === undefined ? !(seconds > 0) : !(target > 0) || options.seconds !== undefined) {
+    throw new RangeError('runSoak: give seconds > 0 or subscriptions > 0, not both')
+  }
   if (!Number.isSafeInteger(seed)) throw new RangeError('runSoak: seed must be an integer')
-  const durationMs = seconds * 1000
+  const durationMs = target === undefined ? seconds * 1000 : 1_000
   const sampleEveryMs = options.sampleEveryMs ?? Math.min(5_000, Math.max(100, durationMs / 10))
   const gc = garbageCollector()
   await nextTurn()
@@ -88,7 +98,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     })
     venue = client
     log(
-      `soak: seed ${seed}, ${seconds} s, fault rate ${faultRate}, heap sample every ${sampleEveryMs} ms`,
+      `soak: seed ${seed}, ${target === undefined ? `${seconds} s` : `${target} subscriptions`}, fault rate ${faultRate}, heap sample every ${sampleEveryMs} ms`,
     )
 
     const subscribe = () => {
@@ -146,7 +156,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
             )
           }
         }
-        return elapsed >= durationMs
+        return target === undefined
+          ? elapsed >= durationMs
+          : subscriptions >= target && Object.keys(perStream).length === STREAMS.length
       },
       durationMs + 60_000,
       2,
