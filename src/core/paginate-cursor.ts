@@ -107,8 +107,9 @@ export interface PaginateCursorOptions<T, C> {
    */
   readonly timeOf?: ((item: T) => number) | undefined
   /**
-   * Hands the feed over instead of tailing. Asked after each page that is not full and
-   * leaves nothing held by the settle window, with the cursor delivered so far: `'end'` completes the feed (another source takes over
+   * Hands the feed over instead of tailing. Asked after each page that is not full, with
+   * the cursor delivered so far (items the settle window holds come after it: the source
+   * taking over delivers them): `'end'` completes the feed (another source takes over
    * from there), `'next'` fetches the next page at once (more items are known to exist;
    * taken as `'wait'` when the page did not move the cursor), `'wait'` polls again after
    * `intervalMs`. Without it the feed tails for ever.
@@ -464,12 +465,7 @@ class CursorPager<T, C> {
       // The consumer may have left from inside its callback: then nothing more is asked
       // or scheduled (a pause left behind would keep the process up for an interval).
       if (this.#subscriber.closed) return
-      // Handed over only with nothing held: the items it holds are delivered here first.
-      const decision = step.full
-        ? 'next'
-        : held.length > 0
-          ? 'wait'
-          : (handOver?.(cursor) ?? 'wait')
+      const decision = step.full ? 'next' : (handOver?.(cursor) ?? 'wait')
       if (this.#subscriber.closed) return
       if (decision === 'end') {
         this.#subscriber.complete()

@@ -37,6 +37,9 @@ export function runPrefix(request: RecordedRequest): string {
   return /^\/r\d+(?=\/)/.exec(request.rawPath)?.[0] ?? ''
 }
 
+/** The id of the newest trade and transfer of the fake venue. */
+const NEWEST = '18446744073709551614'
+
 /**
  * Valid data for a request (fixtures of every endpoint), run prefix ignored. `/trades`
  * and `/transfers` answer one item just past the requested cursor, so every feed has a
@@ -44,11 +47,21 @@ export function runPrefix(request: RecordedRequest): string {
  */
 export function validData(request: RecordedRequest): unknown {
   const path = rawPathname(request).slice(runPrefix(request).length)
+  // The newest item (asked descending without a cursor, as a feed's tail finds where it
+  // starts) has a large id, past any cursor a run is likely to give: the pages a feed asks
+  // after its cursor are then items its tail covers too, as on a real venue.
+  const newest = request.query['sort'] === 'desc'
   if (path === '/api/v1/trades') {
-    return [{ ...fixtures.tradeDetail, global_seq: next(request.query['global_seq'], '1001') }]
+    const seq =
+      newest && request.query['global_seq'] === undefined
+        ? NEWEST
+        : next(request.query['global_seq'], '1001')
+    return [{ ...fixtures.tradeDetail, global_seq: seq }]
   }
   if (path === '/api/v1/transfers') {
-    return [{ ...fixtures.transfer, sid: next(request.query['id'], '17') }]
+    const sid =
+      newest && request.query['id'] === undefined ? NEWEST : next(request.query['id'], '17')
+    return [{ ...fixtures.transfer, sid }]
   }
   return fixtures.dataFor(path)
 }
