@@ -108,7 +108,7 @@ describe('crossover', () => {
       )
     })
 
-    it('errors the stream with a TypeError for a value that is no decimal', () => {
+    it('errors the stream with a TypeError naming the series whose value is no decimal', () => {
       let failure: unknown
       from(['1', 'x'])
         .pipe(
@@ -119,7 +119,7 @@ describe('crossover', () => {
         )
         .subscribe({ error: (error: unknown) => (failure = error) })
       expect(failure).toBeInstanceOf(TypeError)
-      expect(String(failure)).toMatch(/crossover: not a decimal/)
+      expect(String(failure)).toMatch(/crossover: fast must be a decimal string .* \(got "x"\)/)
     })
 
     it('throws VenueInputError at the call for arguments that are not two operators', () => {

@@ -50,8 +50,10 @@ describe('depthWithin', () => {
         c: new OrderBook(1, 3, 0, [], [['100.5', '3']]),
         d: new OrderBook(1, 4, 0, [['99.5', '1']], [['100.5', '3']]),
       }
-      expectObservable(cold('abcd|', books).pipe(depthWithin(100))).toBe('a--d|', {
+      // c has no bids, so no mid to measure from: null.
+      expectObservable(cold('abcd|', books).pipe(depthWithin(100))).toBe('a-cd|', {
         a: { bids: '3', asks: '3' },
+        c: null,
         d: { bids: '1', asks: '3' },
       })
     })
@@ -69,11 +71,14 @@ describe('depthWithin', () => {
         fc.array(bookArb(), { maxLength: 10 }),
         fc.integer({ min: 0, max: 20_000 }),
         (books, bps) => {
-          const expected: { bids: string; asks: string }[] = []
+          const expected: ({ bids: string; asks: string } | null)[] = []
           for (const b of books) {
             const bid = b.bids[0]
             const ask = b.asks[0]
-            if (!bid || !ask) continue
+            if (!bid || !ask) {
+              if (expected.length === 0 || expected.at(-1) !== null) expected.push(null)
+              continue
+            }
             const m = mul(add(ratio(bid[0]), ratio(ask[0])), { n: 1n, d: 2n })
             const low = mul(m, { n: 10000n - BigInt(bps), d: 10000n })
             const high = mul(m, { n: 10000n + BigInt(bps), d: 10000n })
@@ -87,7 +92,8 @@ describe('depthWithin', () => {
             const last = expected.at(-1)
             if (!last || last.bids !== key.bids || last.asks !== key.asks) expected.push(key)
           }
-          const toKey = (d: Depth) => ({ bids: key4(ratio(d.bids)), asks: key4(ratio(d.asks)) })
+          const toKey = (d: Depth | null) =>
+            d === null ? null : { bids: key4(ratio(d.bids)), asks: key4(ratio(d.asks)) }
           expect(run(books, depthWithin(bps)).map(toKey)).toEqual(expected)
         },
       ),

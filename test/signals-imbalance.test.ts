@@ -25,12 +25,22 @@ describe('imbalance', () => {
         d: new OrderBook(1, 4, 0, [], []),
         e: new OrderBook(1, 5, 0, [['1', '1']], [['1.1', '2']]),
       }
-      expectObservable(cold('abcde|', books).pipe(imbalance(2, { places: 4 }))).toBe('a-c-e|', {
+      // c: asks only, -1; d: both sides empty, null.
+      expectObservable(cold('abcde|', books).pipe(imbalance(2, { places: 4 }))).toBe('a-cde|', {
         a: '0.5',
         c: '-1',
+        d: null,
         e: '-0.3333',
       })
     })
+  })
+
+  it('is 1 with bids only and -1 with asks only: one side empty is no missing value', () => {
+    const books = [
+      new OrderBook(1, 1, 0, [['1', '5']], []),
+      new OrderBook(1, 2, 0, [], [['1.1', '5']]),
+    ]
+    expect(run(books, imbalance(3))).toEqual(['1', '-1'])
   })
 
   it('throws VenueInputError for bad levels', () => {
@@ -47,16 +57,18 @@ describe('imbalance', () => {
         fc.integer({ min: 1, max: 7 }),
         fc.integer({ min: 0, max: 20 }),
         (books, levels, places) => {
-          const expected: bigint[] = []
+          const expected: (bigint | null)[] = []
           for (const b of books) {
             const bids = sum(b.bids.slice(0, levels).map((l) => ratio(l[1])))
             const asks = sum(b.asks.slice(0, levels).map((l) => ratio(l[1])))
-            const v = imbalanceAt(bids, asks, places)
-            if (v !== undefined && expected.at(-1) !== v) expected.push(v)
+            const v = imbalanceAt(bids, asks, places) ?? null
+            if (expected.length === 0 || expected.at(-1) !== v) expected.push(v)
           }
-          expect(run(books, imbalance(levels, { places })).map((t) => unitsAt(t, places))).toEqual(
-            expected,
-          )
+          expect(
+            run(books, imbalance(levels, { places })).map((t) =>
+              t === null ? null : unitsAt(t, places),
+            ),
+          ).toEqual(expected)
         },
       ),
     )

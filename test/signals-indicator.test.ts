@@ -102,7 +102,9 @@ describe('indicator', () => {
       expectObservable(source.pipe(indicator(() => new ATR(2), { input: 'candle' }))).toBe(
         '#',
         undefined,
-        new TypeError('indicator: a price given to a candle indicator: 1.5'),
+        new TypeError(
+          `indicator: value must be a candle or a candle event with input: 'candle' (got "1.5")`,
+        ),
       )
     })
   })

@@ -11,16 +11,23 @@ const book = (bid?: string, ask?: string): OrderBook =>
   new OrderBook(1, 1, 0, bid ? [[bid, '1']] : [], ask ? [[ask, '1']] : [])
 
 describe('mid', () => {
-  it('emits the mid when it changes and skips one-sided books', () => {
+  it('emits the mid when it changes, and null once when a side is empty', () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const books = {
         a: book('1', '2'),
         b: book('1.0', '2.00'),
         c: book(undefined, '2'),
-        d: book('1', '3'),
-        e: book('1.5', '2.5'),
+        d: book('1'),
+        e: book('1', '2'),
+        f: book('1.5', '2.5'),
       }
-      expectObservable(cold('abcde|', books).pipe(mid())).toBe('a--d-|', { a: '1.5', d: '2' })
+      // After the null, the same mid as before it is a change again.
+      expectObservable(cold('abcdef|', books).pipe(mid())).toBe('a-c-ef|', {
+        a: '1.5',
+        c: null,
+        e: '1.5',
+        f: '2',
+      })
     })
   })
 
@@ -62,28 +69,31 @@ describe('mid', () => {
         scan<BookEvent, OrderBook, undefined>(applyBookEvent, undefined),
         mid(),
       )
-      expectObservable(books).toBe('s---e|', { s: '1.0456', e: '1.046' })
+      // The delta empties the bids: the mid is null until the next one refills them.
+      expectObservable(books).toBe('s-d-e|', { s: '1.0456', d: null, e: '1.046' })
     })
   })
 
-  it('matches (bid + ask) / 2 exactly, once per change', () => {
+  it('matches (bid + ask) / 2 exactly (null without one), once per change', () => {
     fc.assert(
       fc.property(fc.array(bookArb(), { maxLength: 12 }), (books) => {
-        const expected: Ratio[] = []
+        const expected: (Ratio | null)[] = []
         for (const b of books) {
           const bid = b.bids[0]
           const ask = b.asks[0]
-          if (!bid || !ask) continue
-          const m = div(add(ratio(bid[0]), ratio(ask[0])), { n: 2n, d: 1n })
+          const m = !bid || !ask ? null : div(add(ratio(bid[0]), ratio(ask[0])), { n: 2n, d: 1n })
           const last = expected.at(-1)
-          if (last !== undefined && cmp(last, m) === 0) continue
-          expected.push(m)
+          const same =
+            last !== undefined && (last === null || m === null ? last === m : cmp(last, m) === 0)
+          if (!same) expected.push(m)
         }
         const actual = run(books, mid())
-        expect(actual.map(ratio).map((r, i) => cmp(r, expected[i] ?? r))).toEqual(
-          actual.map(() => 0),
-        )
         expect(actual).toHaveLength(expected.length)
+        actual.forEach((a, i) => {
+          const e = expected[i] ?? null
+          if (a === null || e === null) expect(a).toBe(e)
+          else expect(cmp(ratio(a), e)).toBe(0)
+        })
       }),
     )
   })

@@ -1,11 +1,10 @@
 import { isDecimal, numberToDecimalString } from '../decimal.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
-import type { PublicTrade } from '../schemas/public-trade.js'
-import type { PublicTradeEvent } from '../streams/watch-trades.js'
 
 /**
  * Argument checks of the signal operators, run at the call: each failure is a
- * {@link VenueInputError} naming the operator, the argument and what is allowed.
+ * {@link VenueInputError} naming the operator, the argument and what is allowed, as the
+ * `watch...` methods throw for theirs (values in the stream are checked in inputs.ts).
  */
 
 /** Default number of decimals of every division in the signals. */
@@ -44,6 +43,27 @@ export function fail(method: string, argument: string, rule: string, value: unkn
  */
 export { streamOptions as optionsObject } from '../streams/stream-options.js'
 
+/**
+ * Refuses arguments past those an operator takes (`names`), as the `watch...` methods do:
+ * `mid(5)` must not look like it did something with the 5. `extra` holds the arguments
+ * after the named ones; an `undefined` there is no argument (as `noArguments` rules).
+ */
+export function noExtraArguments(
+  method: string,
+  names: readonly string[],
+  extra: readonly unknown[],
+): void {
+  const at = extra.findIndex((value) => value !== undefined)
+  if (at === -1) return
+  const takes = names.length === 0 ? 'takes no arguments' : `takes (${names.join(', ')}) only`
+  throw VenueInputError.quoting({
+    argument: 'arguments',
+    value: extra[at],
+    render: (_, shown) =>
+      `${method}: ${takes}; argument ${names.length + at + 1} is extra (got ${shown})`,
+  })
+}
+
 /** An integer from `min` up (safe integer). */
 export function integerFrom(method: string, argument: string, value: unknown, min: number): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
@@ -81,34 +101,4 @@ export function nonNegativeDecimal(method: string, argument: string, value: unkn
     fail(method, argument, 'must be a non-negative decimal string or number', value)
   }
   return text
-}
-
-/** A value of a series as decimal text; a value that is no decimal is a `TypeError` in the stream. */
-export function seriesValue(method: string, value: unknown): string {
-  const text = toDecimal(value)
-  if (text === undefined) {
-    throw new TypeError(`${method}: not a decimal string or finite number: ${String(value)}`)
-  }
-  return text
-}
-
-/**
- * A trade as the trade signals take it: a `PublicTrade` or an event of `watchTrades`.
- *
- * @example
- * ```ts
- * import { from } from 'rxjs'
- * import { vwap } from 'venue-rx/signals'
- *
- * venue.watchTrades(0).pipe(vwap(60_000)) // PublicTradeEvents: gap events are skipped
- * const latest = await venue.rest.latestTrades({ poolId: 0, limit: 100 })
- * from(latest.reverse()).pipe(vwap(60_000)) // PublicTrades, oldest first
- * ```
- */
-export type TradeInput = PublicTrade | PublicTradeEvent
-
-/** The trade of an input, or `undefined` for a `gap` event (skipped by the trade signals). */
-export function tradeOf(input: TradeInput): PublicTrade | undefined {
-  if ('type' in input) return input.type === 'trade' ? input.trade : undefined
-  return input
 }

@@ -1,6 +1,7 @@
 import { concatMap, connect, defer, ignoreElements, merge, type OperatorFunction, tap } from 'rxjs'
 import { compareDecimal, normalizeDecimal } from '../decimal.js'
-import { type DecimalLike, fail, seriesValue } from './checks.js'
+import { type DecimalLike, fail, noExtraArguments } from './checks.js'
+import { refuse, seriesDecimal } from './inputs.js'
 
 /**
  * A crossing of a fast series over a slow one, emitted by {@link crossover}.
@@ -35,8 +36,11 @@ export interface CrossEvent {
  * - `crossover()`: over `[fast, slow]` pairs built by the caller, e.g. with
  *   `combineLatest([fast$, slow$])` (each change of either) or `zip(fast$, slow$)`.
  *
- * A value that is no decimal (a string or a finite number) errors the stream with a
- * `TypeError`; an argument that is not an operator throws `VenueInputError` at the call.
+ * A `null` on either side (a book signal's "no value", e.g. `mid` of a one-sided book) is
+ * passed over: no event, the side kept. Any other value that is not a decimal string or a
+ * finite number errors the stream with a `TypeError` naming `fast` or `slow`, and so does a
+ * pair that is not a `[fast, slow]` array. Arguments that are not two operators (or none)
+ * throw `VenueInputError` at the call.
  *
  * @example
  * ```ts
@@ -52,19 +56,24 @@ export interface CrossEvent {
  * zip(mids.pipe(ema(12)), mids.pipe(ema(26))).pipe(crossover())
  * ```
  */
-export function crossover(): OperatorFunction<readonly [DecimalLike, DecimalLike], CrossEvent>
+export function crossover(): OperatorFunction<
+  readonly [DecimalLike | null, DecimalLike | null],
+  CrossEvent
+>
 export function crossover<T>(
-  fast: OperatorFunction<T, DecimalLike>,
-  slow: OperatorFunction<T, DecimalLike>,
+  fast: OperatorFunction<T, DecimalLike | null>,
+  slow: OperatorFunction<T, DecimalLike | null>,
 ): OperatorFunction<T, CrossEvent>
 export function crossover<T>(
   ...series: unknown[]
-):
-  | OperatorFunction<readonly [DecimalLike, DecimalLike], CrossEvent>
-  | OperatorFunction<T, CrossEvent> {
-  if (series.length === 0) return crossPairs()
-  const [fast, slow] = series
-  if (series.length !== 2 || typeof fast !== 'function' || typeof slow !== 'function') {
+): OperatorFunction<Pair, CrossEvent> | OperatorFunction<T, CrossEvent> {
+  noExtraArguments('crossover', ['fast', 'slow'], series.slice(2))
+  // A trailing `undefined` is no argument, as for every operator.
+  const given = series.slice(0, 2)
+  while (given.length > 0 && given.at(-1) === undefined) given.pop()
+  if (given.length === 0) return crossPairs()
+  const [fast, slow] = given
+  if (given.length !== 2 || typeof fast !== 'function' || typeof slow !== 'function') {
     fail(
       'crossover',
       '(fast, slow)',
@@ -73,23 +82,26 @@ export function crossover<T>(
     )
   }
   return pairedBy(
-    fast as OperatorFunction<T, DecimalLike>,
-    slow as OperatorFunction<T, DecimalLike>,
+    fast as OperatorFunction<T, DecimalLike | null>,
+    slow as OperatorFunction<T, DecimalLike | null>,
   )
 }
 
+/** A `[fast, slow]` pair of {@link crossover}; `null` on either side is passed over. */
+type Pair = readonly [DecimalLike | null, DecimalLike | null]
+
 /** `[fast, slow]` after each source value, once both series have a value. */
 function pairedBy<T>(
-  fast: OperatorFunction<T, DecimalLike>,
-  slow: OperatorFunction<T, DecimalLike>,
+  fast: OperatorFunction<T, DecimalLike | null>,
+  slow: OperatorFunction<T, DecimalLike | null>,
 ): OperatorFunction<T, CrossEvent> {
   const none = Symbol('none')
   return (source) =>
     source.pipe(
       connect((shared) =>
         defer(() => {
-          let fastValue: DecimalLike | typeof none = none
-          let slowValue: DecimalLike | typeof none = none
+          let fastValue: DecimalLike | null | typeof none = none
+          let slowValue: DecimalLike | null | typeof none = none
           // merge subscribes in order, so for each source value both series have answered
           // (if they answer at once) before the third branch reads them.
           return merge(
@@ -108,7 +120,7 @@ function pairedBy<T>(
               ignoreElements(),
             ),
             shared.pipe(
-              concatMap((): [DecimalLike, DecimalLike][] =>
+              concatMap((): Pair[] =>
                 fastValue === none || slowValue === none ? [] : [[fastValue, slowValue]],
               ),
             ),
@@ -119,15 +131,19 @@ function pairedBy<T>(
     )
 }
 
-function crossPairs(): OperatorFunction<readonly [DecimalLike, DecimalLike], CrossEvent> {
+function crossPairs(): OperatorFunction<Pair, CrossEvent> {
   return (source) =>
     defer(() => {
       // Sign of fast - slow at the last pair where they differed; 0 before any.
       let side = 0
       return source.pipe(
         concatMap((pair): CrossEvent[] => {
-          const fast = normalizeDecimal(seriesValue('crossover', pair[0]))
-          const slow = normalizeDecimal(seriesValue('crossover', pair[1]))
+          if (!Array.isArray(pair) || pair.length !== 2) {
+            refuse('crossover', 'pair', 'must be a [fast, slow] array', pair)
+          }
+          if (pair[0] === null || pair[1] === null) return []
+          const fast = normalizeDecimal(seriesDecimal('crossover', 'fast', pair[0]))
+          const slow = normalizeDecimal(seriesDecimal('crossover', 'slow', pair[1]))
           const now = Math.sign(compareDecimal(fast, slow))
           if (now === 0) return []
           const previous = side

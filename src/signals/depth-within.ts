@@ -1,8 +1,15 @@
-import { distinctUntilChanged, filter, map, type OperatorFunction } from 'rxjs'
-import type { Level } from '../book/book-event.js'
+import type { OperatorFunction } from 'rxjs'
 import type { OrderBook } from '../book/order-book.js'
-import { addDecimal, compareDecimal, multiplyDecimal, subtractDecimal } from '../decimal.js'
-import { nonNegativeDecimal } from './checks.js'
+import {
+  addDecimal,
+  compareDecimal,
+  halfDecimal,
+  multiplyDecimal,
+  subtractDecimal,
+} from '../decimal.js'
+import { bookSignal } from './book-signal.js'
+import { noExtraArguments, nonNegativeDecimal } from './checks.js'
+import { bestLevel, bookLevel } from './inputs.js'
 
 /**
  * Base quantity on each side of a book within a distance of the mid.
@@ -12,9 +19,10 @@ import { nonNegativeDecimal } from './checks.js'
  * import { compareDecimal } from 'venue-rx'
  * import { type Depth, depthWithin } from 'venue-rx/signals'
  *
- * venue.watchOrderBook(0).pipe(depthWithin(25)).subscribe((depth: Depth) => {
+ * venue.watchOrderBook(0).pipe(depthWithin(25)).subscribe((depth: Depth | null) => {
  *   // { bids: '1520.5', asks: '980' }: base quantity within 0.25 % of the mid
- *   if (compareDecimal(depth.asks, '1000') < 0) console.warn('thin asks:', depth.asks)
+ *   if (depth === null) console.warn('one-sided book: no mid to measure from')
+ *   else if (compareDecimal(depth.asks, '1000') < 0) console.warn('thin asks:', depth.asks)
  * })
  * ```
  */
@@ -25,9 +33,16 @@ export interface Depth {
   readonly asks: string
 }
 
-function within(levels: readonly Level[], inside: (price: string) => boolean): string {
+/** Quantity of the levels of `side` from the best out while `inside(price)`, each checked. */
+function within(
+  book: OrderBook,
+  side: 'bids' | 'asks',
+  inside: (price: string) => boolean,
+): string {
   let total = '0'
-  for (const [price, quantity] of levels) {
+  const levels = side === 'bids' ? book.bids : book.asks
+  for (const [index, level] of levels.entries()) {
+    const [price, quantity] = bookLevel('depthWithin', side, index, level)
     // Levels are sorted from the best price out: the first one outside ends the walk.
     if (!inside(price)) break
     total = addDecimal(total, quantity)
@@ -39,40 +54,45 @@ function within(levels: readonly Level[], inside: (price: string) => boolean): s
  * Base quantity on each side of each order book within `bps` basis points of its mid:
  * `{ bids, asks }`, bounds included. Exact: prices are compared as
  * `price × 10000` against `mid × (10000 ± bps)`, so there is no division and no `places`
- * option. Emits only when either side changes; a book with an empty side (no mid) is
- * skipped. `bps` is a non-negative decimal string or number; a bad one throws
- * `VenueInputError` at the call.
+ * option. Emits only when either side changes.
+ *
+ * A book with an empty side (or both) has no mid to measure from: it gives `null`, once.
+ *
+ * An input that is not an `OrderBook`, or whose levels read are not pairs of non-negative
+ * decimal strings, errors the stream with a `TypeError`. `bps` is a non-negative decimal
+ * string or number; a bad one, or an extra argument, throws `VenueInputError` at the call.
  *
  * @example
  * ```ts
  * import { depthWithin } from 'venue-rx/signals'
  *
- * venue.watchOrderBook(1).pipe(depthWithin(50)) // { bids: '1520.5', asks: '980' }
+ * venue.watchOrderBook(1).pipe(depthWithin(50)) // { bids: '1520.5', asks: '980' }, or null
  * ```
  */
-export function depthWithin(bps: string | number): OperatorFunction<OrderBook, Depth> {
+export function depthWithin(bps: string | number): OperatorFunction<OrderBook, Depth | null>
+export function depthWithin(
+  bps: string | number,
+  ...extra: unknown[]
+): OperatorFunction<OrderBook, Depth | null> {
+  noExtraArguments('depthWithin', ['bps'], extra)
   const distance = nonNegativeDecimal('depthWithin', 'bps', bps)
   const below = subtractDecimal('10000', distance)
   const above = addDecimal('10000', distance)
-  return (source) =>
-    source.pipe(
-      map((book): Depth | undefined => {
-        const middle = book.mid
-        if (middle === undefined) return undefined
-        const low = multiplyDecimal(middle, below)
-        const high = multiplyDecimal(middle, above)
-        return {
-          bids: within(
-            book.bids,
-            (price) => compareDecimal(multiplyDecimal(price, '10000'), low) >= 0,
-          ),
-          asks: within(
-            book.asks,
-            (price) => compareDecimal(multiplyDecimal(price, '10000'), high) <= 0,
-          ),
-        }
-      }),
-      filter((value): value is Depth => value !== undefined),
-      distinctUntilChanged((a, b) => a.bids === b.bids && a.asks === b.asks),
-    )
+  return bookSignal(
+    'depthWithin',
+    (book): Depth | null => {
+      const bid = bestLevel('depthWithin', book, 'bids')
+      const ask = bestLevel('depthWithin', book, 'asks')
+      if (bid === undefined || ask === undefined) return null
+      const middle = halfDecimal(addDecimal(bid[0], ask[0]))
+      const low = multiplyDecimal(middle, below)
+      const high = multiplyDecimal(middle, above)
+      const scaled = (price: string) => multiplyDecimal(price, '10000')
+      return {
+        bids: within(book, 'bids', (price) => compareDecimal(scaled(price), low) >= 0),
+        asks: within(book, 'asks', (price) => compareDecimal(scaled(price), high) <= 0),
+      }
+    },
+    (a, b) => a.bids === b.bids && a.asks === b.asks,
+  )
 }

@@ -1,8 +1,10 @@
-import { distinctUntilChanged, filter, map, type OperatorFunction } from 'rxjs'
+import type { OperatorFunction } from 'rxjs'
 import type { Level } from '../book/book-event.js'
 import type { OrderBook } from '../book/order-book.js'
 import { addDecimal, divideDecimal, isZeroDecimal, subtractDecimal } from '../decimal.js'
-import { integerFrom, optionsObject, placesOption } from './checks.js'
+import { bookSignal } from './book-signal.js'
+import { integerFrom, noExtraArguments, optionsObject, placesOption } from './checks.js'
+import { topLevels } from './inputs.js'
 
 /**
  * Options of {@link imbalance}.
@@ -19,11 +21,9 @@ export interface ImbalanceOptions {
   readonly places?: number | undefined
 }
 
-function quantity(levels: readonly Level[], count: number): string {
+function quantity(levels: readonly Level[]): string {
   let total = '0'
-  for (let i = 0; i < count && i < levels.length; i += 1) {
-    total = addDecimal(total, (levels[i] as Level)[1])
-  }
+  for (const [, size] of levels) total = addDecimal(total, size)
   return total
 }
 
@@ -31,34 +31,42 @@ function quantity(levels: readonly Level[], count: number): string {
  * Order book imbalance over the top `levels` levels of each side,
  * `(bidQty - askQty) / (bidQty + askQty)`: from -1 (asks only) to 1 (bids only). Base
  * quantities are summed exactly; the division goes to `places` decimals (default 18),
- * rounded half to even. Emits only when the value changes; a book with no quantity in those
- * levels is skipped. `levels` is an integer >= 1; a bad argument throws `VenueInputError`
- * at the call.
+ * rounded half to even. Emits only when the value changes.
+ *
+ * Unlike the other book signals, a book with one empty side has a value: `'1'` with bids
+ * only, `'-1'` with asks only. A book with both sides empty (no quantity in those levels:
+ * 0 / 0) gives `null`, once; the series operators pass over a `null`.
+ *
+ * An input that is not an `OrderBook`, or whose top levels are not pairs of non-negative
+ * decimal strings, errors the stream with a `TypeError`. `levels` is an integer >= 1; a
+ * bad argument or option, an unknown or `null` option, or an extra argument throws
+ * `VenueInputError` at the call.
  *
  * @example
  * ```ts
  * import { imbalance } from 'venue-rx/signals'
  *
  * // top 5: bids hold 300, asks 100
- * venue.watchOrderBook(1).pipe(imbalance(5)) // '0.5'
+ * venue.watchOrderBook(1).pipe(imbalance(5)) // '0.5'; '1' once the asks are gone
  * ```
  */
 export function imbalance(
   levels: number,
   options?: ImbalanceOptions,
-): OperatorFunction<OrderBook, string> {
+): OperatorFunction<OrderBook, string | null>
+export function imbalance(
+  levels: number,
+  options?: ImbalanceOptions,
+  ...extra: unknown[]
+): OperatorFunction<OrderBook, string | null> {
+  noExtraArguments('imbalance', ['levels', 'options'], extra)
   const count = integerFrom('imbalance', 'levels', levels, 1)
   const places = placesOption('imbalance', optionsObject('imbalance', options, ['places']))
-  return (source) =>
-    source.pipe(
-      map((book) => {
-        const bids = quantity(book.top('bids', count), count)
-        const asks = quantity(book.top('asks', count), count)
-        const total = addDecimal(bids, asks)
-        if (isZeroDecimal(total)) return undefined
-        return divideDecimal(subtractDecimal(bids, asks), total, places)
-      }),
-      filter((value): value is string => value !== undefined),
-      distinctUntilChanged(),
-    )
+  return bookSignal('imbalance', (book) => {
+    const bids = quantity(topLevels('imbalance', book, 'bids', count))
+    const asks = quantity(topLevels('imbalance', book, 'asks', count))
+    const total = addDecimal(bids, asks)
+    if (isZeroDecimal(total)) return null
+    return divideDecimal(subtractDecimal(bids, asks), total, places)
+  })
 }

@@ -4,11 +4,14 @@
  * windows of trade time (`vwap`, `tradeFlowImbalance`, `ohlcv`), series tools (`ema`,
  * `crossover`, `threshold`) and an adapter for the `trading-signals` indicators
  * (`indicator`). Exact decimal strings throughout; each division takes `{ places }`
- * (default 18, rounded half to even). docs/signals.md has an example of each.
+ * (default 18, rounded half to even). A book signal gives `null` for a book that has no
+ * such value (an empty side), and the series tools pass a `null` over. A value an operator
+ * cannot read errors its stream with a `TypeError`; a bad argument throws
+ * `VenueInputError` at the call. docs/signals.md has an example of each.
  *
  * @packageDocumentation
  */
-export type { DecimalLike, TradeInput } from './checks.js'
+export type { DecimalLike } from './checks.js'
 export { type CrossEvent, crossover } from './crossover.js'
 export { type Depth, depthWithin } from './depth-within.js'
 export { type EmaOptions, ema } from './ema.js'
@@ -23,6 +26,7 @@ export {
   indicator,
   type PriceInput,
 } from './indicator.js'
+export type { TradeInput } from './inputs.js'
 export { type MicropriceOptions, microprice } from './microprice.js'
 export { mid } from './mid.js'
 export { type OhlcvCandle, type OhlcvEvent, ohlcv } from './ohlcv.js'

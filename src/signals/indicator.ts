@@ -1,5 +1,6 @@
 import { concatMap, defer, type OperatorFunction } from 'rxjs'
-import { type DecimalLike, fail, optionsObject, seriesValue } from './checks.js'
+import { type DecimalLike, fail, noExtraArguments, optionsObject } from './checks.js'
+import { indicatorInput } from './indicator-input.js'
 
 /**
  * What {@link indicator} needs of an indicator: the shape of every indicator of the
@@ -119,7 +120,8 @@ export interface CandleEvent {
 export type CandleInput = CandleLike | CandleEvent
 
 /**
- * What {@link indicator} reads with `input: 'close'` (the default).
+ * What {@link indicator} reads with `input: 'close'` (the default). A `null` (a book
+ * signal's "no value", e.g. `mid` of a one-sided book) is passed over.
  *
  * @example
  * ```ts
@@ -130,7 +132,7 @@ export type CandleInput = CandleLike | CandleEvent
  * venue.watchKlines(0, '1m').pipe(indicator(() => new RSI(14)))     // KlineEvents: their closes
  * ```
  */
-export type PriceInput = DecimalLike | CandleInput
+export type PriceInput = DecimalLike | CandleInput | null
 
 /**
  * Options of {@link indicator}.
@@ -153,18 +155,6 @@ export interface IndicatorOptions {
   readonly input?: 'close' | 'candle' | undefined
 }
 
-function isEvent(input: object): input is CandleEvent {
-  return 'candle' in input
-}
-
-function startOf(candle: CandleLike): number {
-  return 'start' in candle ? candle.start : candle.timestamp
-}
-
-function numberOf(text: string): number {
-  return Number(seriesValue('indicator', text))
-}
-
 /**
  * Feeds a stream of prices or candles into an indicator of the `trading-signals` package
  * (or anything of the same shape, {@link IndicatorLike}) and emits its result after each
@@ -179,9 +169,12 @@ function numberOf(text: string): number {
  *
  * Results are the indicator's own: `trading-signals` v8 computes in floating point, so they
  * are numbers (or objects of numbers), not exact decimals; decimal strings are converted
- * with `Number`. A value that is no decimal errors the stream with a `TypeError`; so does a
- * price with `input: 'candle'`. Throws `VenueInputError` at the call when `factory` is not
- * a function or an option is bad.
+ * with `Number`. A `null` is passed over (the indicator is not fed). A price that is not a
+ * decimal string or a finite number, a candle field that is not a non-negative decimal
+ * string, a candle start that is not a finite number, an event type other than `update`
+ * and `closed`, or a price with `input: 'candle'` errors the stream with a `TypeError`
+ * naming the field. Throws `VenueInputError` at the call when `factory` is not a function,
+ * an option is bad, unknown or `null`, or an extra argument is given.
  *
  * @example
  * ```ts
@@ -207,23 +200,16 @@ export function indicator<Result>(
 export function indicator<Result>(
   factory: () => IndicatorLike<Result, number> | IndicatorLike<Result, CandleNumbers>,
   options?: IndicatorOptions,
+  ...extra: unknown[]
 ): OperatorFunction<PriceInput, Result> {
+  noExtraArguments('indicator', ['factory', 'options'], extra)
   if (typeof factory !== 'function') fail('indicator', 'factory', 'must be a function', factory)
   const given = optionsObject('indicator', options, ['input'])
-  const mode = given['input'] ?? 'close'
+  // `null` is no mode: only an absent option takes the default.
+  const mode = given['input'] === undefined ? 'close' : given['input']
   if (mode !== 'close' && mode !== 'candle') {
     fail('indicator', 'input', "must be 'close' or 'candle'", mode)
   }
-  const toInput = (candle: CandleLike): number | CandleNumbers =>
-    mode === 'close'
-      ? numberOf(candle.close)
-      : {
-          open: numberOf(candle.open),
-          high: numberOf(candle.high),
-          low: numberOf(candle.low),
-          close: numberOf(candle.close),
-          volume: numberOf(candle.volume),
-        }
   return (source) =>
     defer(() => {
       // The typed overloads pair each mode with its input; inside, one shape serves both.
@@ -233,21 +219,11 @@ export function indicator<Result>(
       let open: number | undefined
       return source.pipe(
         concatMap((input): Result[] => {
-          let result: Result | null
-          if (typeof input === 'string' || typeof input === 'number') {
-            if (mode === 'candle') {
-              throw new TypeError(`indicator: a price given to a candle indicator: ${input}`)
-            }
-            open = undefined
-            result = target.update(numberOf(String(input)), false)
-          } else if (isEvent(input)) {
-            const start = startOf(input.candle)
-            result = target.update(toInput(input.candle), open === start)
-            open = input.type === 'update' ? start : undefined
-          } else {
-            open = undefined
-            result = target.update(toInput(input), false)
-          }
+          const fed = indicatorInput(mode, input)
+          if (fed === null) return []
+          const event = fed.event
+          const result = target.update(fed.value, event !== undefined && open === event.start)
+          open = event?.type === 'update' ? event.start : undefined
           return target.isStable && result !== null ? [result] : []
         }),
       )

@@ -1,6 +1,7 @@
 import { concatMap, defer, type OperatorFunction } from 'rxjs'
 import { addDecimal, compareDecimal, normalizeDecimal } from '../decimal.js'
-import { integerFrom, type TradeInput, tradeOf } from './checks.js'
+import { integerFrom, noExtraArguments } from './checks.js'
+import { type TradeInput, tradeOf } from './inputs.js'
 
 /**
  * A candle built from trades by {@link ohlcv}. Prices and volume are exact decimal strings.
@@ -59,8 +60,10 @@ export type OhlcvEvent =
  * division, no `places` option.
  *
  * Takes `PublicTrade`s or the events of `watchTrades` (`PublicTradeEvent`): `gap` events
- * are skipped. `intervalMs` is an integer >= 1; a bad argument throws `VenueInputError`
- * at the call.
+ * are skipped. A trade whose `price` or `quantity` is not a non-negative decimal string, or
+ * whose `traded_at` is not a finite number, errors the stream with a `TypeError` naming the
+ * field. `intervalMs` is an integer >= 1; a bad one, or any other argument (`ohlcv` takes
+ * no options), throws `VenueInputError` at the call.
  *
  * @example
  * ```ts
@@ -71,14 +74,19 @@ export type OhlcvEvent =
  * })
  * ```
  */
-export function ohlcv(intervalMs: number): OperatorFunction<TradeInput, OhlcvEvent> {
+export function ohlcv(intervalMs: number): OperatorFunction<TradeInput, OhlcvEvent>
+export function ohlcv(
+  intervalMs: number,
+  ...extra: unknown[]
+): OperatorFunction<TradeInput, OhlcvEvent> {
+  noExtraArguments('ohlcv', ['intervalMs'], extra)
   const interval = integerFrom('ohlcv', 'intervalMs', intervalMs, 1)
   return (source) =>
     defer(() => {
       let open: OhlcvCandle | undefined
       return source.pipe(
         concatMap((input): OhlcvEvent[] => {
-          const trade = tradeOf(input)
+          const trade = tradeOf('ohlcv', input)
           if (trade === undefined) return []
           const at = trade.traded_at
           const start = at - (((at % interval) + interval) % interval)

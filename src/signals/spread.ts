@@ -1,7 +1,16 @@
-import { distinctUntilChanged, filter, map, type OperatorFunction } from 'rxjs'
+import type { OperatorFunction } from 'rxjs'
 import type { OrderBook } from '../book/order-book.js'
-import { divideDecimal, isZeroDecimal, multiplyDecimal } from '../decimal.js'
-import { fail, optionsObject, placesOption } from './checks.js'
+import {
+  addDecimal,
+  divideDecimal,
+  halfDecimal,
+  isZeroDecimal,
+  multiplyDecimal,
+  subtractDecimal,
+} from '../decimal.js'
+import { bookSignal } from './book-signal.js'
+import { fail, noExtraArguments, optionsObject, placesOption } from './checks.js'
+import { bestLevel } from './inputs.js'
 
 /**
  * Options of {@link spread}.
@@ -30,34 +39,45 @@ export interface SpreadOptions {
 /**
  * The spread of each order book, as a decimal string: absolute (`ask - bid`, exact) or in
  * basis points of the mid (divided to `places` decimals, default 18, rounded half to even).
- * Emits only when the spread changes. A book with an empty side (or, in bps, a zero mid) is
- * skipped: nothing is emitted for it. A crossed book gives a negative spread. Throws
- * `VenueInputError` at the call for a bad option.
+ * Emits only when the spread changes. A crossed book gives a negative spread.
+ *
+ * A book with an empty side (or both) has no spread: it gives `null`, once, so an alert
+ * can see a side vanish (`filter((s) => s === null)`); so does a zero mid in bps. The
+ * series operators (`threshold`, `ema`, ...) pass over a `null`.
+ *
+ * An input that is not an `OrderBook`, or whose best levels are not pairs of non-negative
+ * decimal strings, errors the stream with a `TypeError`. Throws `VenueInputError` at the
+ * call for a bad, unknown or `null` option, or an extra argument.
  *
  * @example
  * ```ts
  * import { spread } from 'venue-rx/signals'
  *
  * venue.watchOrderBook(1).pipe(spread({ unit: 'bps', places: 2 }))
- * // '7.65' for bid 1.0452 / ask 1.046
+ * // '7.65' for bid 1.0452 / ask 1.046; null while the asks are empty
  * ```
  */
-export function spread(options?: SpreadOptions): OperatorFunction<OrderBook, string> {
+export function spread(options?: SpreadOptions): OperatorFunction<OrderBook, string | null>
+export function spread(
+  options?: SpreadOptions,
+  ...extra: unknown[]
+): OperatorFunction<OrderBook, string | null> {
+  noExtraArguments('spread', ['options'], extra)
   const given = optionsObject('spread', options, ['unit', 'places'])
-  const unit = given['unit'] ?? 'absolute'
-  if (unit !== 'absolute' && unit !== 'bps')
+  // `null` is no unit: only an absent option takes the default.
+  const unit = given['unit'] === undefined ? 'absolute' : given['unit']
+  if (unit !== 'absolute' && unit !== 'bps') {
     fail('spread', 'unit', "must be 'absolute' or 'bps'", unit)
+  }
   const places = placesOption('spread', given)
-  return (source) =>
-    source.pipe(
-      map((book) => {
-        const absolute = book.spread
-        if (absolute === undefined || unit === 'absolute') return absolute
-        const middle = book.mid
-        if (middle === undefined || isZeroDecimal(middle)) return undefined
-        return divideDecimal(multiplyDecimal(absolute, '10000'), middle, places)
-      }),
-      filter((value): value is string => value !== undefined),
-      distinctUntilChanged(),
-    )
+  return bookSignal('spread', (book) => {
+    const bid = bestLevel('spread', book, 'bids')
+    const ask = bestLevel('spread', book, 'asks')
+    if (bid === undefined || ask === undefined) return null
+    const absolute = subtractDecimal(ask[0], bid[0])
+    if (unit === 'absolute') return absolute
+    const middle = halfDecimal(addDecimal(bid[0], ask[0]))
+    if (isZeroDecimal(middle)) return null
+    return divideDecimal(multiplyDecimal(absolute, '10000'), middle, places)
+  })
 }

@@ -3,11 +3,12 @@ import { addDecimal, compareDecimal, normalizeDecimal, subtractDecimal } from '.
 import {
   type DecimalLike,
   fail,
+  noExtraArguments,
   nonNegativeDecimal,
   optionsObject,
-  seriesValue,
   toDecimal,
 } from './checks.js'
+import { seriesDecimal } from './inputs.js'
 
 /**
  * Options of {@link threshold}: at least one of `above` and `below`.
@@ -68,9 +69,13 @@ function level(name: 'above' | 'below', value: unknown): string | undefined {
  * value is strictly above `options.above`, then not again until the series has come back
  * to `above - hysteresis` or lower; `below` likewise under `options.below`, re-armed at
  * `below + hysteresis` or higher. Both alerts start armed, so a first value already beyond
- * a level alerts. Comparisons are exact; there is no division. A value that is no decimal
- * errors the stream with a `TypeError`. Throws `VenueInputError` at the call when neither
- * level is given or an option is bad.
+ * a level alerts. Comparisons are exact; there is no division.
+ *
+ * A `null` (a book signal's "no value", e.g. `spread` of a one-sided book) is passed over:
+ * no alert, nothing re-armed; watch for it before `threshold` to alert on it. Any other
+ * value that is not a decimal string or a finite number errors the stream with a
+ * `TypeError`. Throws `VenueInputError` at the call when neither level is given, an option
+ * is bad, unknown or `null`, or an extra argument is given.
  *
  * @example
  * ```ts
@@ -83,7 +88,12 @@ function level(name: 'above' | 'below', value: unknown): string | undefined {
  */
 export function threshold(
   options: ThresholdOptions,
-): OperatorFunction<DecimalLike, ThresholdEvent> {
+): OperatorFunction<DecimalLike | null, ThresholdEvent>
+export function threshold(
+  options: ThresholdOptions,
+  ...extra: unknown[]
+): OperatorFunction<DecimalLike | null, ThresholdEvent> {
+  noExtraArguments('threshold', ['options'], extra)
   const given = optionsObject('threshold', options, ['above', 'below', 'hysteresis'])
   const above = level('above', given['above'])
   const below = level('below', given['below'])
@@ -102,7 +112,8 @@ export function threshold(
       let armedBelow = true
       return source.pipe(
         concatMap((input): ThresholdEvent[] => {
-          const value = normalizeDecimal(seriesValue('threshold', input))
+          if (input === null) return []
+          const value = normalizeDecimal(seriesDecimal('threshold', 'value', input))
           const events: ThresholdEvent[] = []
           if (above !== undefined && rearmAbove !== undefined) {
             if (armedAbove && compareDecimal(value, above) > 0) {

@@ -1,6 +1,6 @@
 import type { OperatorFunction } from 'rxjs'
 import { addDecimal, divideDecimal, isZeroDecimal, subtractDecimal } from '../decimal.js'
-import type { TradeInput } from './checks.js'
+import type { TradeInput } from './inputs.js'
 import { windowedTradeSignal } from './trade-window.js'
 
 /**
@@ -27,8 +27,13 @@ export interface TradeFlowImbalanceOptions {
  *
  * Takes `PublicTrade`s or the events of `watchTrades` (`PublicTradeEvent`): `gap` events
  * are skipped. A trade older than the window is ignored; when the window holds no
- * quantity, nothing is emitted. `windowMs` is an integer >= 1; a bad argument throws
- * `VenueInputError` at the call.
+ * quantity (only trades of quantity 0), nothing is emitted.
+ *
+ * A trade whose `price` or `quantity` is not a non-negative decimal string, whose
+ * `traded_at` is not a finite number or whose `side` is not `'buy'` or `'sell'` errors the
+ * stream with a `TypeError` naming the field. `windowMs` is an integer >= 1; a bad argument
+ * or option, an unknown or `null` option, or an extra argument throws `VenueInputError` at
+ * the call.
  *
  * @example
  * ```ts
@@ -40,11 +45,16 @@ export interface TradeFlowImbalanceOptions {
 export function tradeFlowImbalance(
   windowMs: number,
   options?: TradeFlowImbalanceOptions,
+): OperatorFunction<TradeInput, string>
+export function tradeFlowImbalance(
+  windowMs: number,
+  options?: TradeFlowImbalanceOptions,
+  ...extra: unknown[]
 ): OperatorFunction<TradeInput, string> {
   return windowedTradeSignal(
     'tradeFlowImbalance',
-    windowMs,
-    options,
+    [windowMs, options, extra],
+    true,
     (trade) => (trade.side === 'buy' ? [trade.quantity, '0'] : ['0', trade.quantity]),
     ([bought = '0', sold = '0'], places) => {
       const total = addDecimal(bought, sold)

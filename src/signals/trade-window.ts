@@ -1,7 +1,8 @@
 import { defer, filter, map, type OperatorFunction } from 'rxjs'
 import { addDecimal, subtractDecimal } from '../decimal.js'
 import type { PublicTrade } from '../schemas/public-trade.js'
-import { integerFrom, optionsObject, placesOption, type TradeInput, tradeOf } from './checks.js'
+import { integerFrom, noExtraArguments, optionsObject, placesOption } from './checks.js'
+import { type TradeInput, tradeOf } from './inputs.js'
 
 interface Entry {
   readonly at: number
@@ -55,17 +56,20 @@ export class TradeWindow {
 
 /**
  * The operator of a signal over the trades of the last `windowMs` milliseconds of trade
- * time: checks `windowMs` (an integer >= 1) and `options` (`places`) at the call, then per
- * subscription sums `amounts(trade)` in a {@link TradeWindow} and emits `value(sums, places)`
- * after each trade, skipping `gap` events and `undefined` values.
+ * time: checks `windowMs` (an integer >= 1), `options` (`places`) and that no argument
+ * follows them (`extra`) at the call, then per subscription sums `amounts(trade)` in a
+ * {@link TradeWindow} and emits `value(sums, places)` after each trade, skipping `gap`
+ * events and `undefined` values. Each trade is checked first (its `side` too when
+ * `withSide`): a NaN time would stall the window for the rest of the subscription.
  */
 export function windowedTradeSignal(
   method: string,
-  windowMs: number,
-  options: object | undefined,
+  [windowMs, options, extra]: readonly [unknown, unknown, readonly unknown[]],
+  withSide: boolean,
   amounts: (trade: PublicTrade) => readonly string[],
   value: (sums: readonly string[], places: number) => string | undefined,
 ): OperatorFunction<TradeInput, string> {
+  noExtraArguments(method, ['windowMs', 'options'], extra)
   const span = integerFrom(method, 'windowMs', windowMs, 1)
   const places = placesOption(method, optionsObject(method, options, ['places']))
   return (source) =>
@@ -73,7 +77,7 @@ export function windowedTradeSignal(
       const window = new TradeWindow(span, 2)
       return source.pipe(
         map((input) => {
-          const trade = tradeOf(input)
+          const trade = tradeOf(method, input, withSide)
           return trade === undefined
             ? undefined
             : value(window.add(trade.traded_at, amounts(trade)), places)

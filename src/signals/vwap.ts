@@ -1,6 +1,6 @@
 import type { OperatorFunction } from 'rxjs'
 import { divideDecimal, isZeroDecimal, multiplyDecimal } from '../decimal.js'
-import type { TradeInput } from './checks.js'
+import type { TradeInput } from './inputs.js'
 import { windowedTradeSignal } from './trade-window.js'
 
 /**
@@ -27,8 +27,13 @@ export interface VwapOptions {
  *
  * Takes `PublicTrade`s or the events of `watchTrades` (`PublicTradeEvent`): `gap` events
  * are skipped. A trade older than the window is ignored; when the window holds no
- * quantity, nothing is emitted. `windowMs` is an integer >= 1; a bad argument throws
- * `VenueInputError` at the call.
+ * quantity (only trades of quantity 0), nothing is emitted.
+ *
+ * A trade whose `price` or `quantity` is not a non-negative decimal string, or whose
+ * `traded_at` is not a finite number, errors the stream with a `TypeError` naming the
+ * field (`vwap: trade.traded_at must be a finite number of epoch ms (got NaN)`). `windowMs`
+ * is an integer >= 1; a bad argument or option, an unknown or `null` option, or an extra
+ * argument throws `VenueInputError` at the call.
  *
  * @example
  * ```ts
@@ -37,14 +42,16 @@ export interface VwapOptions {
  * venue.watchTrades(1).pipe(vwap(60_000)).subscribe((price) => console.log(price))
  * ```
  */
+export function vwap(windowMs: number, options?: VwapOptions): OperatorFunction<TradeInput, string>
 export function vwap(
   windowMs: number,
   options?: VwapOptions,
+  ...extra: unknown[]
 ): OperatorFunction<TradeInput, string> {
   return windowedTradeSignal(
     'vwap',
-    windowMs,
-    options,
+    [windowMs, options, extra],
+    false,
     (trade) => [multiplyDecimal(trade.price, trade.quantity), trade.quantity],
     ([turnover = '0', volume = '0'], places) =>
       isZeroDecimal(volume) ? undefined : divideDecimal(turnover, volume, places),

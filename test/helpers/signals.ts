@@ -25,6 +25,33 @@ export function run<T, R>(values: readonly T[], operator: OperatorFunction<T, R>
   return out
 }
 
+/** What `operator` emits for `values` before it errors, and the error (synchronously). */
+export function runToError<T, R>(
+  values: readonly unknown[],
+  operator: OperatorFunction<T, R>,
+): { values: R[]; error: unknown; completed: boolean } {
+  const out: R[] = []
+  let error: unknown
+  let completed = false
+  from(values as readonly T[])
+    .pipe(operator)
+    .subscribe({
+      next: (value) => out.push(value),
+      error: (caught: unknown) => {
+        error = caught
+      },
+      complete: () => {
+        completed = true
+      },
+    })
+  return { values: out, error, completed }
+}
+
+/** A book with the given levels on each side (pool 1, seq 1). */
+export function bookOf(bids: readonly Level[], asks: readonly Level[]): OrderBook {
+  return new OrderBook(1, 1, 0, bids, asks)
+}
+
 /** A fraction n / d, d > 0. */
 export interface Ratio {
   readonly n: bigint
