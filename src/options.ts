@@ -202,7 +202,7 @@ function resolve(options: VenueOptions): ResolvedVenueOptions {
   const factor = positive('backoff.factor', backoff.factor, 2)
   if (factor < 1)
     throw new VenueInputError('backoff.factor', 'createVenue: backoff.factor must be >= 1')
-  const jitter = backoff.jitter ?? true
+  const jitter = backoff.jitter === undefined ? true : backoff.jitter
   if (typeof jitter !== 'boolean') {
     throw new VenueInputError('backoff.jitter', 'createVenue: backoff.jitter must be a boolean')
   }
@@ -246,7 +246,7 @@ function relaySettings(name: string, value: unknown): Required<RelaySettings> | 
     }
   }
   const { redis, prefix } = value as RelaySettings
-  const checkedPrefix = prefix ?? DEFAULT_PREFIX
+  const checkedPrefix = prefix === undefined ? DEFAULT_PREFIX : prefix
   if (typeof checkedPrefix !== 'string' || !/^[\w.-]{1,64}$/.test(checkedPrefix)) {
     throw new VenueInputError(
       `${name}.prefix`,

@@ -238,8 +238,10 @@ export function createVenue(options: VenueOptions): Venue {
     customDispatcher: dispatcher !== undefined,
     customScheduler: scheduler !== undefined,
   })
-  // The REST layer gets the four settings it uses, not the venue's options.
+  // The REST layer gets the settings it uses, not the venue's options.
   const restSettings = {
+    // Only to tell a user whose baseUrl ends in /api/v1 why every request answers 404.
+    baseUrl: resolved.baseUrl,
     apiKey: resolved.apiKey,
     requestTimeoutMs: resolved.requestTimeoutMs,
     marketData: resolved.marketData,

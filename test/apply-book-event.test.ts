@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { applyBookEvent } from '../src/book/apply-book-event.js'
+import type { Level } from '../src/book/book-event.js'
 import { OrderBook } from '../src/book/order-book.js'
 import { ASKS, BIDS, delta, snapshot } from './helpers/book-fixtures.js'
 
@@ -101,5 +102,139 @@ describe('applyBookEvent', () => {
 
   it('throws a RangeError on a delta with no book (a snapshot comes first)', () => {
     expect(() => applyBookEvent(undefined, delta([['1', '1']], []))).toThrow(RangeError)
+  })
+
+  it('throws a RangeError for a snapshot whose bids are not strictly high to low, naming the prices', () => {
+    const bids: Level[] = [
+      ['1.04', '5'],
+      ['1.0452', '310.5'],
+    ]
+    expect(() => applyBookEvent(undefined, snapshot(bids, ASKS))).toThrow(
+      new RangeError(
+        'applyBookEvent: snapshot 1 refused: the bids of the snapshot are not in side order (high to low, each price once): "1.0452" after "1.04"',
+      ),
+    )
+  })
+
+  it('throws a RangeError for a snapshot whose asks are not strictly low to high', () => {
+    const asks: Level[] = [
+      ['1.05', '10'],
+      ['1.046', '100'],
+    ]
+    expect(() => applyBookEvent(undefined, snapshot(BIDS, asks))).toThrow(
+      /the asks of the snapshot are not in side order \(low to high, each price once\): "1.046" after "1.05"/,
+    )
+  })
+
+  it('throws a RangeError for a snapshot that names one price twice by value ("1.10" after "1.1")', () => {
+    const asks: Level[] = [
+      ['1.1', '1'],
+      ['1.10', '2'],
+    ]
+    expect(() => applyBookEvent(undefined, snapshot([], asks))).toThrow(
+      new RangeError(
+        'applyBookEvent: snapshot 1 refused: the asks of the snapshot name one price twice: "1.10" after "1.1"',
+      ),
+    )
+    expect(() => applyBookEvent(undefined, snapshot([...BIDS, ['1.04', '9']], []))).toThrow(
+      /name one price twice: "1.04" after "1.04"/,
+    )
+  })
+
+  it.each([
+    ['a zero quantity', [['1.05', '0']], /with quantity "0" \(a snapshot lists levels above zero/],
+    ['a zero quantity written 0.000', [['1.05', '0.000']], /with quantity "0.000"/],
+    ['a negative zero', [['1.05', '-0']], /with quantity "-0"/],
+    ['a negative quantity', [['1.05', '-3']], /with a negative quantity: "-3"/],
+    [
+      'a quantity that is no decimal',
+      [['1.05', '1e3']],
+      /quantity that is not a decimal number: "1e3"/,
+    ],
+    ['a price that is no decimal', [['NaN', '1']], /a price that is not a decimal number: "NaN"/],
+    ['a level with three elements', [['1.05', '1', '2']], /not a \[price, quantity\] pair/],
+    ['a number for a quantity', [['1.05', 1]], /not a \[price, quantity\] pair of strings/],
+  ])('throws a RangeError for a snapshot with %s, naming the level', (_, asks, message) => {
+    const event = snapshot([], asks as unknown as Level[], { seq: 4 })
+    let thrown: unknown
+    try {
+      applyBookEvent(undefined, event)
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toBeInstanceOf(RangeError)
+    expect((thrown as Error).message).toMatch(/^applyBookEvent: snapshot 4 refused: the asks /)
+    expect((thrown as Error).message).toMatch(message)
+  })
+
+  it('throws a RangeError for a snapshot whose side is not an array', () => {
+    expect(() => applyBookEvent(undefined, snapshot(BIDS, 'none' as never))).toThrow(
+      /the asks of the snapshot are not an array of levels/,
+    )
+  })
+
+  it('cuts a long price in its message to 40 characters', () => {
+    const long = `1.${'0'.repeat(5_000)}1`
+    let message = ''
+    try {
+      applyBookEvent(undefined, snapshot([[long, '-1']], []))
+    } catch (caught) {
+      message = (caught as Error).message
+    }
+    expect(message).toContain('"1.00000000000000000000000000000000000000…"')
+    expect(message.length).toBeLessThan(250)
+  })
+
+  it('a snapshot that replaces a book is checked too; the book before it is still usable', () => {
+    const before = applyBookEvent(undefined, snapshot(BIDS, ASKS))
+    expect(() =>
+      applyBookEvent(before, snapshot([['2', '0']], [], { seq: 2, reason: 'resync' })),
+    ).toThrow(RangeError)
+    expect(applyBookEvent(before, delta([['1.0452', '0']], [])).bids).toEqual(BIDS.slice(1))
+  })
+
+  it('still takes valid snapshots: empty sides, a single level, trailing zeros in the text', () => {
+    expect(applyBookEvent(undefined, snapshot([], [])).bids).toEqual([])
+    const b = applyBookEvent(
+      undefined,
+      snapshot(
+        [
+          ['1.10', '0.50'],
+          ['1.09', '1'],
+        ],
+        [['1.2', '007']],
+      ),
+    )
+    expect(b.mid).toBe('1.15')
+  })
+
+  it.each([
+    [
+      'a negative quantity',
+      [['1.045', '-1']],
+      /the bids of the delta hold the level "1.045" with a negative quantity/,
+    ],
+    [
+      'a quantity that is no decimal',
+      [['1.045', 'x']],
+      /quantity that is not a decimal number: "x"/,
+    ],
+    ['a price that is no decimal', [['', '1']], /a price that is not a decimal number: ""/],
+    ['a level that is no pair', [['1.045']], /not a \[price, quantity\] pair/],
+  ])(
+    'throws a RangeError for a delta with %s, and leaves the book as it was',
+    (_, bids, message) => {
+      const before = applyBookEvent(undefined, snapshot(BIDS, ASKS))
+      expect(() => applyBookEvent(before, delta(bids as unknown as Level[], []))).toThrow(message)
+      expect(before.bids).toEqual(BIDS)
+    },
+  )
+
+  it('a delta quantity of zero, in any writing, still removes a level', () => {
+    const before = applyBookEvent(undefined, snapshot(BIDS, ASKS))
+    expect(applyBookEvent(before, delta([['1.045', '-0.00']], [])).bids).toEqual([
+      ['1.0452', '310.5'],
+      ['1.04', '5'],
+    ])
   })
 })

@@ -235,7 +235,9 @@ describe('exact numbers', () => {
             const data = copy(VALID_DATA[method])
             const paths = pathsOf(method, data, 'decimal')
             paths.forEach((path, i) => {
-              setAt(data, path, decimals[i % decimals.length])
+              const text = decimals[i % decimals.length] as string
+              // A book quantity below zero is refused (property below): sent without its sign.
+              setAt(data, path, isBookQuantity(method, path) ? text.replace(/^-/, '') : text)
             })
             current = { status: 200, body: { code: 0, message: '', data, meta: {} } }
             const outcome = await bounded(method)
@@ -290,6 +292,44 @@ describe('exact numbers', () => {
             } else {
               expect(canonicalNumber(got as string), where).toBe(sent)
             }
+          },
+        ),
+        EXACT_SIZE,
+      )
+    },
+    timeoutFor(EXACT_SIZE),
+  )
+
+  it(
+    'a negative depth quantity, as text or as a number, is a VenueResponseError naming its path',
+    async () => {
+      const data = VALID_DATA.depth
+      const paths = pathsOf('depth', data, 'decimal').filter((path) =>
+        isBookQuantity('depth', path),
+      )
+      await check(
+        fc.asyncProperty(
+          fc.nat(),
+          // Valid JSON numbers too (no leading zero), so that the raw form is one.
+          fc.oneof(
+            fc.stringMatching(/^-[1-9]\d{0,8}(\.\d{1,8})?$/),
+            fc.constantFrom('-0.5', '-0.00000001', '-1e-3', '-9007199254740993'),
+          ),
+          fc.boolean(),
+          async (at, negative, raw) => {
+            const path = paths[at % paths.length] as PathStep[]
+            if (raw) {
+              current = reply(200, envelopeWithRawNumber(data, path, negative))
+            } else {
+              const changed = copy(data)
+              setAt(changed, path, negative)
+              current = { status: 200, body: { code: 0, message: '', data: changed, meta: {} } }
+            }
+            const outcome = await bounded('depth')
+            if (outcome.kind !== 'rejected' || !(outcome.error instanceof VenueResponseError)) {
+              expect.fail(`quantity ${negative} at ${JSON.stringify(path)}: ${outcome.kind}`)
+            }
+            expect(outcome.error.issues[0]?.path).toEqual(path)
           },
         ),
         EXACT_SIZE,
@@ -373,6 +413,11 @@ describe('long number texts cost linear time: a call settles within requestTimeo
     }
   })
 })
+
+/** Whether `path` is the quantity of a level of a book (`['bids', i, 1]`, `['asks', i, 1]`). */
+function isBookQuantity(method: RestMethodName, path: readonly PathStep[]): boolean {
+  return method === 'depth' && path.length === 3 && path[2] === 1
+}
 
 function other(kind: 'decimal' | 'id'): 'decimal' | 'id' {
   return kind === 'decimal' ? 'id' : 'decimal'

@@ -146,6 +146,19 @@ describe('createVenue rejects invalid options synchronously', () => {
     expectOptionError({ baseUrl: BASE, orderLookups }, 'orderLookups')
   })
 
+  it('refuses null where an option is expected: only undefined means "not given"', () => {
+    expectOptionError({ baseUrl: BASE, backoff: { jitter: null } } as never, 'backoff.jitter')
+    const redis = 'redis://127.0.0.1:6379'
+    expectOptionError({ baseUrl: BASE, relay: { redis, prefix: null } } as never, 'relay.prefix')
+    expectOptionError(
+      { baseUrl: BASE, sharedBudget: { redis, prefix: null } } as never,
+      'sharedBudget.prefix',
+    )
+    for (const name of ['pollIntervalMs', 'settleMs', 'orderLookups', 'fillGraceMs']) {
+      expectOptionError({ baseUrl: BASE, [name]: null } as never, name)
+    }
+  })
+
   it('rejects backoff.factor 0.5', () => {
     const error = expectOptionError({ baseUrl: BASE, backoff: { factor: 0.5 } }, 'backoff.factor')
     expect(error.message).toContain('>= 1')

@@ -296,7 +296,62 @@ const REJECTED: readonly RejectCase[] = [
     'openOrders rejects an onMeta that is not a function': (rest) =>
       rest.openOrders({}, unchecked({ onMeta: 'total' })),
   }),
+  ...nullArguments(),
 ]
+
+/**
+ * Every optional argument and call option of every method, given `null`: only `undefined`
+ * means "not given", so `null` is refused naming it, never taken for the default.
+ */
+function nullArguments(): RejectCase[] {
+  const table: readonly (readonly [
+    method: string,
+    names: readonly string[],
+    call: (rest: RestClient, args: object) => Promise<unknown>,
+  ])[] = [
+    ['depth', ['limit', 'precision'], (rest, a) => rest.depth(unchecked({ poolId: 1, ...a }))],
+    [
+      'klines',
+      ['start', 'end'],
+      (rest, a) => rest.klines(unchecked({ poolId: 1, interval: '1m', ...a })),
+    ],
+    ['latestTrades', ['poolId', 'limit'], (rest, a) => rest.latestTrades(unchecked(a))],
+    [
+      'historyOrders',
+      ['poolId', 'side', 'type', 'status', 'limit', 'offset'],
+      (rest, a) => rest.historyOrders(unchecked(a)),
+    ],
+    [
+      'openOrders',
+      ['poolId', 'side', 'type', 'status', 'limit', 'offset'],
+      (rest, a) => rest.openOrders(unchecked(a)),
+    ],
+    [
+      'trades',
+      ['poolId', 'limit', 'after', 'before', 'afterSeq', 'sort'],
+      (rest, a) => rest.trades(unchecked(a)),
+    ],
+    [
+      'transfers',
+      ['afterId', 'start', 'end', 'sort', 'limit'],
+      (rest, a) => rest.transfers(unchecked(a)),
+    ],
+    ['pools', ['baseCoin', 'quoteCoin', 'limit', 'offset'], (rest, a) => rest.pools(unchecked(a))],
+    ['ping', ['signal', 'onMeta'], (rest, a) => rest.ping(unchecked(a))],
+    ['pool', ['signal', 'onMeta'], (rest, a) => rest.pool(1, unchecked(a))],
+  ]
+  return table.flatMap(([method, names, call]) =>
+    names.map(
+      (name): RejectCase => ({
+        title: `${method} rejects ${name} null (not taken as "not given")`,
+        method,
+        argument: name,
+        mentions: [name],
+        call: (rest) => call(rest, { [name]: null }),
+      }),
+    ),
+  )
+}
 
 /** A call whose arguments are at the edge of what is allowed, and the query it sends. */
 interface AcceptCase {

@@ -1,7 +1,9 @@
+import fc from 'fast-check'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import type { z } from 'zod'
 import { numberToDecimalString } from '../src/decimal.js'
 import { type Envelope, envelopeSchema } from '../src/schemas/envelope.js'
+import { fastDepth } from '../src/schemas/fast-paths.js'
 import type {
   Balance,
   Depth,
@@ -42,6 +44,8 @@ import {
   transferSchema,
 } from '../src/schemas/index.js'
 import { parseIsoTimestamp } from '../src/schemas/primitives.js'
+import { params } from './fuzz/config.js'
+import { canonicalNumber } from './fuzz/decimal-text.js'
 
 /** 2023-11-14T22:13:20.000Z */
 const T_SECONDS = 1_700_000_000
@@ -344,6 +348,66 @@ describe('finiteNumber', () => {
       expect(finiteNumber.safeParse(value).success).toBe(false)
     }
   })
+
+  it.each([
+    ['1e-4', 0.0001],
+    ['0.0001', 0.0001],
+    ['0.003', 0.003],
+    ['0.0030', 0.003],
+    ['3E-3', 0.003],
+    ['.5', 0.5],
+    ['5.', 5],
+    ['-0', -0],
+    ['0e-99999999', 0],
+    ['9007199254740992', 9007199254740992],
+    ['1000000000000000000000', 1e21],
+    ['1.7976931348623157e308', Number.MAX_VALUE],
+    ['5e-324', Number.MIN_VALUE],
+  ])('takes text %s that is exactly the number it becomes', (text, value) => {
+    expect(finiteNumber.parse(text)).toBe(value)
+  })
+
+  it.each([
+    ['9007199254740993', 'the double is 9007199254740992'],
+    ['0.10000000000000000001', 'the double prints as 0.1'],
+    ['-0.30000000000000000004', 'the double prints as -0.3'],
+    ['1e-400', 'it underflows to zero'],
+    ['18446744073709551616', 'the double 2^64 prints as 18446744073709552000'],
+    [
+      '0.1000000000000000055511151231257827',
+      'the exact value of the double 0.1, which prints as 0.1',
+    ],
+  ])(
+    'refuses text %s, which a double would change (%s), with a message that does not quote it',
+    (text) => {
+      const parsed = finiteNumber.safeParse(text)
+      expect(parsed.success).toBe(false)
+      const message = parsed.error?.issues[0]?.message ?? ''
+      expect(message).toBe('Expected a number a double holds as written (it would be rounded)')
+      expect(message).not.toContain(text)
+    },
+  )
+
+  it('takes the shortest text of any double and refuses text a digit longer than the double holds', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (d) => {
+        // `===`: String(-0) is "0".
+        expect(finiteNumber.parse(String(d)) === d).toBe(true)
+        expect(finiteNumber.parse(d.toExponential()) === d).toBe(true)
+        // Text with more digits than the double's shortest form: taken exactly when those
+        // digits say the same number (an oracle written apart from src/).
+        const long = d.toPrecision(21)
+        const same = canonicalNumber(long) === canonicalNumber(String(Number(long)))
+        expect(finiteNumber.safeParse(long).success, long).toBe(same)
+      }),
+      params(2_000),
+    )
+  })
+
+  it('a number field takes any JSON number as it is (JSON.parse already made it a double)', () => {
+    expect(finiteNumber.parse(0.1)).toBe(0.1)
+    expect(finiteNumber.parse(2 ** 64)).toBe(2 ** 64)
+  })
 })
 
 describe('envelopeSchema', () => {
@@ -401,6 +465,33 @@ describe('depthSchema', () => {
     expect(pathsOf(depthSchema, { ...wire, asks: [...wire.asks, ['1.3']] })).toStrictEqual([
       ['asks', 2, 1],
     ])
+  })
+
+  it('refuses a negative quantity, as text or as a number, naming its path', () => {
+    expect(pathsOf(depthSchema, { ...wire, bids: [['1.2', '-0.5']] })).toStrictEqual([
+      ['bids', 0, 1],
+    ])
+    expect(pathsOf(depthSchema, { ...wire, asks: [['1.3', -2]] })).toStrictEqual([['asks', 0, 1]])
+    expect(issuesOf(levelSchema, ['1.2', '-1'])[0]?.message).toBe(
+      'Expected a quantity of 0 or more',
+    )
+  })
+
+  it('takes a quantity of zero in any writing (the book streams drop such a level)', () => {
+    for (const zero of ['0', '0.000', '-0', '-0.00']) {
+      expect(levelSchema.parse(['1.2', zero])).toStrictEqual(['1.2', zero])
+    }
+  })
+
+  it('fastDepth refuses a negative quantity as the schema does, with or without a known answer', () => {
+    const negative = { ...wire, bids: [['1.2', '-1']] }
+    expect(fastDepth(negative)).toBeUndefined()
+    const known = depthSchema.parse({ ...wire, bids: [['1.2', '1']] })
+    expect(fastDepth(negative, known)).toBeUndefined()
+    expect(depthSchema.safeParse(negative).success).toBe(false)
+    expect(fastDepth({ ...wire, bids: [['1.2', '-0']] })).toStrictEqual(
+      depthSchema.parse({ ...wire, bids: [['1.2', '-0']] }),
+    )
   })
 })
 
@@ -674,6 +765,14 @@ describe('poolSummarySchema and poolDetailSchema', () => {
 
   it('parses a pool summary', () => {
     expectParsed(poolSummarySchema, poolSummaryWire, { rank: 3 }, { updated_at: T_MS })
+  })
+
+  it('refuses change_rate text a double would round, naming its path', () => {
+    for (const rate of ['0.10000000000000000001', '9007199254740993']) {
+      expect(pathsOf(poolSummarySchema, { ...poolSummaryWire, change_rate: rate })).toStrictEqual([
+        ['change_rate'],
+      ])
+    }
   })
 
   it('accepts change_rate as numeric text', () => {

@@ -188,6 +188,81 @@ const CASES: readonly Case[] = [
   },
 ]
 
+/**
+ * Every option of every watch method, given `null`: only `undefined` means "not given", so
+ * `null` is a wrong value like any other (a `?? default` would silently take it for the
+ * default). Regression test for `watchBalances({ includeValuation: null })`, which did.
+ */
+const NULL_OPTIONS: readonly (readonly [
+  method: string,
+  option: string,
+  call: (v: Venue) => unknown,
+])[] = [
+  ...['limit', 'precision', 'source'].flatMap((option) => [
+    ['watchDepth', option, (v: Venue) => v.watchDepth(1, loose({ [option]: null }))] as const,
+    [
+      'watchOrderBook',
+      option,
+      (v: Venue) => v.watchOrderBook(1, loose({ [option]: null })),
+    ] as const,
+  ]),
+  ['watchTrades', 'source', (v) => v.watchTrades(1, loose({ source: null }))],
+  ...['source', 'since'].map(
+    (option) =>
+      [
+        'watchKlines',
+        option,
+        (v: Venue) => v.watchKlines(1, '1m', loose({ [option]: null })),
+      ] as const,
+  ),
+  ...['poolId', 'cursor', 'checkpoint', 'onProgress'].flatMap((option) => [
+    ['watchMyTrades', option, (v: Venue) => v.watchMyTrades(loose({ [option]: null }))] as const,
+    ['watchFills', option, (v: Venue) => v.watchFills(loose({ [option]: null }))] as const,
+  ]),
+  ...['cursor', 'checkpoint', 'onProgress'].map(
+    (option) =>
+      [
+        'watchTransfers',
+        option,
+        (v: Venue) => v.watchTransfers(loose({ [option]: null })),
+      ] as const,
+  ),
+  ...['visibleWithinMs', 'fillGraceMs', 'placedAfter'].map(
+    (option) =>
+      [
+        'watchOrder',
+        option,
+        (v: Venue) => v.watchOrder({ clientId: 'bot-1' }, loose({ [option]: null })),
+      ] as const,
+  ),
+  ['watchOrder', 'clientId', (v) => v.watchOrder(loose({ clientId: null }))],
+  ['watchBalances', 'includeValuation', (v) => v.watchBalances(loose({ includeValuation: null }))],
+]
+
+describe('null is no option value: every watch method refuses it naming the option', () => {
+  it.each(NULL_OPTIONS)(
+    '%s with %s: null is a VenueInputError naming it, no request',
+    (method, option, call) => {
+      const error = thrownBy(() => call(venue))
+      expect(error.argument).toBe(option)
+      expect(error.message).toMatch(new RegExp(`^${method}: .*${option}`))
+      expect(server.requests).toHaveLength(0)
+    },
+  )
+
+  it('watchBalances still takes includeValuation left out, undefined, true or false', () => {
+    for (const options of [
+      undefined,
+      {},
+      { includeValuation: undefined },
+      { includeValuation: true },
+      { includeValuation: false },
+    ]) {
+      expect(() => venue.watchBalances(options)).not.toThrow()
+    }
+  })
+})
+
 describe('watch methods check their arguments at the call', () => {
   it.each(CASES)('$title: VenueInputError naming $argument, no request', ({ argument, call }) => {
     const error = thrownBy(() => call(venue))

@@ -117,6 +117,78 @@ describe('toAsyncIterable', () => {
     expect((caught as VenueInputError).argument).toBe(argument)
   })
 
+  /** The VenueInputError a call threw, failing the test when it threw none. */
+  function refusal(call: () => unknown): VenueInputError {
+    let caught: unknown
+    try {
+      call()
+    } catch (error) {
+      caught = error
+    }
+    expect(caught).toBeInstanceOf(VenueInputError)
+    return caught as VenueInputError
+  }
+
+  it.each([
+    [
+      'bufer',
+      { bufer: 10 },
+      'toAsyncIterable: unknown argument "bufer" (allowed: buffer, overflow)',
+    ],
+    ['overflowPolicy', { overflowPolicy: 'drop-oldest' }, 'unknown argument "overflowPolicy"'],
+    ['buffer', { buffer: null }, 'toAsyncIterable: buffer must be a whole number, 1 or more'],
+    ['overflow', { overflow: null }, "toAsyncIterable: overflow must be 'error' or 'drop-oldest'"],
+    ['options', [], 'toAsyncIterable: options must be an object'],
+    ['options', 'drop-oldest', 'toAsyncIterable: options must be an object'],
+  ])('refuses option %s (%j) at the call, naming it: %s', (argument, options, message) => {
+    const error = refusal(() => toAsyncIterable(of(1), options as never))
+    expect(error.argument).toBe(argument)
+    expect(error.message).toContain(message)
+  })
+
+  it.each([
+    ['a promise', Promise.resolve(1)],
+    ['an array', [1, 2]],
+    ['an async iterable', (async function* () {})()],
+    ['null', null],
+    ['undefined', undefined],
+    ['a function', () => of(1)],
+    ['an object with subscribe alone', { subscribe: () => ({ unsubscribe() {} }) }],
+  ])('refuses %s as the source at the call, not at the first loop step', (_, source) => {
+    const error = refusal(() => toAsyncIterable(source as never))
+    expect(error.argument).toBe('source')
+    expect(error.message).toMatch(/^toAsyncIterable: source must be an Observable \(got /)
+  })
+
+  it('refuses arguments it does not take, and takes a trailing undefined', () => {
+    const call = toAsyncIterable as (...args: unknown[]) => unknown
+    const error = refusal(() => call(of(1), {}, { buffer: 10 }))
+    expect(error.argument).toBe('arguments')
+    expect(error.message).toBe('toAsyncIterable: takes a source and options, nothing more')
+    expect(refusal(() => call(of(1), undefined, 1)).argument).toBe('arguments')
+    expect(() => call(of(1), undefined, undefined)).not.toThrow()
+  })
+
+  it('a refused call subscribes to nothing', () => {
+    let subscribed = 0
+    const source = new Observable<number>(() => {
+      subscribed += 1
+    })
+    refusal(() => toAsyncIterable(source, { bufer: 1 } as never))
+    expect(subscribed).toBe(0)
+  })
+
+  it('takes any rxjs Observable: a Subject, a piped stream, options left out or undefined', async () => {
+    expect(() => toAsyncIterable(new Subject<number>())).not.toThrow()
+    expect(() => toAsyncIterable(of(1).pipe(map((n) => n + 1)), undefined)).not.toThrow()
+    expect(
+      await loop(toAsyncIterable(of(1, 2), { buffer: undefined, overflow: undefined })),
+    ).toEqual({
+      values: [1, 2],
+      error: undefined,
+    })
+  })
+
   it('for await over venue.watchOrderBook: books from the simulator, and break stops the poller', async () => {
     const { sim, venue } = await startSimulatorVenue(FAST)
     const health: string[][] = []

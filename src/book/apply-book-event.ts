@@ -1,4 +1,5 @@
 import type { BookEvent } from './book-event.js'
+import { snapshotSideProblem } from './book-side.js'
 import { OrderBook } from './order-book.js'
 
 /**
@@ -8,7 +9,11 @@ import { OrderBook } from './order-book.js'
  * O(k × 32 + n / 32) however large the book; the side a delta does not touch is reused.
  * Throws a `RangeError` when a delta does not follow `book` (`prevSeq !== book.seq`: a
  * gap), comes first, or has a side whose levels are not in side order or repeat a price
- * (applied as given, it would leave the book out of order).
+ * (applied as given, it would leave the book out of order). A snapshot is checked as a
+ * delta is: each side in side order (bids strictly high to low, asks strictly low to high,
+ * prices compared by value, so `"1.10"` after `"1.1"` is a repeat), and every level a pair
+ * of decimal strings; a snapshot's quantities must be above zero, a delta's zero or more
+ * (zero removes). The error names the side and the level at fault.
  *
  * @example
  * ```ts
@@ -18,6 +23,13 @@ import { OrderBook } from './order-book.js'
  */
 export function applyBookEvent(book: OrderBook | undefined, event: BookEvent): OrderBook {
   if (event.type === 'snapshot') {
+    // A hand-built snapshot out of order or with an empty level would be kept as given, and
+    // the best prices, mid and microprice read from it would be silently wrong.
+    const problem =
+      snapshotSideProblem('bids', event.bids) ?? snapshotSideProblem('asks', event.asks)
+    if (problem !== undefined) {
+      throw new RangeError(`applyBookEvent: snapshot ${event.seq} refused: ${problem}`)
+    }
     return new OrderBook(event.poolId, event.seq, event.timestamp, event.bids, event.asks)
   }
   if (book === undefined) {

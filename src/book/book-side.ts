@@ -1,4 +1,4 @@
-import { compareValidDecimals } from '../decimal.js'
+import { compareValidDecimals, isDecimal } from '../decimal.js'
 import type { BookSide, Level } from './book-event.js'
 
 /**
@@ -12,7 +12,7 @@ export function sideOrder(side: BookSide, a: string, b: string): number {
   return side === 'bids' ? compareValidDecimals(b, a) : compareValidDecimals(a, b)
 }
 
-/** True when the quantity is zero (`"0"`, `"0.000"`). */
+/** True when the quantity is zero (`"0"`, `"0.000"`, `"-0"`): text of a valid decimal. */
 export function isZeroQuantity(quantity: string): boolean {
   for (let i = 0; i < quantity.length; i++) {
     const c = quantity.charCodeAt(i)
@@ -118,4 +118,107 @@ export function sortSide(side: BookSide, levels: readonly Level[]): readonly Lev
     else unique.push(level)
   }
   return Object.freeze(unique)
+}
+
+/** The event a side belongs to, as the messages of the checks below name it. */
+export type EventKind = 'snapshot' | 'delta'
+
+/** Text an error quotes: JSON-quoted, cut after 40 characters (a price may have thousands). */
+function quote(text: string): string {
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)
+}
+
+/**
+ * Why `level` cannot be a level of the `side` of a `kind` event, or `undefined` when it
+ * can: a `[price, quantity]` pair of plain decimal strings (the order book's exact
+ * compares and sums take nothing else), with a quantity above zero in a snapshot and of
+ * zero or more in a delta, where zero removes the level. A level of quantity zero in a
+ * snapshot would sit in the book as a best price with nothing behind it (a wrong mid and
+ * microprice), and a negative quantity is no quantity at all.
+ */
+export function levelProblem(kind: EventKind, side: BookSide, level: unknown): string | undefined {
+  // The common valid level first, in as few steps as possible: deltas check every change.
+  if (Array.isArray(level) && level.length === 2) {
+    const price: unknown = level[0]
+    const quantity: unknown = level[1]
+    if (
+      typeof price === 'string' &&
+      typeof quantity === 'string' &&
+      isDecimal(price) &&
+      isDecimal(quantity) &&
+      quantity.charCodeAt(0) !== 45 /* - */ &&
+      (kind === 'delta' || !isZeroQuantity(quantity))
+    ) {
+      return undefined
+    }
+  }
+  return describeLevelProblem(kind, side, level)
+}
+
+/** What is wrong with a level {@link levelProblem} did not take (or `undefined`: `-0`). */
+function describeLevelProblem(kind: EventKind, side: BookSide, level: unknown): string | undefined {
+  const where = `the ${side} of the ${kind}`
+  if (
+    !Array.isArray(level) ||
+    level.length !== 2 ||
+    typeof level[0] !== 'string' ||
+    typeof level[1] !== 'string'
+  ) {
+    return `${where} hold a level that is not a [price, quantity] pair of strings`
+  }
+  const [price, quantity] = level as [string, string]
+  if (!isDecimal(price))
+    return `${where} hold a price that is not a decimal number: ${quote(price)}`
+  if (!isDecimal(quantity)) {
+    return `${where} hold the level ${quote(price)} with a quantity that is not a decimal number: ${quote(quantity)}`
+  }
+  const zero = isZeroQuantity(quantity)
+  if (!zero && quantity.charCodeAt(0) === 45 /* - */) {
+    return `${where} hold the level ${quote(price)} with a negative quantity: ${quote(quantity)}`
+  }
+  if (zero && kind === 'snapshot') {
+    return `${where} hold the level ${quote(price)} with quantity ${quote(quantity)} (a snapshot lists levels above zero; zero removes a level in a delta only)`
+  }
+  return undefined
+}
+
+/**
+ * Why `price` cannot follow `previous` on the `side` of a `kind` event, or `undefined`
+ * when it comes strictly after it in side order. Prices are compared by value, so
+ * `"1.10"` after `"1.1"` names one price twice.
+ */
+export function orderProblem(
+  kind: EventKind,
+  side: BookSide,
+  previous: string,
+  price: string,
+): string | undefined {
+  const order = sideOrder(side, previous, price)
+  if (order < 0) return undefined
+  if (order === 0) {
+    return `the ${side} of the ${kind} name one price twice: ${quote(price)} after ${quote(previous)}`
+  }
+  return `the ${side} of the ${kind} are not in side order (${side === 'bids' ? 'high to low' : 'low to high'}, each price once): ${quote(price)} after ${quote(previous)}`
+}
+
+/**
+ * Why `levels` cannot be the whole `side` of a snapshot, or `undefined` when they can:
+ * every level valid ({@link levelProblem}) and each price strictly after the one before
+ * it in side order ({@link orderProblem}). One pass, linear.
+ */
+export function snapshotSideProblem(side: BookSide, levels: unknown): string | undefined {
+  if (!Array.isArray(levels)) return `the ${side} of the snapshot are not an array of levels`
+  let previous: string | undefined
+  for (let k = 0; k < levels.length; k += 1) {
+    const level: unknown = levels[k]
+    const problem = levelProblem('snapshot', side, level)
+    if (problem !== undefined) return problem
+    const price = (level as Level)[0]
+    if (previous !== undefined) {
+      const disorder = orderProblem('snapshot', side, previous, price)
+      if (disorder !== undefined) return disorder
+    }
+    previous = price
+  }
+  return undefined
 }

@@ -1,6 +1,6 @@
 import { compareValidDecimals } from '../decimal.js'
 import type { BookSide, Level } from './book-event.js'
-import { isZeroQuantity, sideOrder } from './book-side.js'
+import { isZeroQuantity, levelProblem, orderProblem } from './book-side.js'
 
 /**
  * One side of an order book as a persistent sequence of chunks: the levels in side order,
@@ -47,8 +47,10 @@ export function firstLevels(chunks: Chunks, count: number): Level[] {
 /**
  * `chunks` with `changes` applied: a change replaces the level of its price or adds it; a
  * change with quantity zero removes the level (and is ignored when there is none). The
- * changes must be in side order with no price twice, else a `RangeError` naming the first
- * change out of place (applied as given, such a delta would leave a book out of order).
+ * changes must be `[price, quantity]` pairs of decimal strings, no quantity below zero, in
+ * side order with no price twice, else a `RangeError` naming the first change at fault
+ * (applied as given, such a delta would leave a book out of order or holding a level no
+ * book can have).
  * Returns `chunks` itself when nothing changes.
  */
 export function applyChanges(side: BookSide, chunks: Chunks, changes: readonly Level[]): Chunks {
@@ -62,12 +64,12 @@ export function applyChanges(side: BookSide, chunks: Chunks, changes: readonly L
   let previous: string | undefined
   for (let c = 0; c < changes.length; c += 1) {
     const change = changes[c] as Level
+    // Checked before the change is used: the searches below compare valid decimals only.
+    const problem =
+      levelProblem('delta', side, change) ??
+      (previous === undefined ? undefined : orderProblem('delta', side, previous, change[0]))
+    if (problem !== undefined) throw new RangeError(problem)
     const price = change[0]
-    if (previous !== undefined && sideOrder(side, previous, price) >= 0) {
-      throw new RangeError(
-        `the ${side} of the delta are not in side order (${side === 'bids' ? 'high to low' : 'low to high'}, each price once): ${JSON.stringify(price)} after ${JSON.stringify(previous)}`,
-      )
-    }
     previous = price
     const zero = isZeroQuantity(change[1])
     const target = new Target(price, side === 'bids')

@@ -1,5 +1,6 @@
-import type { Observable, Subscription } from 'rxjs'
+import { isObservable, type Observable, type Subscription } from 'rxjs'
 import { VenueInputError } from '../errors/venue-input-error.js'
+import { failArgument, knownKeys } from '../rest/index.js'
 
 /**
  * What {@link toAsyncIterable} does when values arrive faster than the loop takes them.
@@ -41,12 +42,18 @@ export interface ToAsyncIterableOptions {
 
 const METHOD = 'toAsyncIterable'
 
+/** The option names {@link toAsyncIterable} takes. */
+const OPTION_NAMES: readonly string[] = ['buffer', 'overflow']
+
 /**
  * An Observable as an async iterable, for `for await` loops. The subscription starts with
  * the loop's first step; values wait in a bounded buffer until the loop takes them;
  * `break` (or `return`) unsubscribes; an error of the stream is thrown at the loop once
  * the values before it were taken; completion ends the loop.
- * Throws `VenueInputError` at once for a bad option.
+ * Throws `VenueInputError` at once, naming the argument, for a source that is not an
+ * Observable, options that are not an object (`null` included), an unknown option name, a
+ * bad option value (`null` included: only `undefined` means "the default"), or an argument
+ * it does not take.
  *
  * @example
  * ```ts
@@ -58,11 +65,28 @@ const METHOD = 'toAsyncIterable'
  */
 export function toAsyncIterable<T>(
   source: Observable<T>,
+  options?: ToAsyncIterableOptions,
+): AsyncIterableIterator<T>
+export function toAsyncIterable<T>(
+  source: Observable<T>,
   options: ToAsyncIterableOptions = {},
+  // Not in the public signature: a plain JavaScript caller may still pass more.
+  ...extra: readonly unknown[]
 ): AsyncIterableIterator<T> {
-  if (typeof options !== 'object' || options === null) {
+  // Checked at the call, not at the loop's first step, where a wrong source would only
+  // show as a TypeError far from the mistake.
+  if (!isObservable(source)) {
+    failArgument(METHOD, 'source', 'must be an Observable', source)
+  }
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new VenueInputError('options', `${METHOD}: options must be an object`)
   }
+  // A misspelt `bufer` must not silently leave the default buffer in place.
+  knownKeys(METHOD, options, OPTION_NAMES)
+  if (extra.some((argument) => argument !== undefined)) {
+    throw new VenueInputError('arguments', `${METHOD}: takes a source and options, nothing more`)
+  }
+  // Defaults for `undefined` only: a `null` value is checked, and refused, like any other.
   const { buffer = 1_000, overflow = 'error' } = options
   if (!Number.isSafeInteger(buffer) || buffer < 1) {
     throw new VenueInputError('buffer', `${METHOD}: buffer must be a whole number, 1 or more`)

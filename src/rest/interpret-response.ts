@@ -30,6 +30,12 @@ export interface InterpretContext {
   readonly redact: (text: string) => string
   /** Current time in ms, for `Retry-After` HTTP dates. */
   readonly now: () => number
+  /**
+   * What the message of an HTTP 404 adds after the status: the likely mistake, when the
+   * request names nothing the venue could have failed to find (a `baseUrl` one level too
+   * deep answers 404 to everything).
+   */
+  readonly notFoundHint?: string | undefined
 }
 
 /**
@@ -190,7 +196,10 @@ function errorForStatus(
   }
   if (status === 401) return new VenueAuthError('unauthorized', message, info)
   if (status === 403) return new VenueAuthError('forbidden', message, info)
-  if (status === 404) return new VenueNotFoundError(message, info)
+  if (status === 404) {
+    const hint = context.notFoundHint
+    return new VenueNotFoundError(hint === undefined ? message : `${message}: ${hint}`, info)
+  }
   if (status >= 500) return new VenueServerError(message, info)
   if (status >= 400) return new VenueRejectedError(message, info)
   return new VenueResponseError('status', `${message}: venue-rx expects 2xx, 4xx or 5xx`, {

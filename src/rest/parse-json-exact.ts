@@ -1,4 +1,4 @@
-import { normalizeDecimal, numberToDecimalString } from '../decimal.js'
+import { isExactNumberText } from '../schemas/exact-number.js'
 
 /**
  * Whether `text` may hold a JSON number a JavaScript number cannot hold exactly: such a
@@ -77,12 +77,10 @@ export function parseJsonExact(text: string): unknown {
  * would read the same, so integer fields take such ids as digit strings).
  */
 function isExact(token: string): boolean {
-  const value = Number(token)
-  if (!Number.isFinite(value)) return false
-  if (/^-?\d+$/.test(token)) return Number.isSafeInteger(value)
-  // Zero is exact when every digit is zero; never written out (`0e-99999999` is 0 too).
-  if (value === 0) return !/[1-9]/.test(token.replace(/[eE].*$/, ''))
-  return normalizeDecimal(plainDecimal(token)) === normalizeDecimal(numberToDecimalString(value))
+  if (/^-?\d+$/.test(token)) return Number.isSafeInteger(Number(token))
+  // The rule the schemas of number fields apply to text, so that a number kept as a
+  // number here is one they would have taken as text too.
+  return isExactNumberText(token)
 }
 
 /** A JSON number token written without an exponent, digits kept exactly. */

@@ -109,6 +109,12 @@ export interface RestClientSettings {
   /** Market-data set when a call names no `source`. */
   readonly marketData: MarketDataSource
   readonly paramNames: ParamNames
+  /**
+   * The venue's `baseUrl` as resolved, for the hint of a 404 only (the transport sends the
+   * requests): one that ends in `/api/v1` is named as the cause. Without it, the hint
+   * says what a `baseUrl` should be.
+   */
+  readonly baseUrl?: string | undefined
 }
 
 /** What {@link createRestClient} needs. */
@@ -130,6 +136,7 @@ export function createRequester(deps: RestClientDeps): RequestEndpoint {
   const redact = key === undefined ? (text: string) => text : (text: string) => key.redact(text)
   // The last output per request of the endpoints that `remember` (a few, newest last).
   const remembered = new Map<string, unknown>()
+  const notFoundHint = notFoundHints(options, redact)
 
   return async (endpoint, path, query, callOptions, subject) => {
     const method = endpoint.method
@@ -155,34 +162,74 @@ export function createRequester(deps: RestClientDeps): RequestEndpoint {
       timeoutMs: options.requestTimeoutMs,
       endpoint: method,
     })
-    const { fast } = endpoint
-    if (fast === undefined) {
-      return interpretResponse(response, endpoint.schema, {
-        endpoint: method,
-        subject,
-        redact,
-        now,
-      })
+    const context = {
+      endpoint: method,
+      subject,
+      redact,
+      now,
+      notFoundHint: response.status === 404 ? notFoundHint(endpoint, path, query) : undefined,
     }
+    const { fast } = endpoint
+    if (fast === undefined) return interpretResponse(response, endpoint.schema, context)
     if (!endpoint.remember) {
-      return interpretResponse(
-        response,
-        endpoint.schema,
-        { endpoint: method, subject, redact, now },
-        (data, tally) => fast(data, undefined, tally),
+      return interpretResponse(response, endpoint.schema, context, (data, tally) =>
+        fast(data, undefined, tally),
       )
     }
     const known = remembered.get(target)
-    const answer = interpretResponse(
-      response,
-      endpoint.schema,
-      { endpoint: method, subject, redact, now },
-      (data, tally) => fast(data, known as never, tally),
+    const answer = interpretResponse(response, endpoint.schema, context, (data, tally) =>
+      fast(data, known as never, tally),
     )
     remembered.delete(target)
     remembered.set(target, answer.data)
     if (remembered.size > REMEMBERED) remembered.delete(remembered.keys().next().value as string)
     return answer
+  }
+}
+
+/** A `baseUrl` path that ends in the prefix venue-rx adds to every endpoint itself. */
+const API_PREFIX_AT_END = /\/api\/v1\/*$/i
+
+/**
+ * The hint of an HTTP 404, per request. A `baseUrl` that ends in `/api/v1` sends every
+ * request to `/api/v1/api/v1/...`, so it is named as the cause of any 404. Otherwise, a
+ * request with an id in its path (an order, a pool, a token) may name something the venue
+ * does not have: no hint, the id is the likely cause. Any other request (ping, the pool
+ * list, balances...) cannot be "not found" unless the path is wrong, so the hint says
+ * what `baseUrl` should be; for a request naming a pool in its query (depth, klines), the
+ * pool may be the cause too.
+ */
+function notFoundHints(
+  options: RestClientSettings,
+  redact: (text: string) => string,
+): (endpoint: Endpoint, path: string, query: q.Query) => string | undefined {
+  const poolParam: Readonly<Record<string, string>> = {
+    depth: 'pool_id',
+    klines: 'pool_id',
+    latestTrades: 'pool_id',
+    trades: options.paramNames.trades.poolId,
+    historyOrders: options.paramNames.orders.poolId,
+    openOrders: options.paramNames.orders.poolId,
+  }
+  // Parsed once; `createVenue` has checked it (a client built without it says less).
+  let prefix: string | undefined
+  if (options.baseUrl !== undefined && URL.canParse(options.baseUrl)) {
+    const { pathname } = new URL(options.baseUrl)
+    if (API_PREFIX_AT_END.test(pathname)) prefix = pathname.replace(/\/+$/, '')
+  }
+  return (endpoint, path, query) => {
+    if (prefix !== undefined) {
+      // The path only, never the host. It holds the caller's text (baseUrl, an id): that
+      // part is redacted, the library's own words are not.
+      const went = redact(`${prefix}${path}`)
+      return `check baseUrl: it ends in /api/v1, which venue-rx adds to every path itself (this request went to ${went}); give the venue's root`
+    }
+    if (endpoint.path.includes('{id}')) return undefined
+    const pool = poolParam[endpoint.method]
+    const namesPool = query.some(([name, value]) => name === pool && value !== undefined)
+    return namesPool
+      ? "check the pool, or baseUrl (the venue's root, without /api/v1)"
+      : "check baseUrl (the venue's root, without /api/v1)"
   }
 }
 

@@ -4,11 +4,27 @@
  * @packageDocumentation
  */
 import { z } from 'zod'
-import { decimalString, nonNegativeSafeInteger, timestampMillis } from './primitives.js'
+import {
+  decimalString,
+  isNegativeDecimal,
+  nonNegativeSafeInteger,
+  timestampMillis,
+} from './primitives.js'
 
 /**
- * One price level, `[price, quantity]`, both exact decimal strings. Elements beyond the
- * second are tolerated and dropped from the output.
+ * The quantity of a level: an exact decimal of zero or more. A level of quantity zero is
+ * no level (the book streams drop it); a negative one is no quantity, and refusing it here
+ * keeps it out of every book built from the answer.
+ */
+const levelQuantity = decimalString.transform((text, ctx): string => {
+  if (!isNegativeDecimal(text)) return text
+  ctx.addIssue({ code: 'custom', input: text, message: 'Expected a quantity of 0 or more' })
+  return z.NEVER
+})
+
+/**
+ * One price level, `[price, quantity]`, both exact decimal strings, the quantity 0 or
+ * more. Elements beyond the second are tolerated and dropped from the output.
  *
  * @example
  * ```ts
@@ -16,10 +32,11 @@ import { decimalString, nonNegativeSafeInteger, timestampMillis } from './primit
  *
  * levelSchema.parse(['1.0477', 355.14])        // ['1.0477', '355.14']
  * levelSchema.parse(['1.0477', '355.1400', 3]) // ['1.0477', '355.1400']: extra elements dropped
+ * levelSchema.safeParse(['1.0477', '-5']).success // false: a negative quantity
  * ```
  */
 export const levelSchema = z
-  .tuple([decimalString, decimalString], z.unknown())
+  .tuple([decimalString, levelQuantity], z.unknown())
   .transform((level): readonly [price: string, quantity: string] => [level[0], level[1]])
 
 /**

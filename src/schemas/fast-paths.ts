@@ -15,7 +15,7 @@ import { isDecimal, isDigit, withinMaxId } from '../decimal.js'
 import type { Depth, Level } from './depth.js'
 import type { Envelope } from './envelope.js'
 import { JsonTally } from './json-tally.js'
-import { MILLISECONDS_THRESHOLD, timestampMillis } from './primitives.js'
+import { isNegativeDecimal, MILLISECONDS_THRESHOLD, timestampMillis } from './primitives.js'
 import type { TradeDetail } from './trade-detail.js'
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -28,7 +28,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 const LOOK_AHEAD = 3
 
 /**
- * `levels` when it is an array of `[price, quantity]` pairs of decimal strings, as parsed.
+ * `levels` when it is an array of `[price, quantity]` pairs of decimal strings, the
+ * quantity not negative (as `levelSchema` wants), as parsed.
  * Text equal to the text of `known` (a side of an answer already validated) is valid as it
  * is: when the venue is polled, most levels are those of the last answer, and a string
  * compare is several times cheaper than reading the digits. The sides are walked together
@@ -62,8 +63,11 @@ function plainLevels(
       }
     }
     if (knownQuantity === undefined) {
-      if (!isDecimal(price) || !isDecimal(quantity)) return undefined
-    } else if (knownQuantity !== quantity && !isDecimal(quantity)) {
+      if (!isDecimal(price) || !isDecimal(quantity) || isNegativeDecimal(quantity)) return undefined
+    } else if (
+      knownQuantity !== quantity &&
+      (!isDecimal(quantity) || isNegativeDecimal(quantity))
+    ) {
       return undefined
     }
   }

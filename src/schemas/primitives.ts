@@ -11,6 +11,7 @@
  */
 import { z } from 'zod'
 import { MAX_ID, numberToDecimalString, withinMaxId } from '../decimal.js'
+import { isExactNumberText } from './exact-number.js'
 
 export { numberToDecimalString }
 
@@ -144,6 +145,19 @@ export const decimalString = stringOrNumber('a decimal string or a finite number
     return fail(ctx, value, 'Expected a decimal number such as "12.5"')
   },
 )
+
+/**
+ * True when valid decimal text is below zero: a sign, and a digit other than `0` (`"-0"`
+ * and `"-0.000"` are zero). Shared by the schema of book quantities and its fast path.
+ */
+export function isNegativeDecimal(text: string): boolean {
+  if (text.charCodeAt(0) !== 45 /* - */) return false
+  for (let i = 1; i < text.length; i += 1) {
+    const c = text.charCodeAt(i)
+    if (c >= 49 && c <= 57) return true
+  }
+  return false
+}
 
 /**
  * Builds a time schema that outputs integer epoch milliseconds.
@@ -315,6 +329,12 @@ export const unsignedIntegerString = stringOrNumber(
  * A floating-point quantity such as a fee rate or a change ratio, sent as a JSON number or
  * as numeric text (exponent allowed), output as a finite number.
  *
+ * Text must say exactly the number it becomes: its value must be the double's shortest
+ * round-trip decimal (`"0.003"`, `"1e-4"` and `"0.0030"` are; `"9007199254740993"`, whose
+ * double is 9007199254740992, and `"0.10000000000000000001"`, whose double is 0.1, are
+ * not). The exact JSON parse hands on as text every JSON number a double cannot hold, so
+ * such a number from the venue is refused here instead of being rounded.
+ *
  * @example
  * ```ts
  * import { finiteNumber } from 'venue-rx/schemas'
@@ -322,11 +342,15 @@ export const unsignedIntegerString = stringOrNumber(
  * finiteNumber.parse('0.003') // 0.003
  * finiteNumber.parse('1e-4')  // 0.0001
  * finiteNumber.safeParse('NaN').success // false
+ * finiteNumber.safeParse('9007199254740993').success // false: it would become ...992
  * ```
  */
 export const finiteNumber = stringOrNumber('a finite number').transform((value, ctx): number => {
   if (typeof value === 'number') return value
   const n = FLOAT_PATTERN.test(value) ? Number(value) : Number.NaN
   if (!Number.isFinite(n)) return fail(ctx, value, 'Expected a finite number')
+  if (!isExactNumberText(value)) {
+    return fail(ctx, value, 'Expected a number a double holds as written (it would be rounded)')
+  }
   return n
 })

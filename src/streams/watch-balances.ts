@@ -89,8 +89,9 @@ export function watchBalances(
   options?: BalancesOptions,
 ): Observable<BalancesUpdate> {
   const given = streamOptions('watchBalances', options, ['includeValuation'])
-  const includeValuation = given['includeValuation'] ?? false
-  if (typeof includeValuation !== 'boolean') {
+  // Only `undefined` is "not given": `null` is refused like every other wrong value.
+  const includeValuation = given['includeValuation']
+  if (includeValuation !== undefined && typeof includeValuation !== 'boolean') {
     failArgument('watchBalances', 'includeValuation', 'must be true or false', includeValuation)
   }
   const same = includeValuation === true ? sameWithValuation : sameHolding
