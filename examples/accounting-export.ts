@@ -15,8 +15,8 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { lastValueFrom, Subject, takeUntil, tap } from 'rxjs'
-import { createVenue, type Fill, fileCheckpoint } from '../src/index.js'
-import { startSimulator } from '../src/simulator/index.js'
+import { createVenue, type Fill, fileCheckpoint } from 'venue-rx'
+import { startSimulator } from 'venue-rx/simulator'
 
 const sim = await startSimulator({ seed: 1, clock: 'manual' })
 sim.advance(1200) // five simulated minutes of trading: a few hundred fills of the demo account

@@ -7,8 +7,8 @@
  *
  *   npx tsx examples/balance-watcher.ts
  */
-import { createVenue, type StreamHealth } from '../src/index.js'
-import { startSimulator } from '../src/simulator/index.js'
+import { createVenue, type StreamHealth } from 'venue-rx'
+import { startSimulator } from 'venue-rx/simulator'
 
 const sim = await startSimulator({ seed: 1, tickMs: 50 }) // a market that moves every 50 ms
 const venue = createVenue({

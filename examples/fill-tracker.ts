@@ -4,8 +4,8 @@
  *
  *   npx tsx examples/fill-tracker.ts
  */
-import { createVenue } from '../src/index.js'
-import { startSimulator } from '../src/simulator/index.js'
+import { createVenue } from 'venue-rx'
+import { startSimulator } from 'venue-rx/simulator'
 
 const sim = await startSimulator({ seed: 1, clock: 'manual' })
 const venue = createVenue({ baseUrl: sim.url, apiKey: sim.apiKey, pollIntervalMs: 100 })

@@ -4,8 +4,8 @@
  *
  *   npx tsx examples/for-await-loop.ts
  */
-import { createVenue, toAsyncIterable } from '../src/index.js'
-import { startSimulator } from '../src/simulator/index.js'
+import { createVenue, toAsyncIterable } from 'venue-rx'
+import { startSimulator } from 'venue-rx/simulator'
 
 const sim = await startSimulator({ seed: 1, tickMs: 100 }) // a market that moves every 100 ms
 const venue = createVenue({ baseUrl: sim.url, apiKey: sim.apiKey, pollIntervalMs: 100 })

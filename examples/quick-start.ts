@@ -3,7 +3,7 @@
  *
  *   VENUE_URL=http://127.0.0.1:8787 VENUE_API_KEY=k-... npx tsx examples/quick-start.ts
  */
-import { createVenue, VenueError } from '../src/index.js'
+import { createVenue, VenueError } from 'venue-rx'
 
 const baseUrl = process.env['VENUE_URL'] ?? 'http://127.0.0.1:8787'
 const apiKey = process.env['VENUE_API_KEY']

@@ -7,9 +7,9 @@
  *   npx tsx examples/spread-alert.ts
  */
 import { count, lastValueFrom, take, tap } from 'rxjs'
-import { createVenue } from '../src/index.js'
-import { spread, threshold } from '../src/signals/index.js'
-import { startSimulator } from '../src/simulator/index.js'
+import { createVenue } from 'venue-rx'
+import { spread, threshold } from 'venue-rx/signals'
+import { startSimulator } from 'venue-rx/simulator'
 
 const LEVEL_BPS = 4 // alert when the spread goes above 4 bps...
 const HYSTERESIS_BPS = 1 // ...and again only after it came back to 3 bps or less

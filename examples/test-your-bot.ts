@@ -4,8 +4,8 @@
  *
  *   npx tsx examples/test-your-bot.ts
  */
-import { createVenue, VenueError } from '../src/index.js'
-import { startSimulator } from '../src/simulator/index.js'
+import { createVenue, VenueError } from 'venue-rx'
+import { startSimulator } from 'venue-rx/simulator'
 
 const sim = await startSimulator({ seed: 1, clock: 'manual' })
 const venue = createVenue({

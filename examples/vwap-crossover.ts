@@ -13,9 +13,9 @@
  *   npx tsx examples/vwap-crossover.ts
  */
 import { count, lastValueFrom, share, take, takeUntil, tap, timer, zip } from 'rxjs'
-import { createVenue } from '../src/index.js'
-import { crossover, vwap } from '../src/signals/index.js'
-import { startSimulator } from '../src/simulator/index.js'
+import { createVenue } from 'venue-rx'
+import { crossover, vwap } from 'venue-rx/signals'
+import { startSimulator } from 'venue-rx/simulator'
 
 const MAX_CROSSES = 4
 

@@ -5,8 +5,8 @@
  *   npx tsx examples/watch-account.ts
  */
 import { merge, takeUntil, timer } from 'rxjs'
-import { createVenue } from '../src/index.js'
-import { startSimulator } from '../src/simulator/index.js'
+import { createVenue } from 'venue-rx'
+import { startSimulator } from 'venue-rx/simulator'
 
 const sim = await startSimulator({ seed: 1, tickMs: 250 })
 const venue = createVenue({ baseUrl: sim.url, apiKey: sim.apiKey, pollIntervalMs: 500 })

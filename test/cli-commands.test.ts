@@ -481,7 +481,7 @@ describe.concurrent('venue-rx: a runtime failure is one line with a hint, exit 1
     ])
     expect(malformed.code).toBe(2)
     expect(malformed.err).toMatch(
-      /^venue-rx: watch order: "abc" is no order id: [^\n]+\n\nUsage: venue-rx watch/,
+      /^venue-rx: watch order: "abc" is no order id: [^\n]+; see `venue-rx watch --help`\n$/,
     )
     expect(expectOneLine(unknownPool)).toBe(
       'venue-rx: unknown pool 9: the venue has pools 0, 1, 2\n',

@@ -34,7 +34,7 @@ const delta: BookEvent = {
 }
 
 function boardAfter(events: readonly BookEvent[]): { board: DemoBoard; lines: string[] } {
-  const board = new DemoBoard('test', 10)
+  const board = new DemoBoard('test', 10, 10)
   const lines: string[] = []
   let book = applyBookEvent(undefined, events[0] as BookEvent)
   lines.push(board.onBook(events[0] as BookEvent, book))
@@ -70,7 +70,7 @@ describe('the demo board', () => {
   })
 
   it('shows a retrying stream with its attempt, and prints each change of state once', () => {
-    const board = new DemoBoard('test', 10)
+    const board = new DemoBoard('test', 10, 10)
     expect(board.onHealth({ 'watchTrades(0)': { state: 'ok' } })).toEqual([
       'health watchTrades(0): ok',
     ])
@@ -89,13 +89,15 @@ describe('the demo board', () => {
     expect(frame.find((line) => line.includes('HEALTH'))).toContain(
       'watchTrades <yellow>retrying #2</>',
     )
-    expect(frame[1]).toContain('streams 1 retrying')
+    expect(frame[2]).toContain('streams 1 retrying')
   })
 
-  it('the request gauge, the sparkline and the columns', () => {
-    expect(gauge(0, 10, 10)).toBe('[··········]')
-    expect(gauge(6, 10, 10)).toBe('[██████····]')
-    expect(gauge(25, 10, 10)).toBe('[██████████]')
+  it('the request gauge: the budget, then its burst after the bar; the sparkline; the columns', () => {
+    expect(gauge(0, 10, 10, 10)).toBe('[··········|··········]')
+    expect(gauge(6, 10, 10, 10)).toBe('[██████····|··········]')
+    expect(gauge(12, 10, 10, 10)).toBe('[██████████|██········]')
+    expect(gauge(25, 10, 10, 10)).toBe('[██████████|██████████]')
+    expect(gauge(50, 100, 100, 10)).toBe('[█████·····|··········]') // a cell is 10 requests
     expect(sparkline([1, 2, 3, 2])).toBe('▁▅█▅')
     expect(sparkline([5, 5])).toBe('▄▄')
     expect(sparkline([])).toBe('')
@@ -105,7 +107,7 @@ describe('the demo board', () => {
     expect(rows[1]).toBe('abc    y')
   })
 
-  it('fits the terminal: full panels when tall, shorter ones when not, never more rows', () => {
+  it('fits the terminal in one row fewer than it has: full panels when tall, shorter ones when not', () => {
     const { board } = boardAfter([snapshot, delta])
     for (let n = 0; n < 12; n += 1) {
       board.onTrade({
@@ -115,14 +117,64 @@ describe('the demo board', () => {
         quantity: '1',
       } as never)
     }
+    // log-update keeps the cursor on the line below the frame: a frame of every row
+    // would scroll the title away.
     const tall = board.frame(plain, 100, 0, 60)
-    const compact = board.frame(plain, 100, 0, tall.length - 1)
+    expect(tall.length).toBeLessThan(60)
+    const compact = board.frame(plain, 100, 0, tall.length)
     expect(compact.length).toBeLessThan(tall.length)
     expect(tall.filter((l) => / 1\.0450 +1$/.test(l))).toHaveLength(10)
     expect(compact.filter((l) => / 1\.0450 +1$/.test(l))).toHaveLength(4)
+    const small = board.frame(plain, 80, 0, 24)
+    expect(small.length).toBeLessThanOrEqual(23)
+    expect(small[0]).toMatch(/^venue-rx demo/)
+    expect(small.some((l) => l.startsWith('HEALTH '))).toBe(true)
     const tiny = board.frame(plain, 100, 0, 12)
-    expect(tiny).toHaveLength(12)
+    expect(tiny).toHaveLength(11)
     expect(tiny[0]).toMatch(/^venue-rx demo/)
-    expect(tiny[11]).toBe(`(${compact.length} rows show every panel; this terminal has 12)`)
+    const needed = Number(
+      /^\((\d+) rows show every panel; this terminal has 12\)$/.exec(tiny[10] ?? '')?.[1],
+    )
+    const enough = board.frame(plain, 100, 0, needed)
+    expect(enough.some((l) => l.startsWith('HEALTH '))).toBe(true)
+    expect(board.frame(plain, 100, 0, needed - 1).at(-1)).toMatch(/rows show every panel/)
+  })
+
+  it('the header shows the requests against the budget and its burst', () => {
+    const board = new DemoBoard('test', 10, 10)
+    board.requestsPerSecond = 12
+    expect(board.frame(plain, 100, 0)[1]).toBe(
+      'requests [██████████|██········] 12/s: budget 10/s + bursts of 10',
+    )
+    expect(board.summary()).toMatch(/^status requests 12\/s \(budget 10\/s \+ bursts of 10\), /)
+  })
+
+  it('labels a placed order by what happened to it at placement', () => {
+    const board = new DemoBoard('test', 10, 10)
+    const order = { side: 'buy', amount: '0.03', price: '1.0460', level: 'ask' } as const
+    const placed = (record: { status: number; executed: string } | undefined) =>
+      board.onPlaced(0, '0-7-0', { ...order, record })
+    expect(placed({ status: 2, executed: '0.0300' })).toBe(
+      'order  0-7-0 placed buy 0.03 @ 1.0460 (crossed the ask, filled at once)',
+    )
+    expect(placed({ status: 1, executed: '0.0100' })).toBe(
+      'order  0-7-0 placed buy 0.03 @ 1.0460 (crossed the ask, 0.01 filled at once, 0.02 rests)',
+    )
+    expect(placed({ status: 0, executed: '0.0000' })).toBe(
+      'order  0-7-0 placed buy 0.03 @ 1.0460 (rests at the ask)',
+    )
+    expect(placed({ status: 4, executed: '0.0000' })).toBe(
+      'order  0-7-0 placed buy 0.03 @ 1.0460 (rejected)',
+    )
+    expect(placed(undefined)).toBe('order  0-7-0 placed buy 0.03 @ 1.0460 (at the ask)')
+    // The panel's few words, newest first.
+    const panel = board.frame(plain, 100, 0).filter((l) => l.includes('0-7-0'))
+    expect(panel.map((l) => /0-7-0 (.*?)(\s{2,}|$)/.exec(l)?.[1])).toEqual([
+      'buy 0.03 @ 1.0460 at ask',
+      'buy 0.03 @ 1.0460 rejected',
+      'buy 0.03 @ 1.0460 rests',
+      'buy 0.03 @ 1.0460 crossed, 0.02 rests',
+      'buy 0.03 @ 1.0460 crossed, filled',
+    ])
   })
 })

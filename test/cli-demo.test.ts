@@ -4,7 +4,7 @@
  */
 import { stripVTControlCharacters } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
-import { CLI_MAIN, cliOutcome, startCli } from './helpers/cli.js'
+import { CLI_MAIN, cliOutcome, liveCli, startCli, waitForCli } from './helpers/cli.js'
 import { openTerminal, type Terminal } from './helpers/tmux.js'
 
 const terminals: Terminal[] = []
@@ -31,7 +31,7 @@ describe.concurrent('venue-rx demo', () => {
     // Every panel filled in: waited for together, as the streams start in any order.
     const panels = [
       /^\* (ask|bid) /m, // a level the last delta changed
-      /placed (buy|sell)/, // the demo strategy's order...
+      /\d+-\d+-[01] (buy|sell) 0\.0\d @ \d+\.\d+ (rests|crossed)/, // the strategy's order...
       /fill .* (maker|taker)/, // ...and its fill, from watchOrder
       /^.*TRADES watchTrades/m,
       /\d\d:\d\d:\d\d\.\d{3}\s+(buy|sell)\s+\d+\.\d+\s+\d+\.\d+/,
@@ -49,13 +49,15 @@ describe.concurrent('venue-rx demo', () => {
       'every panel of the demo on the screen',
       25_000,
     )
-    // The header: the requests of the last second against the default budget of 10/s,
-    // one gauge cell per request a second.
-    const budget = /requests \[([█·]{10})\] (\d+)\/s of 10\/s budget/.exec(screen)
+    // The header: the requests of the last second against the default budget of 10/s and
+    // its burst of 10 more, one gauge cell per request.
+    const budget = /requests \[([█·]{10}\|[█·]{10})\] (\d+)\/s: budget 10\/s \+ bursts of 10/.exec(
+      screen,
+    )
     expect(budget).not.toBeNull()
     const used = Number(budget?.[2])
     expect(used).toBeGreaterThan(0)
-    expect(budget?.[1]?.split('').filter((c) => c === '█')).toHaveLength(Math.min(used, 10))
+    expect(budget?.[1]?.split('').filter((c) => c === '█')).toHaveLength(Math.min(used, 20))
     // The ladder: asks above bids, prices falling down the ladder, the spread between.
     const ladder = [...screen.matchAll(/^[* ] (ask|bid)\s+(\d+\.\d+)\s+(\d+\.\d+)/gm)]
     expect(ladder.length).toBeGreaterThanOrEqual(4)
@@ -88,7 +90,7 @@ describe.concurrent('venue-rx demo', () => {
     expect(shown.findIndex((l) => l.startsWith('Ctrl-C to stop'))).toBeLessThan(
       shown.findIndex((l) => l.includes('EXIT=0')),
     )
-  })
+  }, 40_000)
 
   it('piped: one plain line per event, no escape codes, ends by itself', async () => {
     const child = startCli(['demo', ...FAST, '--seconds', '4', '--no-faults'], plainEnv())
@@ -112,23 +114,105 @@ describe.concurrent('venue-rx demo', () => {
   })
 
   it('piped with faults: the health board reports the outage and the recovery', async () => {
-    // One outage a second (for 0.2 s) instead of every 20 s.
-    const child = startCli(['demo', ...FAST, '--seconds', '3', '--outage-every', '1'], plainEnv())
-    const { code, out } = await cliOutcome(child)
-    expect(code).toBe(0)
+    // One outage a second (for 0.2 s) instead of every 20 s, until one is seen healed: a
+    // poll may fall outside so short an outage.
+    const cli = liveCli(
+      startCli(['demo', ...FAST, '--seconds', '0', '--outage-every', '1'], plainEnv()),
+    )
+    const index = (test: (line: string) => boolean, after = -1) =>
+      cli.lines().findIndex((line, i) => i > after && test(line))
+    const fault = () => index((l) => l.startsWith('fault  /api/v1/latest-trades/v2 answers 503'))
+    const retrying = () =>
+      index((l) => /^health watchTrades\(.*\): retrying \(attempt 1, VENUE_/.test(l), fault())
+    const healed = () => index((l) => /^health watchTrades\(.*\): ok$/.test(l), retrying())
+    await waitForCli(
+      cli,
+      () => fault() >= 0 && retrying() > fault() && healed() > retrying(),
+      'an outage, retrying and the recovery',
+      15_000,
+    )
+    cli.child.kill('SIGINT')
+    expect((await cli.exited).code).toBe(0)
+  })
+
+  it('in an 80x24 terminal: the title on the first row, every panel and the whole health row, during an outage too', async () => {
+    const terminal = await openTerminal(80, 24)
+    terminals.push(terminal)
+    // An outage (the first 2 s after the start, then every 5 s for 1 s) puts the longest
+    // lines on the screen: the fault in the header and a stream retrying on the health row.
+    await terminal.type(
+      `clear; ${process.execPath} ${CLI_MAIN} demo ${FAST.join(' ')} --outage-every 5; echo "EXIT=$?"`,
+    )
+    const panels = [
+      /^venue-rx demo {2}simulator http:\/\/127\.0\.0\.1:\d+ {2}pool 0 CHN\/USDT {2}\d\d:\d\d:\d\d$/m,
+      /^requests \[[█·]{10}\|[█·]{10}\] \d+\/s: budget 10\/s \+ bursts of 10$/m,
+      /^streams .*fault: \/api\/v1\/latest-trades\/v2 answers 503$/m,
+      /^ORDER BOOK watchDepth.*TRADES watchTrades$/m,
+      /^MID \d/m,
+      /^SIGNALS spread/m,
+      /^DEMO STRATEGY .*BALANCES watchBalances$/m,
+      /^\d+-\d+-[01] (buy|sell) 0\.0\d @ \d+\.\d+ /m, // an order of the strategy
+      /^FILLS watchFills, \d+ so far +Ctrl-C to stop$/m,
+      /^\d\d:\d\d:\d\d\.\d{3} (buy|sell) [\d.]+ @ [\d.]+ (maker|taker), fee /m,
+      /^HEALTH venue\.health /m,
+      /watchTrades retrying #\d+/,
+    ]
+    const screen = await terminal.waitForScreen(
+      (s) => s.startsWith('venue-rx demo') && panels.every((panel) => panel.test(s)),
+      'every panel at 80x24 during an outage, the title on the first row',
+      25_000,
+    )
+    const rows = screen.split('\n')
+    // The health row names every stream, none cut: it wraps to a second line instead.
+    const health = rows.slice(rows.findIndex((r) => r.startsWith('HEALTH '))).join(' ')
+    for (const stream of ['watchDepth', 'watchTrades', 'watchBalances', 'watchFills']) {
+      expect(health).toMatch(new RegExp(`${stream} (ok|retrying #\\d+)`))
+    }
+    expect(screen).not.toContain('rows show every panel')
+    expect(screen).not.toContain('…')
+    await terminal.press('C-c')
+    const end = await terminal.waitForScreen((s) => /EXIT=\d+/.test(s), 'the demo to exit', 10_000)
+    expect(end).toContain('EXIT=0')
+  }, 40_000)
+
+  it('piped, with its defaults: the first outage of the trades route, the stream retrying, then healed', async () => {
+    const cli = liveCli(startCli(['demo'], plainEnv()))
+    const index = (test: (line: string) => boolean, after = -1) =>
+      cli.lines().findIndex((line, i) => i > after && test(line))
+    const fault = () => index((l) => l === 'fault  /api/v1/latest-trades/v2 answers 503 for 2 s')
+    const retrying = () =>
+      index(
+        (l) => /^health watchTrades\(.*\): retrying \(attempt 1, VENUE_SERVER: /.test(l),
+        fault(),
+      )
+    const healed = () => index((l) => /^health watchTrades\(.*\): ok$/.test(l), retrying())
+    await waitForCli(
+      cli,
+      () => fault() >= 0 && retrying() > fault() && healed() > retrying(),
+      'an outage, retrying and the recovery',
+      15_000,
+    )
+    cli.child.kill('SIGINT')
+    const { code, out, err } = await cli.exited
+    expect({ code, err }).toEqual({ code: 0, err: '' })
+    expect(out.trimEnd().split('\n').at(-1)).toMatch(/^done {3}\d+ requests in all$/)
+    expect(out).toContain('fault  /api/v1/latest-trades/v2 answers again')
+    // Each order is labelled by what happened to it: one that crossed was filled at once as
+    // taker, one that rests was filled (if at all) later, as maker.
     const lines = out.split('\n')
-    const fault = lines.findIndex((l) =>
-      l.startsWith('fault  /api/v1/latest-trades/v2 answers 503'),
-    )
-    expect(fault).toBeGreaterThanOrEqual(0)
-    const retrying = lines.findIndex((l) =>
-      /^health watchTrades\(.*\): retrying \(attempt 1, VENUE_/.test(l),
-    )
-    expect(retrying).toBeGreaterThan(fault)
-    const healed = lines.findIndex(
-      (l, i) => i > retrying && /^health watchTrades\(.*\): ok$/.test(l),
-    )
-    expect(healed).toBeGreaterThan(retrying)
+    for (const placed of lines.filter((l) => / placed /.test(l))) {
+      const [, id, how] = /^order {2}(\S+) placed .* \((crossed|rests|rejected)/.exec(placed) ?? []
+      expect(how, placed).toBeDefined()
+      const roles = lines
+        .filter((l) => l.startsWith(`order  ${id} fill `))
+        .map((l) => / (maker|taker) \(/.exec(l)?.[1])
+      if (how === 'crossed') expect(roles[0] ?? 'taker', placed).toBe('taker')
+      if (how === 'rests')
+        expect(
+          roles.filter((r) => r !== 'maker'),
+          placed,
+        ).toEqual([])
+    }
   })
 
   it('--help, a stray argument and an unknown pool', async () => {
@@ -138,11 +222,13 @@ describe.concurrent('venue-rx demo', () => {
     expect(help.out).toContain('--no-faults')
     const stray = await cliOutcome(startCli(['demo', 'now'], plainEnv()))
     expect(stray.code).toBe(2)
-    expect(stray.err).toMatch(/^venue-rx: demo takes no argument \(got "now"\)/)
+    expect(stray.err).toBe(
+      'venue-rx: demo takes no argument (got "now"); see `venue-rx demo --help`\n',
+    )
     const pool = await cliOutcome(startCli(['demo', '--pool', '99'], plainEnv()))
     expect(pool.code).toBe(2)
     expect(pool.err).toMatch(/^venue-rx: no pool 99 on the simulator \(its pools: 0, 1, /)
-    expect(pool.err).not.toMatch(/\n\s+at /)
+    expect(pool.err.split('\n')).toHaveLength(2) // one line
   })
 })
 

@@ -163,7 +163,7 @@ describe.concurrent('venue-rx relay', () => {
     expect(err).not.toContain('s3cret')
   })
 
-  it('bad arguments: exit 2, one line then the usage; a missing VENUE_API_KEY is named; --help exits 0', async () => {
+  it('bad arguments: exit 2 and one line pointing to relay --help; a missing VENUE_API_KEY is named; --help exits 0', async () => {
     const url = redis.url
     const cases: [string[], string][] = [
       [['--streams', 'depth:x', '--redis', url], 'relay: unknown stream "depth:x" (streams: '],
@@ -178,11 +178,10 @@ describe.concurrent('venue-rx relay', () => {
     ])
     for (const [i, [args, message]] of cases.entries()) {
       const outcome = outcomes[i]
-      const [first, ...usage] = (outcome?.err ?? '').split('\n\n')
+      const err = outcome?.err ?? ''
       expect({ args, code: outcome?.code, out: outcome?.out }).toEqual({ args, code: 2, out: '' })
-      expect(first).toMatch(/^venue-rx: [^\n]+$/)
-      expect(first).toContain(message)
-      expect(usage.join('\n\n')).toMatch(/^Usage: venue-rx relay /)
+      expect(err).toMatch(/^venue-rx: [^\n]+; see `venue-rx relay --help`\n$/)
+      expect(err).toContain(message)
     }
     expect(help?.code).toBe(0)
     expect(help?.err).toBe('')
@@ -201,7 +200,7 @@ describe.concurrent('venue-rx relay', () => {
     const cases: [string[], string][] = [
       [[...base, '--lease-ms', 'soon'], '--lease-ms must be a whole number from 100 to'],
       [[...base, '--max-len', '10'], '--max-len must be a whole number from 100 to'],
-      [[...base, '--frobnicate'], "Unknown option '--frobnicate'"],
+      [[...base, '--frobnicate'], 'unknown option --frobnicate'],
       [[...base, 'stray'], 'relay takes no argument (got "stray")'],
       [[...base, '--prefix', 'a b'], '--prefix must be 1-64 letters'],
       [[...base, '--base-url', 'ftp://x'], '--base-url must be an http(s) URL'],
@@ -218,11 +217,10 @@ describe.concurrent('venue-rx relay', () => {
         (e: unknown) => e,
       )
       expect(error, args.join(' ')).toBeInstanceOf(UsageError)
-      const { message: text, usage } = error as UsageError
+      const { message: text } = error as UsageError
       expect(text, args.join(' ')).toContain(message)
       expect(text).not.toContain('\n')
       expect(text).not.toContain('s3cret')
-      expect(usage).toMatch(/^Usage: venue-rx relay /)
     }
   })
 })

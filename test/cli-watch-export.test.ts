@@ -100,7 +100,7 @@ describe.concurrent('venue-rx watch', () => {
     expect(err).toContain('set VENUE_API_KEY')
   })
 
-  it('bad arguments exit 2 with one line and the usage; --help exits 0', async () => {
+  it("bad arguments exit 2 with one line naming the command's --help; --help exits 0", async () => {
     const cases = [
       ['watch'],
       ['watch', 'orderbook'],
@@ -114,7 +114,8 @@ describe.concurrent('venue-rx watch', () => {
     for (const [i, { code, out, err }] of results.entries()) {
       expect({ args: cases[i], code }).toEqual({ args: cases[i], code: 2 })
       expect(out).toBe('')
-      expect(err).toMatch(/^venue-rx: [^\n]+\n\nUsage: venue-rx (watch|export)/)
+      expect(err).toMatch(/^venue-rx: [^\n]+; see `venue-rx (watch|export) --help`\n$/)
+      expect(err).toContain(`venue-rx ${cases[i]?.[0]} --help`)
     }
     const help = await cli(['watch', '--help'])
     expect(help.code).toBe(0)

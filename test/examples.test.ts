@@ -1,49 +1,35 @@
 /**
- * The recipes in examples/ print what they promise. Each runs in this process, as a user
- * runs it (`npx tsx examples/<name>.ts`) minus tsx's start-up: its module is imported
- * fresh, with `console.log` captured and its environment variables set first, and the
- * import resolves once the example's top-level code (its whole scenario) has finished.
+ * The recipes in examples/ print what they promise. Each runs as a user runs it
+ * (`npx tsx examples/<name>.ts`), minus tsx's start-up: as plain `node` on its bundle from
+ * test/global-setup.ts, in a process of its own, its environment variables set, what it
+ * prints on stdout read line by line. The recipes import `venue-rx` as a project that
+ * installed the package does; tsconfig.json's `paths` map it to the sources here, for
+ * tsc, tsx and that bundle alike.
  */
-import { existsSync } from 'node:fs'
-import { dirname } from 'node:path'
-import { format } from 'node:util'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { spawn } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
 import { startSimulator } from '../src/simulator/index.js'
+import { BUILT, ROOT } from './helpers/built.js'
 import { onCleanup, runCleanups } from './helpers/cleanups.js'
+import { cliOutcome } from './helpers/cli.js'
 
 afterEach(() => runCleanups())
 
-let runs = 0
-
 /**
- * Runs `examples/<name>.ts` in this process and resolves to what it printed with
- * `console.log`, one line per call, as on stdout. `env` is set for the run only; the
- * example must leave `process.exitCode` alone (it sets it on failure).
+ * Runs `examples/<name>.ts` (its bundle) to its end and resolves to what it printed on
+ * stdout. It must exit with code 0 and print nothing on stderr.
  */
 async function example(name: string, env: Record<string, string> = {}): Promise<string> {
-  const savedEnv = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]))
-  const savedExitCode = process.exitCode
-  const printed: string[] = []
-  const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-    printed.push(format(...args))
+  const child = spawn(process.execPath, [join(BUILT, 'examples', `${name}.js`)], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
-  Object.assign(process.env, env)
-  runs += 1
-  try {
-    // A query of its own per run: a fresh module (its top-level code runs again), even
-    // where the module cache is shared (isolate: false, watch mode).
-    await import(/* @vite-ignore */ `../examples/${name}.ts?run=${runs}`)
-  } finally {
-    log.mockRestore()
-    for (const [key, value] of Object.entries(savedEnv)) {
-      if (value === undefined) delete process.env[key]
-      else process.env[key] = value
-    }
-  }
-  const exitCode = process.exitCode
-  process.exitCode = savedExitCode
-  expect(exitCode, `${name} set process.exitCode`).toBe(savedExitCode)
-  return printed.map((line) => `${line}\n`).join('')
+  const { code, out, err } = await cliOutcome(child)
+  expect({ name, code, err }).toEqual({ name, code: 0, err: '' })
+  return out
 }
 
 describe('examples', () => {
@@ -134,5 +120,33 @@ describe('examples', () => {
     expect(out).toMatch(
       /^first line: \d+,\d{4}-\d\d-\d\dT[\d:.]+Z,0,\d+,(buy|sell),(maker|taker),/m,
     )
+  })
+
+  it('import venue-rx by the names package.json exports, mapped to the sources by tsconfig paths', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+    // tsconfig.json may hold comments: they go before it is parsed.
+    const tsconfig = JSON.parse(
+      readFileSync(join(ROOT, 'tsconfig.json'), 'utf8').replace(/^\s*\/\/.*$/gm, ''),
+    )
+    // Each entry point of the package, its name and its source: ./dist/x.js is ./src/x.ts.
+    const entries = Object.entries(pkg.exports as Record<string, { default?: string }>)
+      .filter(([, target]) => target.default?.startsWith('./dist/'))
+      .map(([key, target]) => [
+        `venue-rx${key.slice(1)}`,
+        [target.default?.replace(/^\.\/dist\//, './src/').replace(/\.js$/, '.ts')],
+      ])
+    expect(tsconfig.compilerOptions.paths).toEqual(Object.fromEntries(entries))
+    for (const file of readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.ts'))) {
+      const text = readFileSync(join(ROOT, 'examples', file), 'utf8')
+      const imports = [...text.matchAll(/^import [^;]*? from '([^']+)'/gms)].map((m) => m[1])
+      for (const name of imports) {
+        expect(
+          name?.startsWith('node:') ||
+            name === 'rxjs' ||
+            Object.hasOwn(tsconfig.compilerOptions.paths, name ?? ''),
+          `${file} imports ${name}`,
+        ).toBe(true)
+      }
+    }
   })
 })

@@ -2,10 +2,13 @@
  * Before the tests: a check that `redis-server` is there, and the sources the tests run
  * as child processes (the CLI, the fleet's relay and bot scripts) transpiled once with
  * esbuild (what tsx does on every start), so that each child starts as plain `node` in
- * a quarter of the time: some seventy children start during a run.
+ * a quarter of the time: some seventy children start during a run. The recipes of
+ * examples/ are bundled, each to one file: they import `venue-rx` as a user's project
+ * does, and esbuild maps it to the sources by tsconfig.json's `paths`, as tsx does when a
+ * person runs one in this repository.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { build } from 'esbuild'
 import { BUILT, ROOT } from './helpers/built.js'
@@ -18,26 +21,66 @@ export default async function setup(): Promise<void> {
       'redis-server not found: the relay tests run a real one (apt-get install redis-server)',
     )
   }
-  rmSync(BUILT, { recursive: true, force: true })
-  mkdirSync(BUILT, { recursive: true })
-  const entryPoints = ['src', join('test', 'fleet')].flatMap((dir) =>
+  const fresh = `${BUILT}.${process.pid}`
+  rmSync(fresh, { recursive: true, force: true })
+  mkdirSync(fresh, { recursive: true })
+  const sources = (dir: string) =>
     readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('.ts'))
-      .map((file) => join(ROOT, dir, file)),
-  )
-  await build({
-    entryPoints,
-    outdir: BUILT,
+      .map((file) => join(ROOT, dir, file))
+  const common = {
     outbase: ROOT,
     format: 'esm',
     platform: 'node',
     target: 'node20',
     logLevel: 'warning',
+  } as const
+  await build({
+    ...common,
+    entryPoints: [...sources('src'), ...sources('test/fleet')],
+    outdir: fresh,
+  })
+  await build({
+    ...common,
+    entryPoints: sources('examples'),
+    outdir: fresh,
+    bundle: true,
+    // rxjs, zod, undici... stay imports of node_modules; `venue-rx` is mapped by `paths`
+    // before this applies, so the sources are bundled in.
+    packages: 'external',
+    tsconfig: join(ROOT, 'tsconfig.json'),
   })
   // ESM, and the version the CLI reads two levels above src/cli.
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
   writeFileSync(
-    join(BUILT, 'package.json'),
+    join(fresh, 'package.json'),
     `${JSON.stringify({ name: pkg.name, version: pkg.version, type: 'module', private: true })}\n`,
   )
+  swapIn(fresh)
+}
+
+/**
+ * Puts the fresh copy in BUILT's place by renames, not by emptying BUILT and writing into
+ * it: another test run on this machine, whose children are loading modules from BUILT,
+ * then finds the old copy or the new one, never a directory half gone.
+ */
+function swapIn(fresh: string): void {
+  const old = `${BUILT}.old.${process.pid}`
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      renameSync(BUILT, old)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    }
+    try {
+      renameSync(fresh, BUILT)
+      break
+    } catch (error) {
+      // Another run put its copy in place between the two renames: move that one aside too.
+      const code = (error as NodeJS.ErrnoException).code
+      if (attempt >= 5 || (code !== 'ENOTEMPTY' && code !== 'EEXIST')) throw error
+      rmSync(old, { recursive: true, force: true })
+    }
+  }
+  rmSync(old, { recursive: true, force: true })
 }

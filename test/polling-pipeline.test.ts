@@ -169,7 +169,7 @@ describe('streams under faults', () => {
   ]
   for (const { name, spec, code } of kinds) {
     it(`a ${name} puts health in retrying with ${code}, and clearing it brings ok and data`, async () => {
-      const { sim, venue, hits } = await setup()
+      const { sim, venue } = await setup()
       sim.faults.set(spec, '/api/v1/system-info')
       const info = keep(venue.watchSystemInfo())
       const report = await healthWhere(

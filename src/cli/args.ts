@@ -1,15 +1,12 @@
 import { parseArgs } from 'node:util'
 
-/** Thrown for a command line that cannot be run; `main` prints it with the usage. */
+/**
+ * Thrown for a command line that cannot be run. `main` prints it as one line, the problem
+ * and where to read the command's options (`see \`venue-rx watch --help\``), and exits 2:
+ * a whole usage page would bury the one line that matters.
+ */
 export class UsageError extends Error {
   override name = 'UsageError'
-  /** The usage text of the command at fault; `main` prints its own when absent. */
-  readonly usage: string | undefined
-
-  constructor(message: string, usage?: string) {
-    super(message)
-    this.usage = usage
-  }
 }
 
 /** A whole number option within `min..max`, or `fallback` when absent. */
@@ -31,28 +28,14 @@ export function integerOption(
   return value
 }
 
-/** Parses `argv` for a command whose options are all `--name value` strings or flags. */
-export function parseCommand(
-  argv: readonly string[],
-  strings: readonly string[],
-  flags: readonly string[] = [],
-): Record<string, string | boolean | undefined> {
-  const options: Record<string, { type: 'string' | 'boolean' }> = {}
-  for (const name of strings) options[name] = { type: 'string' }
-  for (const name of flags) options[name] = { type: 'boolean' }
-  try {
-    return parseArgs({ args: [...argv], options, allowPositionals: false, strict: true }).values
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error))
-  }
-}
-
-/** Like {@link parseCommand}, also returning the positional arguments. */
+/**
+ * Parses `argv` for a command whose options are `--name value` strings or flags, plus
+ * `-h, --help`, returning the positional arguments too.
+ */
 export function parseWithPositionals(
   argv: readonly string[],
   strings: readonly string[],
   flags: readonly string[],
-  usage: string,
 ): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {}
   for (const name of strings) options[name] = { type: 'string' }
@@ -67,6 +50,22 @@ export function parseWithPositionals(
     })
     return { values, positionals }
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error), usage)
+    throw new UsageError(parseProblem(error))
   }
+}
+
+/**
+ * `node:util`'s parse error in a few words: its messages run to two sentences of advice
+ * on `--` that a mistyped flag does not need.
+ */
+function parseProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  const unknown = /^Unknown option '([^']+)'/.exec(message)
+  if (unknown !== null) return `unknown option ${unknown[1]}`
+  const missing = /^Option '([^' ]+)(?: <value>)?' argument missing/.exec(message)
+  if (missing !== null) return `${missing[1]} needs a value`
+  const extra = /^Option '([^' ]+)' does not take an argument/.exec(message)
+  if (extra !== null) return `${extra[1]} takes no value`
+  const first = message.split(/\.\s/)[0] ?? message
+  return first.charAt(0).toLowerCase() + first.slice(1)
 }

@@ -14,14 +14,11 @@ export interface VenueArgs {
 }
 
 /** `--base-url` (or `VENUE_URL`, or the simulator's default) and `--poll-ms`. */
-export function venueArgs(
-  values: Record<string, string | boolean | undefined>,
-  usage: string,
-): VenueArgs {
+export function venueArgs(values: Record<string, string | boolean | undefined>): VenueArgs {
   const raw = values['base-url'] ?? process.env['VENUE_URL'] ?? DEFAULT_BASE_URL
   const baseUrl = String(raw)
   if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
-    throw new UsageError(`--base-url must be an http(s) URL (got ${baseUrl})`, usage)
+    throw new UsageError(`--base-url must be an http(s) URL (got ${baseUrl})`)
   }
   return { baseUrl, pollMs: integerOption(values, 'poll-ms', 1000, 10, 3_600_000) }
 }

@@ -5,7 +5,8 @@
 import { stripVTControlCharacters } from 'node:util'
 import type { BookEvent, Fill, HealthReport, OrderBook, OrderEvent, PublicTrade } from '../index.js'
 import type { BalancesUpdate } from '../streams/watch-balances.js'
-import { clock, coinSymbol, sideBySide, table, visibleWidth } from './render.js'
+import { type Placement, placementWords } from './demo-strategy.js'
+import { clock, coinSymbol, sideBySide, table, visibleWidth, wrapEntries } from './render.js'
 import { sparkline } from './sparkline.js'
 import type { painter } from './style.js'
 
@@ -17,11 +18,15 @@ interface PanelSizes {
   readonly tape: number
   readonly orders: number
   readonly fills: number
+  /** No blank lines between most panels, the latest fill as one line, Ctrl-C on its title. */
+  readonly tight: boolean
 }
-/** A tall terminal (about 42 rows) shows all of this... */
-const FULL: PanelSizes = { depth: 6, tape: 10, orders: 7, fills: 5 }
-/** ...a smaller one (about 30 rows) this. */
-const COMPACT: PanelSizes = { depth: 3, tape: 4, orders: 4, fills: 2 }
+/** A tall terminal (about 44 rows) shows all of this... */
+const FULL: PanelSizes = { depth: 6, tape: 10, orders: 7, fills: 5, tight: false }
+/** ...a smaller one (about 33 rows) this... */
+const COMPACT: PanelSizes = { depth: 3, tape: 4, orders: 4, fills: 2, tight: false }
+/** ...and 80x24 this: 23 lines (log-update keeps the cursor on the line below). */
+const SMALL: PanelSizes = { depth: 2, tape: 4, orders: 5, fills: 1, tight: true }
 /** What the board keeps: the full sizes. */
 const TAPE_LINES = FULL.tape
 const ORDER_LINES = FULL.orders
@@ -43,6 +48,7 @@ export interface DemoSignals {
 interface OrderLine {
   readonly at: number
   readonly id: string
+  /** The few words the order panel shows. */
   readonly text: string
   readonly tone: 'plain' | 'good' | 'bad'
 }
@@ -63,9 +69,15 @@ export class DemoBoard {
   requestsPerSecond = 0
   /** A fault the simulator is injecting now, shown in the header. */
   fault: string | undefined
+  /**
+   * `budgetPerSecond` and `burst`: the venue's request budget, a token bucket refilled at
+   * that rate and holding `burst` tokens, so up to `budgetPerSecond + burst` requests may
+   * go out within one second.
+   */
   constructor(
     readonly title: string,
     readonly budgetPerSecond: number,
+    readonly burst: number,
   ) {}
 
   /** A book event and the book it produced. */
@@ -95,9 +107,12 @@ export class DemoBoard {
   }
 
   /** The demo strategy placed an order. */
-  onPlaced(at: number, id: string, text: string): string {
-    this.#order({ at, id, text: `placed ${text}`, tone: 'plain' })
-    return `order  ${id} placed ${text}`
+  onPlaced(at: number, id: string, placement: Placement): string {
+    const words = placementWords(placement)
+    const order = `${placement.side} ${placement.amount} @ ${placement.price}`
+    const tone = placement.record?.status === 4 ? 'bad' : 'plain'
+    this.#order({ at, id, text: `${order} ${words.short}`, tone })
+    return `order  ${id} placed ${order} (${words.long})`
   }
 
   /** The demo strategy could not place or cancel an order. */
@@ -108,14 +123,18 @@ export class DemoBoard {
 
   onOrderEvent(at: number, event: OrderEvent): string {
     const { order } = event
-    const text =
+    const avg = order.filled === '0' ? '' : ` avg ${order.avgPrice}`
+    const [text, short] =
       event.type === 'fill'
-        ? `fill ${event.fill.quantity} @ ${event.fill.price} ${event.fill.role} (${order.filled} done)`
+        ? [
+            `fill ${event.fill.quantity} @ ${event.fill.price} ${event.fill.role} (${order.filled} done)`,
+            `fill ${event.fill.quantity} @ ${event.fill.price} ${event.fill.role}`,
+          ]
         : event.type === 'done'
-          ? `${event.status}: ${order.filled}${order.filled === '0' ? '' : ` avg ${order.avgPrice}`}`
-          : `update, filled ${order.filled}`
+          ? [`${event.status}: ${order.filled}${avg}`, `${event.status} ${order.filled}${avg}`]
+          : [`update, filled ${order.filled}`, `update, filled ${order.filled}`]
     const tone = event.type === 'done' ? (event.status === 'filled' ? 'good' : 'bad') : 'plain'
-    this.#order({ at, id: order.id, text, tone })
+    this.#order({ at, id: order.id, text: short, tone })
     return `order  ${order.id} ${text}`
   }
 
@@ -123,7 +142,7 @@ export class DemoBoard {
     this.fillCount += 1
     this.fills.unshift(fill)
     if (this.fills.length > FILL_LINES) this.fills.pop()
-    return `fill   ${clock(fill.timestamp)} ${fill.side} ${fill.quantity} @ ${fill.price} ${fill.role}, fee ${fill.fee} (order ${fill.orderId})`
+    return `fill   ${fillLine(fill)}`
   }
 
   onBalances(update: BalancesUpdate): string[] {
@@ -147,7 +166,7 @@ export class DemoBoard {
   summary(): string {
     const s = this.signals
     return [
-      `status requests ${this.requestsPerSecond}/s of ${this.budgetPerSecond}/s`,
+      `status requests ${this.requestsPerSecond}/s (${this.#budget()})`,
       `spread ${s.spreadBps ?? '-'} bps`,
       `microprice ${s.microprice ?? '-'}`,
       `imbalance ${s.imbalance ?? '-'}`,
@@ -158,60 +177,79 @@ export class DemoBoard {
   }
 
   /**
-   * The whole screen for a terminal of `width` columns and `height` rows: every panel in
-   * full when they fit, shorter panels when not, and below about 30 rows the lines that
-   * fit with a note (a frame taller than the terminal would scroll its top away).
+   * The whole screen for a terminal of `width` columns and `height` rows, in at most
+   * `height - 1` lines: log-update leaves the cursor on the line below the frame, so a
+   * frame of every row would scroll its title away. Every panel in full when they fit,
+   * shorter panels when not (80x24 shows them all), and on a smaller terminal the lines
+   * that fit with a note.
    */
   frame(paint: Paint, width: number, now: number, height = Number.POSITIVE_INFINITY): string[] {
+    const lines = height - 1
     // A line wider than the terminal would wrap and push the frame down: cut it (its
     // colours go with it, which only a terminal under 80 columns sees).
-    const clipped = (lines: string[]) =>
-      lines.map((line) =>
+    const clipped = (frame: string[]) =>
+      frame.map((line) =>
         visibleWidth(line) <= width ? line : stripVTControlCharacters(line).slice(0, width),
       )
-    const full = clipped(this.#frame(paint, width, now, FULL))
-    if (full.length <= height) return full
-    const compact = clipped(this.#frame(paint, width, now, COMPACT))
-    if (compact.length <= height) return compact
+    let frame: string[] = []
+    for (const size of [FULL, COMPACT, SMALL]) {
+      frame = clipped(this.#frame(paint, width, now, size))
+      if (frame.length <= lines) return frame
+    }
     return [
-      ...compact.slice(0, Math.max(1, height - 1)),
-      paint('yellow', `(${compact.length} rows show every panel; this terminal has ${height})`),
+      ...frame.slice(0, Math.max(1, lines - 1)),
+      paint('yellow', `(${frame.length + 1} rows show every panel; this terminal has ${height})`),
     ]
   }
 
   #frame(paint: Paint, width: number, now: number, size: PanelSizes): string[] {
+    const blank = size.tight ? [] : ['']
+    const balances = this.#balancePanel(paint)
+    // The balances take what their numbers need; the other column gets the rest.
+    const balanceWidth = Math.max(...balances.map(visibleWidth))
+    const orderColumn = Math.max(38, Math.min(64, width - balanceWidth - 2))
     const column = Math.max(38, Math.min(64, Math.floor((width - 2) / 2)))
     const head = (title: string, source: string) =>
       `${paint('bold', title)} ${paint('dim', source)}`
-    const budget = gauge(this.requestsPerSecond, this.budgetPerSecond, 10)
-    const lines = [
+    const over = this.requestsPerSecond > this.budgetPerSecond
+    const budget = gauge(this.requestsPerSecond, this.budgetPerSecond, this.burst, 10)
+    const fillsTitle = head('FILLS', `watchFills, ${this.fillCount} so far`)
+    const stop = paint('dim', 'Ctrl-C to stop')
+    return [
       `${paint('bold', 'venue-rx demo')}  ${this.title}  ${paint('dim', clock(now).slice(0, 8))}`,
-      `requests ${paint(this.requestsPerSecond > this.budgetPerSecond * 0.9 ? 'yellow' : 'green', budget)} ${this.requestsPerSecond}/s of ${this.budgetPerSecond}/s budget   streams ${healthCounts(this.health)}${this.fault === undefined ? '' : `   ${paint('yellow', `fault: ${this.fault}`)}`}`,
-      '',
+      `requests ${paint(over ? 'yellow' : 'green', budget)} ${this.requestsPerSecond}/s: ${this.#budget()}`,
+      `streams ${healthCounts(this.health)}${this.fault === undefined ? '' : `   ${paint('yellow', `fault: ${this.fault}`)}`}`,
+      ...blank,
       ...sideBySide(
         [head('ORDER BOOK', this.#bookSource()), ...this.#ladder(paint, column, size.depth)],
         [head('TRADES', 'watchTrades'), ...this.#tape(paint, column, size.tape)],
         column,
       ),
-      '',
+      ...blank,
       ...this.#signalLines(paint, width),
       '',
       ...sideBySide(
         [
           head('DEMO STRATEGY', 'placeOrder + watchOrder'),
-          ...this.#orderPanel(paint, column, size.orders),
+          ...this.#orderPanel(paint, orderColumn, size.orders),
         ],
-        [head('BALANCES', 'watchBalances'), ...this.#balancePanel(paint)],
-        column,
+        [head('BALANCES', 'watchBalances'), ...balances],
+        orderColumn,
       ),
-      '',
-      head('FILLS', `watchFills, ${this.fillCount} so far`),
+      ...blank,
+      size.tight
+        ? `${fillsTitle}${' '.repeat(Math.max(2, width - visibleWidth(fillsTitle) - 14))}${stop}`
+        : fillsTitle,
       ...this.#fillPanel(paint, size.fills),
-      '',
-      `${head('HEALTH', 'venue.health')} ${this.#healthLine(paint)}`,
-      paint('dim', 'Ctrl-C to stop'),
+      ...blank,
+      ...this.#healthLines(paint, width),
+      ...(size.tight ? [] : [stop]),
     ]
-    return lines
+  }
+
+  /** `budget 10/s + bursts of 10`. */
+  #budget(): string {
+    return `budget ${this.budgetPerSecond}/s + bursts of ${this.burst}`
   }
 
   #bookSource(): string {
@@ -244,14 +282,18 @@ export class DemoBoard {
 
   #tape(paint: Paint, width: number, lines: number): string[] {
     if (this.trades.length === 0) return [paint('dim', 'no trade yet')]
+    // A narrow column drops the milliseconds, so that quantities show whole.
+    const time = width >= 44 ? 12 : 8
     return table(
       [
-        ['time', 12],
+        ['time', time],
         ['side', 4],
         ['price', 10, 'right'],
-        ['quantity', Math.min(14, Math.max(6, width - 33)), 'right'],
+        ['quantity', Math.min(14, Math.max(6, width - time - 21)), 'right'],
       ],
-      this.trades.slice(0, lines).map((t) => [clock(t.traded_at), t.side, t.price, t.quantity]),
+      this.trades
+        .slice(0, lines)
+        .map((t) => [clock(t.traded_at).slice(0, time), t.side, t.price, t.quantity]),
     ).map((line, i) => {
       if (i === 0) return paint('dim', line)
       return paint(this.trades[i - 1]?.side === 'buy' ? 'green' : 'red', line)
@@ -279,8 +321,10 @@ export class DemoBoard {
 
   #orderPanel(paint: Paint, width: number, lines: number): string[] {
     if (this.orders.length === 0) return [paint('dim', 'placing the first order...')]
+    // The time goes first when the column is narrow: the order's words matter more.
+    const timed = width >= 52
     return this.orders.slice(0, lines).map((line) => {
-      const text = `${clock(line.at).slice(0, 8)} ${line.id} ${line.text}`
+      const text = `${timed ? `${clock(line.at).slice(0, 8)} ` : ''}${line.id} ${line.text}`
       const cut = text.length > width ? `${text.slice(0, width - 1)}…` : text
       return line.tone === 'good'
         ? paint('green', cut)
@@ -294,13 +338,17 @@ export class DemoBoard {
     const update = this.balances
     if (update === undefined) return [paint('dim', 'waiting...')]
     const changed = new Set(update.changes.map((c) => c.coin))
+    const values = update.balances.map((b) => [coinSymbol(b.coin), b.balance, b.locked])
+    // Each column as wide as its widest value: a cut number would be a wrong number.
+    const widest = (i: number, title: string) =>
+      Math.max(title.length, ...values.map((v) => v[i]?.length ?? 0))
     const rows = table(
       [
-        ['coin', 5],
-        ['balance', 14, 'right'],
-        ['locked', 12, 'right'],
+        ['coin', widest(0, 'coin')],
+        ['balance', widest(1, 'balance'), 'right'],
+        ['locked', widest(2, 'locked'), 'right'],
       ],
-      update.balances.map((b) => [coinSymbol(b.coin), b.balance, b.locked]),
+      values,
     )
     return rows.map((line, i) => {
       if (i === 0) return paint('dim', line)
@@ -315,6 +363,8 @@ export class DemoBoard {
 
   #fillPanel(paint: Paint, lines: number): string[] {
     if (this.fills.length === 0) return [paint('dim', 'no fill yet')]
+    // One line: the latest fill in words, no table header.
+    if (lines === 1 && this.fills[0] !== undefined) return [fillLine(this.fills[0])]
     return table(
       [
         ['time', 8],
@@ -341,17 +391,21 @@ export class DemoBoard {
     ).map((line, i) => (i === 0 ? paint('dim', line) : line))
   }
 
-  #healthLine(paint: Paint): string {
+  /** `HEALTH venue.health` and every stream's state, wrapped to `width` by whole entries. */
+  #healthLines(paint: Paint, width: number): string[] {
+    const title = `${paint('bold', 'HEALTH')} ${paint('dim', 'venue.health')}`
     const entries = Object.entries(this.health)
-    if (entries.length === 0) return paint('dim', 'no stream yet')
-    return entries
-      .map(([key, health]) => {
+    if (entries.length === 0) return [`${title} ${paint('dim', 'no stream yet')}`]
+    return wrapEntries(
+      title,
+      entries.map(([key, health]) => {
         const colour =
           health.state === 'ok' ? 'green' : health.state === 'failed' ? 'red' : 'yellow'
         const state = health.state === 'retrying' ? `retrying #${health.attempt}` : health.state
         return `${shortKey(key)} ${paint(colour, state)}`
-      })
-      .join('  ')
+      }),
+      width,
+    )
   }
 
   #order(line: OrderLine): void {
@@ -360,10 +414,22 @@ export class DemoBoard {
   }
 }
 
-/** `[█████·····]`: `used` of `limit` in `cells` cells. */
-export function gauge(used: number, limit: number, cells: number): string {
-  const full = Math.max(0, Math.min(cells, Math.round((used / limit) * cells)))
-  return `[${'█'.repeat(full)}${'·'.repeat(cells - full)}]`
+/**
+ * `[██████████|██········]`: `used` requests of the last second against a budget of `rate`
+ * a second (the `cells` before the bar) and its burst of `burst` more (the cells after).
+ */
+export function gauge(used: number, rate: number, burst: number, cells: number): string {
+  const perCell = rate / cells
+  const burstCells = Math.max(1, Math.min(cells, Math.round(burst / perCell)))
+  const filled = Math.max(0, Math.min(cells + burstCells, Math.round(used / perCell)))
+  const run = (from: number, count: number) =>
+    Array.from({ length: count }, (_, i) => (from + i < filled ? '█' : '·')).join('')
+  return `[${run(0, cells)}|${run(cells, burstCells)}]`
+}
+
+/** One fill in words: `16:15:26.000 buy 0.0200 @ 1.0445 maker, fee 0.0001 (order 42)`. */
+function fillLine(fill: Fill): string {
+  return `${clock(fill.timestamp)} ${fill.side} ${fill.quantity} @ ${fill.price} ${fill.role}, fee ${fill.fee} (order ${fill.orderId})`
 }
 
 /** `5 ok, 1 retrying`: streams by state. */

@@ -18,7 +18,7 @@ import { DemoBoard } from './demo-board.js'
 import { startDemoStrategy } from './demo-strategy.js'
 import { coinSymbol } from './render.js'
 import { painter } from './style.js'
-import { untilSignal } from './until-signal.js'
+import { untilStopped } from './until-signal.js'
 
 export const DEMO_USAGE = `Usage: venue-rx demo [options]
 
@@ -36,8 +36,8 @@ Options:
   --seconds N     stop after N seconds (0 = until Ctrl-C; default 0 on a terminal, 10 piped)
   --plain         one line per event even on a terminal
   --outage-every N  seconds between two outages of the trades route (default 20): it
-                  answers 503 for a fifth of that, at most 4 s, so the health board
-                  shows a stream retrying and healing
+                  answers 503 for a fifth of that, at most 2 s, first 2 s after the
+                  start, so the health board shows a stream retrying and healing
   --no-faults     no outages
   -h, --help      this help
 `
@@ -45,7 +45,18 @@ Options:
 const DEFAULT_PIPED_SECONDS = 10
 /** The demo's outages: the route of public trades fails for a while, now and then. */
 const OUTAGE_ROUTE = '/api/v1/latest-trades/v2'
-const MAX_OUTAGE_MS = 4_000
+const MAX_OUTAGE_MS = 2_000
+/**
+ * The first outage comes this soon, so that a short run (the piped default of 10 s) shows
+ * a stream retrying and healing, not only a calm market.
+ */
+const FIRST_OUTAGE_MS = 2_000
+/**
+ * Retries of the demo's streams: at most a second apart, so a stream heals within about a
+ * second of the route coming back, well inside a short run (the library's default waits
+ * grow to 30 s).
+ */
+const DEMO_BACKOFF = { initialMs: 250, maxMs: 1_000 }
 /** Frames per second at most on a terminal. */
 const FRAME_MS = 200
 
@@ -58,14 +69,13 @@ export async function demoCommand(argv: readonly string[]): Promise<void> {
     argv,
     ['pool', 'seed', 'tick-ms', 'poll-ms', 'seconds', 'outage-every'],
     ['plain', 'no-faults'],
-    DEMO_USAGE,
   )
   if (values['help'] === true) {
     process.stdout.write(DEMO_USAGE)
     return
   }
   if (positionals.length > 0) {
-    throw new UsageError(`demo takes no argument (got "${positionals[0]}")`, DEMO_USAGE)
+    throw new UsageError(`demo takes no argument (got "${positionals[0]}")`)
   }
   const live = process.stdout.isTTY === true && values['plain'] !== true
   const poolId = integerOption(values, 'pool', 0, 0, 1_000_000)
@@ -82,13 +92,15 @@ export async function demoCommand(argv: readonly string[]): Promise<void> {
     baseUrl: simulator.url,
     apiKey: simulator.apiKey,
     pollIntervalMs,
+    backoff: DEMO_BACKOFF,
     dispatcher: meter.dispatcher,
   })
-  const stop = untilSignal()
+  // Ctrl-C, or a reader that went away (`| head`): the demo ends quietly either way.
+  const stop = untilStopped()
   const subscriptions = new Subscription()
   let stopStrategy = () => {}
   let redraw: ReturnType<typeof setInterval> | undefined
-  let outages: ReturnType<typeof setInterval> | undefined
+  const outages = new Set<ReturnType<typeof setTimeout>>()
   const screen = live ? createLogUpdate(process.stdout) : undefined
   try {
     const pools = await venue.rest.pools()
@@ -96,14 +108,16 @@ export async function demoCommand(argv: readonly string[]): Promise<void> {
     if (pool === undefined) {
       throw new UsageError(
         `no pool ${poolId} on the simulator (its pools: ${pools.map((p) => p.pool_id).join(', ')})`,
-        DEMO_USAGE,
       )
     }
     const detail = await venue.rest.pool(poolId)
     const pair = `${coinSymbol(pool.base_coin)}/${coinSymbol(pool.quote_coin)}`
+    const rate = venue.settings.maxRequestsPerSecond
     const board = new DemoBoard(
       `simulator ${simulator.url}  pool ${poolId} ${pair}`,
-      venue.settings.maxRequestsPerSecond,
+      rate,
+      // The venue's token bucket holds one second's worth (TokenBucket's default capacity).
+      Math.max(1, rate),
     )
     // Plain mode prints each event's line; live mode only redraws.
     const print = live
@@ -126,10 +140,11 @@ export async function demoCommand(argv: readonly string[]): Promise<void> {
       filter((event) => event.type === 'trade'),
       map((event) => event.trade),
     )
-    const signal = (name: keyof DemoBoard['signals'], values: Observable<string>) =>
+    // A signal is null while the book has an empty side: shown as '-'.
+    const signal = (name: keyof DemoBoard['signals'], values: Observable<string | null>) =>
       subscriptions.add(
         values.subscribe((value) => {
-          board.signals = { ...board.signals, [name]: value }
+          board.signals = { ...board.signals, [name]: value ?? undefined }
         }),
       )
 
@@ -161,9 +176,8 @@ export async function demoCommand(argv: readonly string[]): Promise<void> {
     stopStrategy = startDemoStrategy(
       simulator,
       venue,
-      () => board.book,
       {
-        placed: (id, text) => print(board.onPlaced(Date.now(), id, text)),
+        placed: (id, placement) => print(board.onPlaced(Date.now(), id, placement)),
         event: (event) => print(board.onOrderEvent(Date.now(), event)),
         error: (text) => print(board.onStrategyError(Date.now(), text)),
       },
@@ -171,16 +185,25 @@ export async function demoCommand(argv: readonly string[]): Promise<void> {
     )
 
     if (values['no-faults'] !== true) {
-      outages = setInterval(() => {
+      const outage = () => {
         simulator.faults.set({ errorRate: 1 }, OUTAGE_ROUTE)
         board.fault = `${OUTAGE_ROUTE} answers 503`
         print(`fault  ${OUTAGE_ROUTE} answers 503 for ${outageMs / 1000} s`)
-        setTimeout(() => {
+        later(outageMs, () => {
           simulator.faults.clear(OUTAGE_ROUTE)
           board.fault = undefined
           print(`fault  ${OUTAGE_ROUTE} answers again`)
-        }, outageMs).unref()
-      }, outageEveryMs)
+        })
+        later(outageEveryMs, outage)
+      }
+      const later = (ms: number, run: () => void) => {
+        const timer = setTimeout(() => {
+          outages.delete(timer)
+          run()
+        }, ms)
+        outages.add(timer)
+      }
+      later(Math.min(FIRST_OUTAGE_MS, outageEveryMs), outage)
     }
 
     const paint = painter(process.stdout)
@@ -205,7 +228,7 @@ export async function demoCommand(argv: readonly string[]): Promise<void> {
     if (!live) print(`done   ${meter.total()} requests in all`)
   } finally {
     clearInterval(redraw)
-    clearInterval(outages)
+    for (const timer of outages) clearTimeout(timer)
     stopStrategy()
     subscriptions.unsubscribe()
     // Leave the last frame on the screen, with the cursor back, below it.

@@ -1,16 +1,41 @@
 /**
  * The demo's strategy: every few seconds it places a small order on the embedded
- * simulator for the demo account, near the top of the book, alternating buys and sells
- * and resting and crossing orders, and cancels what is still working after a while. It
- * reads the book from the demo's own stream and follows each order with `watchOrder`.
+ * simulator for the demo account, alternating buys and sells and resting and crossing
+ * orders, cancels what is still working after a while, and follows each order with
+ * `watchOrder`.
+ *
+ * It prices each order from the matching engine's own book, read from the simulator at the
+ * moment it places the order. The book the demo shows (V2) also holds the AMM's levels,
+ * which no limit order meets, and is up to a poll old: a buy at its best ask often found
+ * no seller and rested. And each order is labelled by what happened to it at placement
+ * (filled at once, partly, not at all, or rejected), read from the account's own record
+ * of the order, never by what was meant to happen.
  */
 import type { Subscription } from 'rxjs'
-import { multiplyDecimal, type OrderBook, type OrderEvent, type Venue } from '../index.js'
+import {
+  compareDecimal,
+  multiplyDecimal,
+  normalizeDecimal,
+  type OrderEvent,
+  subtractDecimal,
+  type Venue,
+} from '../index.js'
 import type { Simulator } from '../simulator/index.js'
+
+/** An order the strategy placed, and what happened to it at placement. */
+export interface Placement {
+  readonly side: 'buy' | 'sell'
+  readonly amount: string
+  readonly price: string
+  /** The side of the engine's book the price was taken from. */
+  readonly level: 'bid' | 'ask'
+  /** The account's record right after placement; `undefined` if it showed none. */
+  readonly record: { readonly status: number; readonly executed: string } | undefined
+}
 
 /** What the strategy reports to the demo. */
 export interface StrategyListener {
-  placed(id: string, text: string): void
+  placed(id: string, placement: Placement): void
   event(event: OrderEvent): void
   error(text: string): void
 }
@@ -26,19 +51,42 @@ export interface DemoStrategyOptions {
   readonly cancelAfterMs: number
 }
 
-/** The four kinds of order the strategy cycles through. */
+/** The four kinds of order the strategy cycles through: a price on the engine's book. */
 const PLAN = [
-  { side: 'buy', at: 'bestBid', note: 'rests at bid' },
-  { side: 'sell', at: 'bestBid', note: 'crosses bid' },
-  { side: 'sell', at: 'bestAsk', note: 'rests at ask' },
-  { side: 'buy', at: 'bestAsk', note: 'crosses ask' },
+  { side: 'buy', at: 'bids', level: 'bid' },
+  { side: 'sell', at: 'bids', level: 'bid' },
+  { side: 'sell', at: 'asks', level: 'ask' },
+  { side: 'buy', at: 'asks', level: 'ask' },
 ] as const
+
+/**
+ * What happened to an order at placement, in words: `long` for a line of its own
+ * (`crossed the bid, filled at once`, `crossed the ask, 0.01 filled at once, 0.02 rests`,
+ * `rests at the bid`, `rejected`), `short` for the demo's narrow order panel.
+ */
+export function placementWords(placement: Placement): { long: string; short: string } {
+  const { record, level, amount } = placement
+  if (record === undefined) return { long: `at the ${level}`, short: `at ${level}` }
+  if (record.status === 4) return { long: 'rejected', short: 'rejected' }
+  if (compareDecimal(record.executed, '0') === 0) {
+    return { long: `rests at the ${level}`, short: 'rests' }
+  }
+  if (compareDecimal(record.executed, amount) >= 0) {
+    return { long: `crossed the ${level}, filled at once`, short: 'crossed, filled' }
+  }
+  // In the amount's short form: `0.01 filled at once`, not `0.0100`.
+  const executed = normalizeDecimal(record.executed)
+  const rest = normalizeDecimal(subtractDecimal(amount, record.executed))
+  return {
+    long: `crossed the ${level}, ${executed} filled at once, ${rest} rests`,
+    short: `crossed, ${rest} rests`,
+  }
+}
 
 /** Starts the strategy; the returned function stops it (and cancels nothing more). */
 export function startDemoStrategy(
   sim: Simulator,
   venue: Venue,
-  latestBook: () => OrderBook | undefined,
   listener: StrategyListener,
   options: DemoStrategyOptions,
 ): () => void {
@@ -48,11 +96,12 @@ export function startDemoStrategy(
   let stopped = false
 
   const place = async () => {
-    const book = latestBook()
     const plan = PLAN[step % PLAN.length]
-    if (book === undefined || plan === undefined) return
-    const level = book[plan.at]
-    if (level === undefined) return
+    if (plan === undefined) return
+    // Read and placed in one turn (placeOrder matches before it first awaits): no tick
+    // can move the engine's book in between.
+    const price = sim.truth.engineBook(options.poolId)[plan.at][0]?.[0]
+    if (price === undefined) return
     step += 1
     const lots = 1 + (step % 3)
     const amount = multiplyDecimal(options.minAmount, String(lots))
@@ -60,13 +109,23 @@ export function startDemoStrategy(
       poolId: options.poolId,
       side: plan.side,
       type: 'limit',
-      price: level[0],
+      price,
       amount,
       clientId: `demo-${Date.now()}-${step}`,
     })
     if (stopped) return
     placedAt.set(placed.id, Date.now())
-    listener.placed(placed.id, `${plan.side} ${amount} @ ${level[0]} (${plan.note})`)
+    const record = orderRecord(sim, placed.id)
+    listener.placed(placed.id, {
+      side: plan.side,
+      amount,
+      price,
+      level: plan.level,
+      record:
+        record === undefined
+          ? undefined
+          : { status: record.status, executed: record.executed_amount },
+    })
     const subscription = venue.watchOrder(placed.id).subscribe({
       next: (event) => listener.event(event),
       error: (error: unknown) => {
@@ -106,4 +165,11 @@ export function startDemoStrategy(
     for (const subscription of watching.values()) subscription.unsubscribe()
     watching.clear()
   }
+}
+
+/** The demo account's record of the order `id` (`{pool}-{order}-{side}`), if it has one. */
+function orderRecord(sim: Simulator, id: string) {
+  const [pool, order, side] = id.split('-').map(Number)
+  if (pool === undefined || order === undefined || (side !== 0 && side !== 1)) return undefined
+  return sim.market.account(sim.apiKey)?.order(pool, order, side)
 }

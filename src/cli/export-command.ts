@@ -41,7 +41,6 @@ export async function exportCommand(argv: readonly string[]): Promise<void> {
     argv,
     ['out', 'checkpoint', 'base-url', 'poll-ms'],
     ['follow'],
-    EXPORT_USAGE,
   )
   if (values['help'] === true) {
     process.stdout.write(EXPORT_USAGE)
@@ -150,7 +149,7 @@ function checkArguments(
   positionals: string[],
 ) {
   const fail = (message: string): never => {
-    throw new UsageError(message, EXPORT_USAGE)
+    throw new UsageError(message)
   }
   const [kindName, ...rest] = positionals
   if (kindName === undefined) fail('export: what? (trades, transfers or fills)')
@@ -170,7 +169,7 @@ function checkArguments(
     kind: kindName as ExportKind,
     out,
     checkpointPath,
-    connection: venueArgs(values, EXPORT_USAGE),
+    connection: venueArgs(values),
   }
 }
 

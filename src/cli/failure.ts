@@ -43,7 +43,10 @@ export function toCliError(error: unknown, context: FailureContext): CliError {
       case 'VENUE_AUTH':
         return new CliError(error.message, 'check VENUE_API_KEY (venue-rx simulate prints a key)')
       case 'VENUE_NOT_FOUND':
-        return new CliError(error.message, 'check the id or pool')
+        // The library's message already says to check the base URL when that is the cause.
+        return error.message.includes('check baseUrl')
+          ? new CliError(error.message, 'the base URL is --base-url or VENUE_URL')
+          : new CliError(error.message, 'check the id or pool')
       default:
         return new CliError(`${error.message} (${error.code})`)
     }

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { UsageError } from './args.js'
 import { CliError } from './failure.js'
+import { guardOutput } from './output.js'
 
 const USAGE = `Usage: venue-rx <command> [options]
 
@@ -32,6 +33,9 @@ const commands: Record<string, () => Promise<Command>> = {
   relay: async () => (await import('./relay-command.js')).relayCommand,
 }
 
+/** The command being run, for the `--help` a usage error points to. */
+let command: string | undefined
+
 async function main(argv: readonly string[]): Promise<void> {
   const [name, ...rest] = argv
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
@@ -44,6 +48,7 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   const load = Object.hasOwn(commands, name) ? commands[name] : undefined
   if (load === undefined) throw new UsageError(`unknown command "${name}"`)
+  command = name
   await (await load())(rest)
 }
 
@@ -53,15 +58,20 @@ function version(): string {
   return String((pkg as { version?: unknown }).version)
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
+/**
+ * Any failure as one line on stderr, never a stack trace (VENUE_RX_DEBUG=1 shows it for an
+ * unexpected one), and the exit code: 2 for a usage error, 1 otherwise.
+ */
+function report(error: unknown): void {
   if (error instanceof UsageError) {
-    process.stderr.write(`venue-rx: ${error.message}\n\n${error.usage ?? USAGE}`)
+    const help = command === undefined ? 'venue-rx --help' : `venue-rx ${command} --help`
+    process.stderr.write(`venue-rx: ${error.message}; see \`${help}\`\n`)
     process.exitCode = 2
   } else if (error instanceof CliError) {
     process.stderr.write(`venue-rx: ${error.line()}\n`)
     process.exitCode = 1
   } else {
-    // Unexpected: one line still, with what is needed to report it (VENUE_RX_DEBUG=1 for the stack).
+    // Unexpected: one line still, with what is needed to report it.
     const detail =
       error instanceof Error
         ? process.env['VENUE_RX_DEBUG'] === '1'
@@ -73,4 +83,13 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     )
     process.exitCode = 1
   }
+}
+
+guardOutput()
+// An error thrown outside the command's promise (a timer, an event handler) would end the
+// process with Node's stack trace: it is reported the same way, and ends the process.
+process.on('uncaughtException', (error) => {
+  report(error)
+  process.exit()
 })
+main(process.argv.slice(2)).catch(report)

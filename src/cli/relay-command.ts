@@ -6,7 +6,7 @@ import { integerOption, parseWithPositionals, UsageError } from './args.js'
 import { openVenue, type VenueArgs, venueArgs } from './cli-venue.js'
 import { CliError, toCliError } from './failure.js'
 import { healthNotices } from './health-notice.js'
-import { untilSignal } from './until-signal.js'
+import { untilStopped } from './until-signal.js'
 
 export const RELAY_USAGE = `Usage: venue-rx relay --redis redis://HOST:PORT --streams NAME[,NAME...] [options]
 
@@ -79,7 +79,6 @@ export async function relayCommand(argv: readonly string[]): Promise<void> {
     argv,
     ['redis', 'streams', 'base-url', 'prefix', 'lease-ms', 'max-len', 'poll-ms', 'relay-id'],
     ['json'],
-    RELAY_USAGE,
   )
   if (values['help'] === true) {
     process.stdout.write(RELAY_USAGE)
@@ -88,7 +87,7 @@ export async function relayCommand(argv: readonly string[]): Promise<void> {
   const args = checkArguments(values, positionals)
   // Never printed: the key goes to the venue client only.
   const apiKey = args.needsKey ? apiKeyForRelay(args.streams) : undefined
-  const signalled = untilSignal()
+  const signalled = untilStopped()
   let interrupted = false
   void signalled.then(() => {
     interrupted = true
@@ -127,34 +126,27 @@ function checkArguments(
   values: Record<string, string | boolean | undefined>,
   positionals: readonly string[],
 ): RelayArgs {
-  try {
-    if (positionals.length > 0) {
-      throw new UsageError(`relay takes no argument (got "${positionals[0]}")`)
-    }
-    const { redis, where } = redisArgument(values['redis'])
-    const streams = streamsArgument(values['streams'])
-    const parsed = streams.map(parseRelayStream)
-    const pools = [...new Set(parsed.flatMap((s) => ('poolId' in s ? [s.poolId] : [])))].sort(
-      (a, b) => a - b,
-    )
-    return {
-      redis,
-      where,
-      streams,
-      needsKey: parsed.some(isAccountStream),
-      pools,
-      connection: venueArgs(values, RELAY_USAGE),
-      prefix: keyPart(values, 'prefix'),
-      relayId: keyPart(values, 'relay-id'),
-      leaseMs: integerOption(values, 'lease-ms', 5_000, 100, 3_600_000),
-      maxLen: integerOption(values, 'max-len', 10_000, 100, 1_000_000_000),
-      json: values['json'] === true,
-    }
-  } catch (error) {
-    if (error instanceof UsageError && error.usage === undefined) {
-      throw new UsageError(error.message, RELAY_USAGE)
-    }
-    throw error
+  if (positionals.length > 0) {
+    throw new UsageError(`relay takes no argument (got "${positionals[0]}")`)
+  }
+  const { redis, where } = redisArgument(values['redis'])
+  const streams = streamsArgument(values['streams'])
+  const parsed = streams.map(parseRelayStream)
+  const pools = [...new Set(parsed.flatMap((s) => ('poolId' in s ? [s.poolId] : [])))].sort(
+    (a, b) => a - b,
+  )
+  return {
+    redis,
+    where,
+    streams,
+    needsKey: parsed.some(isAccountStream),
+    pools,
+    connection: venueArgs(values),
+    prefix: keyPart(values, 'prefix'),
+    relayId: keyPart(values, 'relay-id'),
+    leaseMs: integerOption(values, 'lease-ms', 5_000, 100, 3_600_000),
+    maxLen: integerOption(values, 'max-len', 10_000, 100, 1_000_000_000),
+    json: values['json'] === true,
   }
 }
 
@@ -221,7 +213,6 @@ function apiKeyForRelay(streams: readonly string[]): string {
     const account = streams.filter((name) => isAccountStream(parseRelayStream(name)))
     throw new UsageError(
       `relay: ${account.join(', ')} ${account.length === 1 ? 'is' : 'are'} of the account and need${account.length === 1 ? 's' : ''} an API key: set VENUE_API_KEY (venue-rx simulate prints one)`,
-      RELAY_USAGE,
     )
   }
   return key.trim()

@@ -55,3 +55,22 @@ export function sideBySide(
   }
   return out
 }
+
+/**
+ * `title` and `entries` on as many lines of `width` columns as they need, two spaces
+ * between entries, an entry never split; the lines after the first are indented by two.
+ */
+export function wrapEntries(title: string, entries: readonly string[], width: number): string[] {
+  const lines: string[] = []
+  let line = title
+  for (const entry of entries) {
+    const next = `${line}  ${entry}`
+    if (visibleWidth(next) <= width || visibleWidth(line.trim()) === 0) line = next
+    else {
+      lines.push(line)
+      line = `  ${entry}`
+    }
+  }
+  lines.push(line)
+  return lines
+}

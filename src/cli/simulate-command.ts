@@ -22,14 +22,13 @@ export async function simulateCommand(argv: readonly string[]): Promise<void> {
     argv,
     ['port', 'seed', 'tick-ms', 'host'],
     [],
-    SIMULATE_USAGE,
   )
   if (values['help'] === true) {
     process.stdout.write(SIMULATE_USAGE)
     return
   }
   if (positionals.length > 0) {
-    throw new UsageError(`simulate takes no argument (got "${positionals[0]}")`, SIMULATE_USAGE)
+    throw new UsageError(`simulate takes no argument (got "${positionals[0]}")`)
   }
   const port = integerOption(values, 'port', 8787, 0, 65_535)
   const host = typeof values['host'] === 'string' ? values['host'] : '127.0.0.1'

@@ -1,3 +1,5 @@
+import { outputClosed } from './output.js'
+
 /**
  * Resolves on the first SIGINT or SIGTERM. The handlers stay installed after it: until a
  * second signal, no other module's handler finds itself alone and re-raises the first one
@@ -20,4 +22,12 @@ export function untilSignal(): Promise<void> {
     process.on('SIGINT', onSignal)
     process.on('SIGTERM', onSignal)
   })
+}
+
+/**
+ * Resolves on the first SIGINT or SIGTERM, or when stdout's reader went away (`| head`):
+ * what ends a command that otherwise runs until Ctrl-C.
+ */
+export function untilStopped(): Promise<void> {
+  return Promise.race([untilSignal(), outputClosed()])
 }

@@ -3,7 +3,7 @@ import { KLINE_INTERVALS, type KlineInterval } from '../schemas/kline.js'
 import { integerOption, parseWithPositionals, UsageError } from './args.js'
 import { apiKeyFromEnv, venueArgs, withVenue } from './cli-venue.js'
 import { painter } from './style.js'
-import { untilSignal } from './until-signal.js'
+import { untilStopped } from './until-signal.js'
 import {
   ACCOUNT_KINDS,
   POOL_KINDS,
@@ -46,7 +46,6 @@ export async function watchCommand(argv: readonly string[]): Promise<void> {
     argv,
     ['base-url', 'pool', 'interval', 'limit', 'count', 'poll-ms'],
     ['json'],
-    WATCH_USAGE,
   )
   if (values['help'] === true) {
     process.stdout.write(WATCH_USAGE)
@@ -74,53 +73,46 @@ function checkArguments(
   values: Record<string, string | boolean | undefined>,
   positionals: string[],
 ) {
-  try {
-    const [kindName, ...rest] = positionals
-    if (kindName === undefined) throw new UsageError('watch: which stream? (book, trades, ...)')
-    if (!(WATCH_KINDS as readonly string[]).includes(kindName)) {
-      throw new UsageError(`watch: unknown stream "${kindName}"`)
-    }
-    const kind = kindName as WatchKind
-    const wanted = kind === 'order' ? 1 : 0
-    if (rest.length !== wanted) {
-      throw new UsageError(
-        kind === 'order'
-          ? 'watch order takes one order id, e.g. 0-25-1'
-          : `watch ${kind}: unexpected argument "${rest[0]}"`,
-      )
-    }
-    if (kind === 'order' && !ORDER_ID.test(rest[0] ?? '')) {
-      throw new UsageError(
-        `watch order: "${rest[0]}" is no order id: {pool}-{order}-{side}, side 0 buy or 1 sell, e.g. 0-25-1`,
-      )
-    }
-    const interval = String(values['interval'] ?? '1m')
-    if (!(KLINE_INTERVALS as readonly string[]).includes(interval)) {
-      throw new UsageError(
-        `--interval must be one of ${KLINE_INTERVALS.join(', ')} (got ${interval})`,
-      )
-    }
-    const args: WatchArgs = {
-      poolId:
-        values['pool'] === undefined ? undefined : integerOption(values, 'pool', 0, 0, 2 ** 31 - 1),
-      limit: integerOption(values, 'limit', 10, 1, 1000),
-      interval: interval as KlineInterval,
-      orderId: rest[0],
-    }
-    if (
-      args.poolId !== undefined &&
-      (kind === 'transfers' || kind === 'balances' || kind === 'order')
-    ) {
-      throw new UsageError(`watch ${kind} takes no --pool`)
-    }
-    const count = integerOption(values, 'count', 0, 0, Number.MAX_SAFE_INTEGER)
-    return { kind, args, count, connection: venueArgs(values, WATCH_USAGE) }
-  } catch (error) {
-    if (error instanceof UsageError && error.usage === undefined) {
-      throw new UsageError(error.message, WATCH_USAGE)
-    }
-    throw error
+  const [kindName, ...rest] = positionals
+  if (kindName === undefined) throw new UsageError('watch: which stream? (book, trades, ...)')
+  if (!(WATCH_KINDS as readonly string[]).includes(kindName)) {
+    throw new UsageError(`watch: unknown stream "${kindName}"`)
   }
+  const kind = kindName as WatchKind
+  const wanted = kind === 'order' ? 1 : 0
+  if (rest.length !== wanted) {
+    throw new UsageError(
+      kind === 'order'
+        ? 'watch order takes one order id, e.g. 0-25-1'
+        : `watch ${kind}: unexpected argument "${rest[0]}"`,
+    )
+  }
+  if (kind === 'order' && !ORDER_ID.test(rest[0] ?? '')) {
+    throw new UsageError(
+      `watch order: "${rest[0]}" is no order id: {pool}-{order}-{side}, side 0 buy or 1 sell, e.g. 0-25-1`,
+    )
+  }
+  const interval = String(values['interval'] ?? '1m')
+  if (!(KLINE_INTERVALS as readonly string[]).includes(interval)) {
+    throw new UsageError(
+      `--interval must be one of ${KLINE_INTERVALS.join(', ')} (got ${interval})`,
+    )
+  }
+  const args: WatchArgs = {
+    poolId:
+      values['pool'] === undefined ? undefined : integerOption(values, 'pool', 0, 0, 2 ** 31 - 1),
+    limit: integerOption(values, 'limit', 10, 1, 1000),
+    interval: interval as KlineInterval,
+    orderId: rest[0],
+  }
+  if (
+    args.poolId !== undefined &&
+    (kind === 'transfers' || kind === 'balances' || kind === 'order')
+  ) {
+    throw new UsageError(`watch ${kind} takes no --pool`)
+  }
+  const count = integerOption(values, 'count', 0, 0, Number.MAX_SAFE_INTEGER)
+  return { kind, args, count, connection: venueArgs(values) }
 }
 
 /** Prints the events until `count` of them, the stream's end, Ctrl-C or a closed stdout. */
@@ -154,30 +146,18 @@ function follow(
         if (count > 0 && seen >= count) stop()
       },
       error: (error: unknown) => {
-        cleanup()
+        done = true
         reject(error)
       },
       complete: () => stop(),
     })
     if (done) subscription.unsubscribe()
-    function cleanup() {
-      done = true
-      process.stdout.off('error', onStdoutError)
-      subscription?.unsubscribe()
-    }
     function stop() {
-      cleanup()
+      done = true
+      subscription?.unsubscribe()
       resolve()
     }
-    // A closed pipe (`| head`) ends the watch quietly.
-    function onStdoutError(error: NodeJS.ErrnoException) {
-      if (error.code === 'EPIPE') stop()
-      else {
-        cleanup()
-        reject(error)
-      }
-    }
-    process.stdout.on('error', onStdoutError)
-    void untilSignal().then(stop)
+    // Ctrl-C, or a closed pipe (`| head`): the watch ends quietly.
+    void untilStopped().then(stop)
   })
 }

@@ -183,6 +183,8 @@ const fillColumns = [
   ['global_seq', 10, 'right'],
   ['time', 12],
   ['pool', 4, 'right'],
+  // The id `venue-rx watch order` takes: {pool}-{order}-{side}, side 0 buy, 1 sell.
+  ['order', 14],
   ['role', 5],
   ['side', 4],
   ['price', 14, 'right'],
@@ -195,6 +197,7 @@ const fillRow = (f: Fill) =>
     f.globalSeq,
     clock(f.timestamp),
     String(f.poolId),
+    `${f.poolId}-${f.orderId}-${f.side === 'buy' ? 0 : 1}`,
     f.role,
     f.side,
     f.price,

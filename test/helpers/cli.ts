@@ -25,10 +25,18 @@ export interface CliOutcome {
   readonly err: string
 }
 
-/** Starts the CLI with `args`, in the environment `env` (default: this process's). */
-export function startCli(args: readonly string[], env?: NodeJS.ProcessEnv): CliProcess {
+/**
+ * Starts the CLI with `args`, in the environment `env` (default: this process's), in the
+ * directory `cwd` (default the repository root: give a temporary one to a command that
+ * writes files).
+ */
+export function startCli(
+  args: readonly string[],
+  env?: NodeJS.ProcessEnv,
+  cwd: string = ROOT,
+): CliProcess {
   return spawn(process.execPath, [CLI_MAIN, ...args], {
-    cwd: ROOT,
+    cwd,
     ...(env === undefined ? {} : { env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   })
