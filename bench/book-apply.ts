@@ -14,7 +14,6 @@
  * snapshot; ccxt's books are built from the snapshot before the clock starts, one per
  * pass. Batches are interleaved; the median is kept.
  */
-import ccxt from 'ccxt'
 import { applyBookEvent } from '../src/book/apply-book-event.js'
 import type { BookDelta, Level } from '../src/book/book-event.js'
 import type { OrderBook } from '../src/book/order-book.js'
@@ -38,6 +37,18 @@ interface CcxtBook {
   readonly bids: CcxtSide
   readonly asks: CcxtSide
 }
+
+/** The part of ccxt this benchmark uses. */
+interface Ccxt {
+  readonly Exchange: new () => {
+    orderBook(snapshot: { bids: number[][]; asks: number[][] }): unknown
+  }
+}
+
+// Imported by a name held in a variable: the type checker of `npm test` then leaves
+// ccxt's 300 declaration files alone (this file needs only the little typed above).
+const CCXT = 'ccxt'
+const ccxt = ((await import(CCXT)) as { default: Ccxt }).default
 
 /** The snapshot and `DELTAS` deltas of exactly `changes` levels each. */
 function scenario(changes: number): { snapshot: OrderBook; deltas: BookDelta[] } {

@@ -3,7 +3,7 @@
  * embedded simulator, and `venue.health` lines when a stream is not `ok`. Halfway, the
  * simulator fails half of its answers (`errorRate: 0.5`) until the balances stream reports
  * `retrying`; then the faults are cleared and the example stops once the stream is `ok`
- * again (or after 5 seconds).
+ * again (or, should that never happen, after 30 seconds).
  *
  *   npx tsx examples/balance-watcher.ts
  */
@@ -26,7 +26,7 @@ try {
     const stop = setTimeout(() => {
       console.log('time is up')
       resolve()
-    }, 5000)
+    }, 30_000)
     const finish = (error?: unknown): void => {
       clearTimeout(stop)
       balances.unsubscribe()

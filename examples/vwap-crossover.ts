@@ -2,9 +2,9 @@
  * A VWAP crossover: the public trades of pool 0 on the embedded simulator, through a fast
  * (10 s) and a slow (40 s) volume-weighted average price, paired trade by trade with `zip`
  * into `[fast, slow]` for `crossover()`, which reports each time the fast VWAP goes to the
- * other side of the slow one. The simulator's manual clock is moved on 4 simulated seconds
- * every 50 ms, so a minute of trading passes in under a second. Stops after four crosses
- * or 3 seconds.
+ * other side of the slow one. Once the first trades are in, the simulator's manual clock is
+ * moved on 4 simulated seconds every 50 ms, so a minute of trading passes in under a second.
+ * Stops after four crosses or ten simulated minutes.
  *
  * Both windows follow the trades' own timestamps, not the wall clock, and the market is
  * seeded: the crosses are the same on every run, unless a poll came so late that more
@@ -12,16 +12,21 @@
  *
  *   npx tsx examples/vwap-crossover.ts
  */
-import { count, lastValueFrom, share, take, takeUntil, tap, timer, zip } from 'rxjs'
+import { count, lastValueFrom, Subject, share, take, takeUntil, tap, zip } from 'rxjs'
 import { createVenue } from 'venue-rx'
 import { crossover, vwap } from 'venue-rx/signals'
 import { startSimulator } from 'venue-rx/simulator'
 
 const MAX_CROSSES = 4
+/** Ten simulated minutes after the start: the run stops there (by market time, not wall time). */
+const LAST_TICK = 160 + 2_400
+const timeUp = new Subject<void>()
 
 const sim = await startSimulator({ seed: 1, clock: 'manual' }) // 250 simulated ms per tick
 sim.advance(160) // 40 s of trading, so the slow window starts full
-const clock = setInterval(() => sim.advance(16), 50) // 4 simulated seconds every 50 ms
+// The clock starts once the first window of trades is in (4 simulated seconds every 50 ms):
+// the crosses are then the same however late that first poll comes.
+let clock: ReturnType<typeof setInterval> | undefined
 const venue = createVenue({
   baseUrl: sim.url,
   apiKey: sim.apiKey,
@@ -32,6 +37,10 @@ try {
   // One poller for both windows. vwap skips `gap` events (trades missed); they are shown.
   const trades = venue.watchTrades(0).pipe(
     tap((event) => {
+      clock ??= setInterval(() => {
+        sim.advance(16)
+        if (sim.market.ticks() >= LAST_TICK) timeUp.next()
+      }, 50)
       if (event.type === 'gap')
         console.log(`gap: trades missed between ${event.since} and ${event.until}`)
     }),
@@ -44,13 +53,13 @@ try {
       crossover(),
       tap(({ type, fast, slow }) => console.log(`${type}: fast VWAP ${fast}, slow VWAP ${slow}`)),
       take(MAX_CROSSES),
-      takeUntil(timer(3000)),
+      takeUntil(timeUp),
       count(),
     ),
   )
   console.log(`${crosses} crosses`)
 } finally {
-  clearInterval(clock)
+  if (clock !== undefined) clearInterval(clock)
   await venue.close()
   await sim.close()
 }

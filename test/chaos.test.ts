@@ -16,7 +16,7 @@ import {
   runChaos,
 } from './long/chaos.js'
 
-const POLLS = 600
+const POLLS = 400
 
 const items = (...keys: number[]): Keyed[] =>
   keys.map((key) => ({ key: String(key), text: `t${key}` }))

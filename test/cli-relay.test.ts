@@ -10,7 +10,7 @@ import { UsageError } from '../src/cli/args.js'
 import { relayCommand } from '../src/cli/relay-command.js'
 import { createVenue, type TradeDetail } from '../src/index.js'
 import type { AccountView, Simulator } from '../src/simulator/index.js'
-import { cliEnv, type LiveCli, liveCli, startCli, waitForCli } from './helpers/cli.js'
+import { cliEnv, type LiveCli, liveCli, quickFeeds, startCli, waitForCli } from './helpers/cli.js'
 import { cliFixture } from './helpers/cli-fixture.js'
 import { type RedisServer, startRedisServer } from './helpers/redis-server.js'
 import { waitFor } from './helpers/wait-for.js'
@@ -44,7 +44,7 @@ async function simulator(ticks: number): Promise<{ sim: Simulator; account: Acco
 
 /** Starts the CLI with `args` (and `key` as VENUE_API_KEY), collecting its output. */
 function start(args: readonly string[], key?: string): LiveCli {
-  const child = startCli(args, cliEnv(key))
+  const child = startCli(quickFeeds(args), cliEnv(key))
   children.push(child)
   return liveCli(child)
 }

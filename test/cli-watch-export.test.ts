@@ -12,6 +12,7 @@ import {
   cliEnv,
   cliOutcome,
   closedPort,
+  quickFeeds,
   startCli,
 } from './helpers/cli.js'
 import { cliFixture } from './helpers/cli-fixture.js'
@@ -26,7 +27,7 @@ async function cli(
   args: readonly string[],
   options: { key?: string; whileRunning?: () => void } = {},
 ): Promise<CliOutcome> {
-  const child = startCli(args, cliEnv(options.key))
+  const child = startCli(quickFeeds(args), cliEnv(options.key))
   children.push(child)
   const ticking = options.whileRunning && setInterval(options.whileRunning, 10)
   try {

@@ -28,11 +28,12 @@ describe('a fleet on one poller', () => {
     // machine delays every timer of the lease).
     expect(report.takeoverMs).toBeDefined()
     expect(report.healedConsumers).toBe(settings.consumers)
-    // One poller per stream for the whole fleet: never more than about one request per
-    // interval (a busy machine can only make it fewer).
-    for (const [stream, perInterval] of Object.entries(report.requestsPerInterval)) {
-      expect(perInterval, stream).toBeLessThanOrEqual(1.3)
-      expect(perInterval, stream).toBeGreaterThan(0)
+    // One poller per stream for the whole fleet: about one request per poll interval, plus
+    // the few a takeover and the Redis restart add (a new relay finds where to start, its
+    // first pages). A busy machine stretches the intervals: the bound only gets looser.
+    for (const [stream, count] of Object.entries(report.requests)) {
+      expect(count, stream).toBeLessThanOrEqual(report.intervals * 1.1 + 12)
+      expect(count, stream).toBeGreaterThan(0)
     }
   }, 60_000)
 })

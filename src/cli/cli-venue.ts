@@ -11,16 +11,25 @@ export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787'
 export interface VenueArgs {
   readonly baseUrl: string
   readonly pollMs: number
+  /** The settle window of the own-trades, fills and transfers feeds (the library's option). */
+  readonly settleMs: number
 }
 
-/** `--base-url` (or `VENUE_URL`, or the simulator's default) and `--poll-ms`. */
+/**
+ * `--base-url` (or `VENUE_URL`, or the simulator's default), `--poll-ms` and
+ * `--settle-ms` (for the commands that take it).
+ */
 export function venueArgs(values: Record<string, string | boolean | undefined>): VenueArgs {
   const raw = values['base-url'] ?? process.env['VENUE_URL'] ?? DEFAULT_BASE_URL
   const baseUrl = String(raw)
   if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
     throw new UsageError(`--base-url must be an http(s) URL (got ${baseUrl})`)
   }
-  return { baseUrl, pollMs: integerOption(values, 'poll-ms', 1000, 10, 3_600_000) }
+  return {
+    baseUrl,
+    pollMs: integerOption(values, 'poll-ms', 1000, 10, 3_600_000),
+    settleMs: integerOption(values, 'settle-ms', 1000, 0, 3_600_000),
+  }
 }
 
 /** The API key for account streams, from `VENUE_API_KEY`; a one-line failure without it. */
@@ -52,6 +61,7 @@ export async function openVenue(args: VenueArgs, check: VenueCheck): Promise<Ven
   const venue = createVenue({
     baseUrl: args.baseUrl,
     pollIntervalMs: args.pollMs,
+    settleMs: args.settleMs,
     lingerMs: 1,
     ...(check.apiKey === undefined ? {} : { apiKey: check.apiKey }),
   })

@@ -25,6 +25,8 @@ Options:
   --follow            keep appending new items until Ctrl-C (default: stop when caught up)
   --base-url URL      the venue (default $VENUE_URL or http://127.0.0.1:8787)
   --poll-ms N         poll interval in ms (default 1000)
+  --settle-ms N       hold the newest items N ms, so that one the venue shows late
+                      still comes in order (default 1000; 0: off)
   -h, --help          this help
 
 Progress goes to stderr: items and rate, and for trades and transfers a bar, the
@@ -39,7 +41,7 @@ Exit codes: 0 done (caught up, Ctrl-C), 1 runtime failure, 2 usage error.
 export async function exportCommand(argv: readonly string[]): Promise<void> {
   const { values, positionals } = parseWithPositionals(
     argv,
-    ['out', 'checkpoint', 'base-url', 'poll-ms'],
+    ['out', 'checkpoint', 'base-url', 'poll-ms', 'settle-ms'],
     ['follow'],
   )
   if (values['help'] === true) {

@@ -36,6 +36,8 @@ Options:
                     (default 5000, at least 100)
   --max-len N       entries kept per Redis stream (default 10000, at least 100)
   --poll-ms N       poll interval in ms (default 1000)
+  --settle-ms N     hold the newest trades, fills and transfers N ms, so that one the
+                    venue shows late still comes in order (default 1000; 0: off)
   --relay-id ID     this relay's id in the leases (default a random one)
   --json            state changes as JSON lines on stdout:
                     {"stream":"depth:1","state":"active","at":<epoch ms>}
@@ -77,7 +79,17 @@ interface RelayArgs {
 export async function relayCommand(argv: readonly string[]): Promise<void> {
   const { values, positionals } = parseWithPositionals(
     argv,
-    ['redis', 'streams', 'base-url', 'prefix', 'lease-ms', 'max-len', 'poll-ms', 'relay-id'],
+    [
+      'redis',
+      'streams',
+      'base-url',
+      'prefix',
+      'lease-ms',
+      'max-len',
+      'poll-ms',
+      'settle-ms',
+      'relay-id',
+    ],
     ['json'],
   )
   if (values['help'] === true) {
@@ -100,6 +112,7 @@ export async function relayCommand(argv: readonly string[]): Promise<void> {
     relay = await startRelay({
       baseUrl: args.connection.baseUrl,
       pollIntervalMs: args.connection.pollMs,
+      settleMs: args.connection.settleMs,
       ...(apiKey === undefined ? {} : { apiKey }),
       redis: args.redis,
       streams: args.streams,

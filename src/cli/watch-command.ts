@@ -35,6 +35,8 @@ Options:
   --interval I      candle interval for klines: ${KLINE_INTERVALS.join(', ')} (default 1m)
   --limit N         book depth (default 10)
   --poll-ms N       poll interval in ms (default 1000)
+  --settle-ms N     hold the newest trades, fills and transfers N ms, so that one the
+                    venue shows late still comes in order (default 1000; 0: off)
   -h, --help        this help
 
 Exit codes: 0 done (--count reached, stream ended, Ctrl-C), 1 runtime failure, 2 usage error.
@@ -44,7 +46,7 @@ Exit codes: 0 done (--count reached, stream ended, Ctrl-C), 1 runtime failure, 2
 export async function watchCommand(argv: readonly string[]): Promise<void> {
   const { values, positionals } = parseWithPositionals(
     argv,
-    ['base-url', 'pool', 'interval', 'limit', 'count', 'poll-ms'],
+    ['base-url', 'pool', 'interval', 'limit', 'count', 'poll-ms', 'settle-ms'],
     ['json'],
   )
   if (values['help'] === true) {

@@ -39,6 +39,9 @@ export interface FleetReport {
   readonly takeoverMs: number | undefined
   /** Venue requests per poll interval per stream, over the steady part of the run. */
   readonly requestsPerInterval: Readonly<Record<string, number>>
+  /** Venue requests per stream over the steady part of the run, and its poll intervals. */
+  readonly requests: Readonly<Record<string, number>>
+  readonly intervals: number
   /** Bots that reported `retrying` during the Redis restart, and were `ok` after. */
   readonly healedConsumers: number
   readonly problems: readonly string[]
@@ -236,13 +239,23 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
         })
         .subscribe({ next: (fill) => all.push(`${fill.globalSeq}/${fill.role}`), error: reject })
     })
+    // Every bot has its items, and its health has settled after the Redis restart (a busy
+    // machine may still be retrying when the run ends).
+    const healthy = (bot: readonly LiveCli[]) => {
+      const states = new Map<unknown, unknown>()
+      for (const line of bot.at(-1) === undefined ? [] : linesOf(bot.at(-1) as LiveCli)) {
+        if (line['t'] === 'health') states.set(line['key'], line['state'])
+      }
+      return states.size > 0 && [...states.values()].every((state) => state === 'ok')
+    }
     await until(
       () =>
         lives.every(
           (bot) =>
             seen(bot, 'trade', 'seq').length >= trades.length &&
             seen(bot, 'fill', 'id').length >= fills.length &&
-            seen(bot, 'transfer', 'sid').length >= transfers.length,
+            seen(bot, 'transfer', 'sid').length >= transfers.length &&
+            healthy(bot),
         ),
       'every bot to catch up',
       30_000,
@@ -300,13 +313,17 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
     // Venue load over the run (after the history was read), per stream.
     const intervals = (steadyEnd - started) / settings.pollIntervalMs
     const requestsPerInterval: Record<string, number> = {}
+    const requests: Record<string, number> = {}
     for (const [path, streams] of Object.entries(PATHS)) {
       let count = hits.filter(
         (hit) => hit.path === path && hit.at >= started && hit.at <= steadyEnd,
       ).length
       if (path.startsWith('/api/v1/depth')) count -= ownDepthRequests - 1
       const perStream = Math.round((count / intervals / streams.length) * 100) / 100
-      for (const stream of streams) requestsPerInterval[stream] = perStream
+      for (const stream of streams) {
+        requestsPerInterval[stream] = perStream
+        requests[stream] = count / streams.length
+      }
     }
     await direct.close()
     return {
@@ -317,6 +334,8 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
       bookEvents,
       takeoverMs: takeoverMs === undefined ? undefined : Math.round(takeoverMs),
       requestsPerInterval,
+      requests,
+      intervals,
       healedConsumers,
       problems,
     }

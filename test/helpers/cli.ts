@@ -51,6 +51,17 @@ export function cliOutcome(child: CliProcess): Promise<CliOutcome> {
  * The environment of a CLI run: this process's, without `VENUE_API_KEY` and `VENUE_URL`,
  * with `NO_COLOR=1`, and `key` as `VENUE_API_KEY` when given.
  */
+/**
+ * `args` with a short settle window (`--settle-ms 40`, two of the tests' polls) for the
+ * commands that read the cursor feeds, unless the test sets one or asks for help: the
+ * default second would add itself to every test of a feed.
+ */
+export function quickFeeds(args: readonly string[]): string[] {
+  const feeds = args[0] === 'watch' || args[0] === 'export' || args[0] === 'relay'
+  const asked = args.some((arg) => arg === '--settle-ms' || arg === '--help' || arg === '-h')
+  return feeds && !asked ? [...args, '--settle-ms', '40'] : [...args]
+}
+
 export function cliEnv(key?: string): NodeJS.ProcessEnv {
   const { VENUE_API_KEY: _key, VENUE_URL: _url, ...rest } = process.env
   return { ...rest, NO_COLOR: '1', ...(key === undefined ? {} : { VENUE_API_KEY: key }) }
