@@ -227,9 +227,11 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 describe('exactly-once feeds against the faulty simulator', () => {
   afterAll(() => {
-    // Over the whole run, every kind of fault asked for really happened.
+    // Over the whole run, every kind of fault asked for at 2% or more really happened (a
+    // busy machine makes fewer requests: the 1% of hangs may all fall after the last one;
+    // a hang at every request is test/polling-pipeline.test.ts's).
     const stats = sim.faults.stats()
-    for (const kind of ['error', 'reset', 'truncate', 'malformed', 'rateLimit', 'hang'] as const) {
+    for (const kind of ['error', 'reset', 'truncate', 'malformed', 'rateLimit'] as const) {
       expect(stats[kind], `${kind} in ${JSON.stringify(stats)}`).toBeGreaterThan(0)
     }
   })

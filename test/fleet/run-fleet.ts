@@ -155,6 +155,11 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
       (sim.market.account(sim.apiKey)?.trades() ?? []).map((t) => String(t.global_seq))
     const truthTransfers = () =>
       (sim.market.account(sim.apiKey)?.transfers() ?? []).map((t) => String(t.sid))
+    /** The states a bot's current life reported, in order. */
+    const healthStates = (bot: readonly LiveCli[]) =>
+      linesOf(bot.at(-1) as LiveCli)
+        .filter((line) => line['t'] === 'health')
+        .map((line) => line['state'])
     const seen = (bot: LiveCli[], type: string, field: string) =>
       bot
         .flatMap((life) => linesOf(life))
@@ -216,7 +221,15 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
       }
       if (!restarted && at > 0.6) {
         restarted = true
-        await redis.restart()
+        // Down until every bot has noticed (a read failed: it reports retrying), then up:
+        // a restart quicker than a bot's next read would go unnoticed by some.
+        await redis.stop()
+        await until(
+          () => lives.every((bot) => healthStates(bot).includes('retrying')),
+          'every bot to notice Redis is down',
+          20_000,
+        ).catch((error: unknown) => problems.push(String(error)))
+        await redis.start()
       }
       await new Promise((resolve) => setTimeout(resolve, settings.pollIntervalMs))
     }
