@@ -155,11 +155,13 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
       (sim.market.account(sim.apiKey)?.trades() ?? []).map((t) => String(t.global_seq))
     const truthTransfers = () =>
       (sim.market.account(sim.apiKey)?.transfers() ?? []).map((t) => String(t.sid))
-    /** The states a bot's current life reported, in order. */
-    const healthStates = (bot: readonly LiveCli[]) =>
-      linesOf(bot.at(-1) as LiveCli)
+    /** The states one life of a bot reported, in order. */
+    const healthStatesOf = (life: LiveCli) =>
+      linesOf(life)
         .filter((line) => line['t'] === 'health')
         .map((line) => line['state'])
+    /** The states a bot's current life reported, in order. */
+    const healthStates = (bot: readonly LiveCli[]) => healthStatesOf(bot.at(-1) as LiveCli)
     const seen = (bot: LiveCli[], type: string, field: string) =>
       bot
         .flatMap((life) => linesOf(life))
@@ -273,11 +275,15 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
       'every bot to catch up',
       30_000,
     ).catch((error: unknown) => problems.push(String(error)))
+    // Healed: noticed the outage, and every stream ok again (counted now: a busy machine
+    // may see a relay lose and take back a lease later on, a retry of its own).
+    const healedConsumers = lives.filter(
+      (bot) => bot.some((life) => healthStatesOf(life).includes('retrying')) && healthy(bot),
+    ).length
     // A moment for anything extra (a repeated item) to arrive.
     await new Promise((resolve) => setTimeout(resolve, settings.pollIntervalMs * 3))
 
     let bookEvents = 0
-    let healedConsumers = 0
     lives.forEach((bot, i) => {
       const lines = bot.flatMap((life) => linesOf(life))
       const errors = lines.filter((l) => l['t'] === 'error')
@@ -317,10 +323,6 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
           }
         }
       }
-      const health = lines.filter((l) => l['t'] === 'health')
-      const retried = health.some((l) => l['state'] === 'retrying')
-      const endsOk = health.length > 0 && health.at(-1)?.['state'] === 'ok'
-      if (retried && endsOk) healedConsumers += 1
     })
 
     // Venue load over the run (after the history was read), per stream.
