@@ -181,60 +181,69 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
     let killed = false
     let restarted = false
     let botRestarted = false
+    const killRelay = () => {
+      killed = true
+      const victim = activeRelay()
+      if (victim === undefined) {
+        problems.push('no active relay to kill')
+        return
+      }
+      const killedAt = performance.now()
+      killedRelays.add(victim)
+      victim.child.kill('SIGKILL')
+      takeover = until(
+        () => activeRelay() !== undefined,
+        'a standby to take over',
+        settings.leaseMs * 10,
+      ).then(
+        () => {
+          takeoverMs = performance.now() - killedAt
+        },
+        () => problems.push('no standby took my-trades over'),
+      )
+    }
+    const restartBot = async () => {
+      botRestarted = true
+      const bot = lives[0] as LiveCli[]
+      const life = bot.at(-1) as LiveCli
+      life.child.kill('SIGTERM')
+      await life.exited
+      const next = start('consumer-process.ts', consumerSettings(0))
+      processes.push(next)
+      bot.push(next)
+      // Running again (reading through the relay) before Redis restarts.
+      await until(
+        () => linesOf(next).some((line) => line['t'] === 'book'),
+        'the restarted bot to read again',
+        20_000,
+      )
+    }
+    const redisOutage = async () => {
+      restarted = true
+      // Down until every bot has noticed (a read failed: it reports retrying), then up:
+      // a restart quicker than a bot's next read would go unnoticed by some.
+      await redis.stop()
+      await until(
+        () => lives.every((bot) => healthStates(bot).includes('retrying')),
+        'every bot to notice Redis is down',
+        20_000,
+      ).catch((error: unknown) => problems.push(String(error)))
+      await redis.start()
+    }
     while (performance.now() - started < settings.runMs) {
       sim.advance(2)
       await recordServed()
       const at = (performance.now() - started) / settings.runMs
-      if (!killed && at > 0.25) {
-        killed = true
-        const victim = activeRelay()
-        if (victim === undefined) problems.push('no active relay to kill')
-        else {
-          const killedAt = performance.now()
-          killedRelays.add(victim)
-          victim.child.kill('SIGKILL')
-          takeover = until(
-            () => activeRelay() !== undefined,
-            'a standby to take over',
-            settings.leaseMs * 10,
-          ).then(
-            () => {
-              takeoverMs = performance.now() - killedAt
-            },
-            () => problems.push('no standby took my-trades over'),
-          )
-        }
-      }
-      if (!botRestarted && at > 0.4) {
-        botRestarted = true
-        const bot = lives[0] as LiveCli[]
-        const life = bot.at(-1) as LiveCli
-        life.child.kill('SIGTERM')
-        await life.exited
-        const next = start('consumer-process.ts', consumerSettings(0))
-        processes.push(next)
-        bot.push(next)
-        // Running again (reading through the relay) before Redis restarts.
-        await until(
-          () => linesOf(next).some((line) => line['t'] === 'book'),
-          'the restarted bot to read again',
-          20_000,
-        )
-      }
-      if (!restarted && at > 0.6) {
-        restarted = true
-        // Down until every bot has noticed (a read failed: it reports retrying), then up:
-        // a restart quicker than a bot's next read would go unnoticed by some.
-        await redis.stop()
-        await until(
-          () => lives.every((bot) => healthStates(bot).includes('retrying')),
-          'every bot to notice Redis is down',
-          20_000,
-        ).catch((error: unknown) => problems.push(String(error)))
-        await redis.start()
-      }
+      if (!killed && at > 0.25) killRelay()
+      if (!botRestarted && at > 0.4) await restartBot()
+      if (!restarted && at > 0.6) await redisOutage()
       await new Promise((resolve) => setTimeout(resolve, settings.pollIntervalMs))
     }
+    // A busy machine may have used the run's time up before a fault point: each one
+    // happens all the same, in order.
+    if (!killed) killRelay()
+    if (!botRestarted) await restartBot()
+    if (!restarted) await redisOutage()
     const steadyEnd = performance.now()
     await takeover
 
