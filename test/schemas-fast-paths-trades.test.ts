@@ -183,6 +183,22 @@ const anyTrade = fc.oneof(
   { weight: 1, arbitrary: fc.anything({ maxDepth: 1 }) },
 )
 
+/** The error a trades answer holding `page` is refused with (the fast path tried first). */
+function refusalOf(page: readonly unknown[]): VenueResponseError {
+  const body = JSON.stringify({ code: 0, message: '', data: page })
+  const context = { endpoint: 'trades', redact: (t: string) => t, now: () => 0 }
+  let caught: unknown
+  try {
+    interpretResponse({ status: 200, headers: {}, body }, pageSchema, context, (data, tally) =>
+      ENDPOINTS.trades.fast?.(data, undefined, tally),
+    )
+  } catch (error) {
+    caught = error
+  }
+  expect(caught).toBeInstanceOf(VenueResponseError)
+  return caught as VenueResponseError
+}
+
 describe('fastTrades, the fast path of trades pages', () => {
   it('is undefined or exactly the schema output, on any page', () => {
     fc.assert(
@@ -266,17 +282,7 @@ describe('fastTrades, the fast path of trades pages', () => {
     expect(good).toEqual([])
     const page = fc.sample(plainTrade, { numRuns: 3, seed: 7 }).map((t) => ({ ...t }))
     ;(page[2] as Record<string, unknown>)['price'] = '1e5'
-    const body = JSON.stringify({ code: 0, message: '', data: page })
-    const context = { endpoint: 'trades', redact: (t: string) => t, now: () => 0 }
-    let caught: unknown
-    try {
-      interpretResponse({ status: 200, headers: {}, body }, pageSchema, context, (data, tally) =>
-        ENDPOINTS.trades.fast?.(data, undefined, tally),
-      )
-    } catch (error) {
-      caught = error
-    }
-    expect(caught).toBeInstanceOf(VenueResponseError)
+    const caught = refusalOf(page)
     expect(caught).toMatchObject({ problem: 'schema', endpoint: 'trades' })
     expect((caught as VenueResponseError).issues[0]?.path).toEqual([2, 'price'])
   })
@@ -286,18 +292,7 @@ describe('fastTrades, the fast path of trades pages', () => {
     for (const key of ID_KEYS) {
       const page = [{ ...trade, [key]: '18446744073709551616' }]
       expect(fastTrades(page)).toBeUndefined()
-      const body = JSON.stringify({ code: 0, message: '', data: page })
-      const context = { endpoint: 'trades', redact: (t: string) => t, now: () => 0 }
-      let caught: unknown
-      try {
-        interpretResponse({ status: 200, headers: {}, body }, pageSchema, context, (data, tally) =>
-          ENDPOINTS.trades.fast?.(data, undefined, tally),
-        )
-      } catch (error) {
-        caught = error
-      }
-      expect(caught).toBeInstanceOf(VenueResponseError)
-      expect((caught as VenueResponseError).issues[0]?.path).toEqual([0, key])
+      expect(refusalOf(page).issues[0]?.path).toEqual([0, key])
     }
   })
 })

@@ -17,6 +17,7 @@ import { onCleanup, runCleanups } from './helpers/cleanups.js'
 import { ceilDiv, format, units } from './helpers/exact-decimal.js'
 import { createFakeMarket } from './helpers/fake-market.js'
 import { rejectionOf } from './helpers/rejection.js'
+import { data, get } from './helpers/simulator-http.js'
 
 afterEach(runCleanups)
 
@@ -32,26 +33,10 @@ const MAKER_PPM = 1000n
 
 type OrderWithTrades = OrderRecord & { trades: TradeDetailRecord[] }
 
-interface Answer<T> {
-  readonly status: number
-  readonly body: { code: number; message: string; data: T; meta: Record<string, unknown> }
-}
-
 async function start(seed = 1): Promise<Simulator> {
   const sim = await startSimulator({ seed, clock: 'manual' })
   onCleanup(() => sim.close())
   return sim
-}
-
-async function get<T>(sim: Simulator, path: string, key = sim.apiKey): Promise<Answer<T>> {
-  const response = await fetch(`${sim.url}/api/v1${path}`, { headers: { authorization: key } })
-  return { status: response.status, body: (await response.json()) as Answer<T>['body'] }
-}
-
-async function data<T>(sim: Simulator, path: string, key = sim.apiKey): Promise<T> {
-  const answer = await get<T>(sim, path, key)
-  expect(answer.status, path).toBe(200)
-  return answer.body.data
 }
 
 const order = (sim: Simulator, id: string, key = sim.apiKey) =>

@@ -19,6 +19,7 @@ import {
 import { onCleanup, runCleanups } from './helpers/cleanups.js'
 import { format, units } from './helpers/exact-decimal.js'
 import { rejectionOf } from './helpers/rejection.js'
+import { data, get } from './helpers/simulator-http.js'
 
 afterEach(runCleanups)
 
@@ -27,26 +28,10 @@ const LAG_TICKS = 4
 
 type OrderWithTrades = OrderRecord & { trades: TradeDetailRecord[] }
 
-interface Answer<T> {
-  readonly status: number
-  readonly body: { code: number; message: string; data: T; meta: Record<string, unknown> }
-}
-
 async function start(options: SimulatorOptions = {}): Promise<Simulator> {
   const sim = await startSimulator({ seed: 1, clock: 'manual', ...options })
   onCleanup(() => sim.close())
   return sim
-}
-
-async function get<T>(sim: Simulator, path: string, key = sim.apiKey): Promise<Answer<T>> {
-  const response = await fetch(`${sim.url}/api/v1${path}`, { headers: { authorization: key } })
-  return { status: response.status, body: (await response.json()) as Answer<T>['body'] }
-}
-
-async function data<T>(sim: Simulator, path: string, key = sim.apiKey): Promise<T> {
-  const answer = await get<T>(sim, path, key)
-  expect(answer.status, path).toBe(200)
-  return answer.body.data
 }
 
 const order = (sim: Simulator, id: string) => data<OrderWithTrades>(sim, `/orders/${id}`)
