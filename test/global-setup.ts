@@ -1,8 +1,8 @@
 /**
  * Before the tests: a check that `redis-server` is there, and the sources the tests run
- * as child processes (the CLI, the fleet's relay and bot scripts) transpiled once with
- * esbuild (what tsx does on every start), so that each child starts as plain `node` in
- * a quarter of the time: some seventy children start during a run. The recipes of
+ * as child processes (the CLI, the fleet's relay and bot scripts) bundled once with
+ * esbuild (tsx would transpile them on every start), so that each child starts as plain
+ * `node`: some eighty children start during a run. The recipes of
  * examples/ are bundled, each to one file: they import `venue-rx` as a user's project
  * does, and esbuild maps it to the sources by tsconfig.json's `paths`, as tsx does when a
  * person runs one in this repository.
@@ -35,10 +35,26 @@ export default async function setup(): Promise<void> {
     target: 'node20',
     logLevel: 'warning',
   } as const
+  // The CLI and the fleet's scripts are bundled with their dependencies (one start loads a
+  // few files, not some eight hundred modules: a child starts in about 0.16 s of CPU
+  // instead of 0.4 s), split so that each command still loads only its own code.
   await build({
     ...common,
-    entryPoints: [...sources('src'), ...sources('test/fleet')],
+    entryPoints: [
+      join(ROOT, 'src', 'cli', 'main.ts'),
+      ...sources('test/fleet').filter((file) => file.endsWith('-process.ts')),
+    ],
     outdir: fresh,
+    bundle: true,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    // ioredis is loaded by Node as a user's project loads it (its CommonJS default export
+    // does not survive the bundle's interop).
+    external: ['ioredis'],
+    // Bundled CommonJS dependencies (undici, ioredis) call require for Node's modules.
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
   })
   await build({
     ...common,
