@@ -40,6 +40,9 @@ export async function simulateCommand(argv: readonly string[]): Promise<void> {
   }).catch((error: unknown) => {
     throw listenFailure(error, host, port)
   })
+  // Listening for Ctrl-C before saying so: a script that sends SIGINT as soon as it reads
+  // the line must find the handler there, not Node's default (ending by the signal).
+  const stopped = untilSignal()
   process.stdout.write(
     [
       'venue-rx simulator running',
@@ -50,7 +53,7 @@ export async function simulateCommand(argv: readonly string[]): Promise<void> {
       '',
     ].join('\n'),
   )
-  await untilSignal()
+  await stopped
   await simulator.close()
 }
 
