@@ -8,9 +8,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // The CLI and the fleet scripts, transpiled once for the child processes tests start.
     globalSetup: ['test/global-setup.ts'],
-    // The type tests (test/**/*.test-d.ts) are checked by `npm run typecheck`, the first
-    // step of `npm test` (tsc over src and test): running tsc again here cost about 5 s of
-    // a run. `npx vitest run --typecheck` still reports them one by one.
+    // The type tests (test/**/*.test-d.ts) are checked with the whole project by
+    // test/types.test.ts (the compiler as a child process, beside the other tests):
+    // `npx vitest run --typecheck` still reports them one by one.
     typecheck: {
       enabled: false,
       include: ['test/**/*.test-d.ts'],

@@ -58,7 +58,8 @@ export default async function setup(): Promise<void> {
   })
   await build({
     ...common,
-    entryPoints: sources('examples'),
+    // With them the compiler's checks of test/types.test.ts, also run as a child.
+    entryPoints: [...sources('examples'), join(ROOT, 'test', 'helpers', 'type-check-process.ts')],
     outdir: fresh,
     bundle: true,
     // rxjs, zod, undici... stay imports of node_modules; `venue-rx` is mapped by `paths`

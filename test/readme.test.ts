@@ -9,28 +9,15 @@
  * out: `relay` lines (they name the README's example Redis host; test/cli-relay.test.ts
  * runs the relay against a real Redis) and npm scripts (not the CLI).
  *
- * Its TypeScript: every ```ts and ```js snippet is type-checked, none is run. Most are
- * fragments of a bot (a `venue` made earlier, a `ledger` of the reader's); the whole ones
- * either run until Ctrl-C (the Quick start) or are what examples/ and the simulator's own
- * tests run. They are compiled as a user's strict NodeNext project would compile them,
- * against the sources through tsconfig.json's `paths`, with a prelude that declares the
- * names the fragments use without defining them. Only the snippets' own errors count: the
- * sources' are `npm run typecheck`'s business.
+ * Its TypeScript, and that of docs/, is type-checked by test/types.test.ts, none is run:
+ * most snippets are fragments of a bot (a `venue` made earlier, a `ledger` of the
+ * reader's); the whole ones either run until Ctrl-C (the Quick start) or are what
+ * examples/ and the simulator's own tests run.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { cliEnv, cliOutcome, liveCli, ROOT, startCli, waitForCli } from './helpers/cli.js'
+import { cliEnv, cliOutcome, liveCli, startCli, waitForCli } from './helpers/cli.js'
 import { cliFixture } from './helpers/cli-fixture.js'
-import {
-  type Block,
-  blocks,
-  type Command,
-  cliCommands,
-  readme,
-  shownOutputs,
-} from './helpers/cli-readme.js'
+import { blocks, type Command, cliCommands, readme, shownOutputs } from './helpers/cli-readme.js'
 
 const fixture = cliFixture('venue-rx-readme-')
 const markdown = readme()
@@ -82,7 +69,7 @@ async function run(command: Command, running: Running): Promise<string[]> {
   return out.split('\n').filter((line) => line !== '')
 }
 
-describe.concurrent('the README', () => {
+describe('the README', () => {
   it('its venue-rx commands run against the simulator it starts, printing what it shows', async () => {
     const commands = cliCommands(all).filter((c) => c.args[0] !== 'relay')
     const shown = shownOutputs(all)
@@ -112,84 +99,4 @@ describe.concurrent('the README', () => {
     }
     await Promise.all(runs)
   })
-
-  it('its TypeScript snippets type-check against the sources', () => {
-    const snippets = all.filter((b) => b.lang === 'ts' || b.lang === 'js')
-    expect(snippets.length).toBeGreaterThan(10)
-    const dir = join(ROOT, 'node_modules', '.cache', `venue-rx-readme-${process.pid}`)
-    rmSync(dir, { recursive: true, force: true })
-    mkdirSync(dir, { recursive: true })
-    try {
-      expect(typeCheck(dir, snippets)).toEqual([])
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
 })
-
-/** The problems tsc finds in `snippets`, each as `README line N: message`. */
-function typeCheck(dir: string, snippets: readonly Block[]): string[] {
-  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n')
-  writeFileSync(join(dir, 'prelude.d.ts'), PRELUDE)
-  // One module each (`export {}` makes a fragment one, for its top-level await).
-  const files = snippets.map((snippet, i) => {
-    const file = join(dir, `snippet-${i}.ts`)
-    writeFileSync(file, `${snippet.text}\nexport {}\n`)
-    return { file, snippet }
-  })
-  const program = ts.createProgram([join(dir, 'prelude.d.ts'), ...files.map((f) => f.file)], {
-    target: ts.ScriptTarget.ES2022,
-    lib: ['lib.es2023.d.ts'],
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    types: ['node'],
-    strict: true,
-    skipLibCheck: true,
-    noEmit: true,
-    paths: repositoryPaths(),
-  })
-  // Diagnostics of the snippets alone: the checker then looks at only what they use.
-  return files.flatMap(({ file, snippet }) => {
-    const source = program.getSourceFile(file)
-    if (source === undefined) return [`README line ${snippet.line}: not compiled`]
-    return [
-      ...program.getSyntacticDiagnostics(source),
-      ...program.getSemanticDiagnostics(source),
-    ].map((d) => {
-      const at = d.start === undefined ? 0 : source.getLineAndCharacterOfPosition(d.start).line
-      return `README line ${snippet.line + at}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`
-    })
-  })
-}
-
-/**
- * What the fragments use without defining: a venue made earlier, the reader's own values
- * and callbacks, and library functions whose import an earlier snippet showed. A snippet
- * that defines or imports one of these names uses its own.
- */
-const PRELUDE = `import type { createVenue as CreateVenue, fileCheckpoint as FileCheckpoint, Venue } from 'venue-rx'
-import type { startSimulator as StartSimulator } from 'venue-rx/simulator'
-
-declare global {
-  const venue: Venue
-  const baseUrl: string
-  const apiKey: string
-  const enough: boolean
-  const ledger: { record(item: unknown): void }
-  function fetchSomething(signal: AbortSignal): Promise<unknown>
-  function onTrade(trade: unknown): void
-  function onBook(book: unknown): void
-  const createVenue: typeof CreateVenue
-  const fileCheckpoint: typeof FileCheckpoint
-  const startSimulator: typeof StartSimulator
-}
-`
-
-/** tsconfig.json's `paths`, made absolute: `venue-rx` and its entry points name src/. */
-function repositoryPaths(): Record<string, string[]> {
-  const { config } = ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile)
-  const paths = (config?.compilerOptions?.paths ?? {}) as Record<string, string[]>
-  return Object.fromEntries(
-    Object.entries(paths).map(([name, targets]) => [name, targets.map((t) => join(ROOT, t))]),
-  )
-}

@@ -1,0 +1,259 @@
+/**
+ * Everything the TypeScript compiler checks, in one process and over one parse of the
+ * sources (test/types.test.ts runs it as a child: the compiler's half a gigabyte is given
+ * back when it ends, not kept by a test worker):
+ *
+ * - the project as `npm run typecheck` checks it (src, test with its type tests, examples,
+ *   bench), under tsconfig.json's options;
+ * - the TypeScript of the README and of docs/: every ```ts and ```js block compiled as a
+ *   user's strict NodeNext project would compile it, against the sources through
+ *   tsconfig.json's `paths`, with a prelude declaring what the fragments use without
+ *   defining it. Only the snippets' own errors count;
+ * - the public reference: every name exported by an entry point of package.json (re-exports
+ *   followed to the declaring file) has a doc comment with an `@example` on each of its
+ *   declarations, so that the TypeDoc pages show an example for each.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import ts from 'typescript'
+import { type Block, blocks } from './cli-readme.js'
+
+/** What {@link typeCheck} found; every list is empty when all is well. */
+export interface TypeCheckReport {
+  /** The project's errors, as tsc prints them (`file(line,col): error TSn: text`). */
+  readonly project: string[]
+  /** The snippets' errors, each as `README.md line N: text`. */
+  readonly snippets: string[]
+  /** How many snippets each Markdown file has. */
+  readonly snippetCounts: Record<string, number>
+  /** How many names the entry points export. */
+  readonly exported: number
+  /** The exported names lacking an `@example`, as `entry: name (file:line)`. */
+  readonly undocumented: string[]
+}
+
+/** The entry points of package.json's "exports", as sources. */
+export const ENTRY_POINTS = [
+  'src/index.ts',
+  'src/operators.ts',
+  'src/schemas/index.ts',
+  'src/signals/index.ts',
+  'src/simulator/index.ts',
+  'src/relay.ts',
+]
+
+/** Checks the repository at `root`; `scratch` is a directory it may fill and remove. */
+export function typeCheck(root: string, scratch: string): TypeCheckReport {
+  const config = projectConfig(root)
+  const host = sharedHost(config.options)
+  const program = ts.createProgram({
+    rootNames: config.fileNames,
+    options: config.options,
+    host,
+  })
+  const project = ts.getPreEmitDiagnostics(program).map((d) => formatDiagnostic(d, root))
+  const { exported, undocumented } = survey(root, program)
+
+  const markdown = markdownFiles(root)
+  const snippetCounts: Record<string, number> = {}
+  const snippets: { file: string; block: Block }[] = []
+  for (const file of markdown) {
+    const found = blocks(readFileSync(join(root, file), 'utf8')).filter(
+      (b) => b.lang === 'ts' || b.lang === 'js',
+    )
+    snippetCounts[file] = found.length
+    for (const block of found) snippets.push({ file, block })
+  }
+  rmSync(scratch, { recursive: true, force: true })
+  mkdirSync(scratch, { recursive: true })
+  try {
+    return {
+      project,
+      snippets: checkSnippets(root, scratch, snippets, host),
+      snippetCounts,
+      exported,
+      undocumented,
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true })
+  }
+}
+
+function projectConfig(root: string): ts.ParsedCommandLine {
+  const path = join(root, 'tsconfig.json')
+  const read = ts.readConfigFile(path, ts.sys.readFile)
+  if (read.error !== undefined) {
+    throw new Error(ts.flattenDiagnosticMessageText(read.error.messageText, '\n'))
+  }
+  const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, root, { noEmit: true }, path)
+  if (parsed.errors.length > 0) {
+    throw new Error(
+      parsed.errors.map((e) => ts.flattenDiagnosticMessageText(e.messageText, ' ')).join('\n'),
+    )
+  }
+  return parsed
+}
+
+/**
+ * A compiler host whose source files are parsed once for both programs (the project's and
+ * the snippets'): a file is kept by its name and by what its parse depends on (target and
+ * module format), as the language service shares files between projects.
+ */
+function sharedHost(options: ts.CompilerOptions): ts.CompilerHost {
+  const host = ts.createCompilerHost(options, true)
+  const parsed = new Map<string, ts.SourceFile | undefined>()
+  const getSourceFile = host.getSourceFile.bind(host)
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+    const how =
+      typeof languageVersion === 'object'
+        ? `${languageVersion.languageVersion}/${languageVersion.impliedNodeFormat}`
+        : `${languageVersion}`
+    const key = `${how} ${fileName}`
+    if (!parsed.has(key)) {
+      parsed.set(key, getSourceFile(fileName, languageVersion, onError, shouldCreate))
+    }
+    return parsed.get(key)
+  }
+  return host
+}
+
+function formatDiagnostic(d: ts.Diagnostic, root: string): string {
+  const text = ts.flattenDiagnosticMessageText(d.messageText, ' ')
+  if (d.file === undefined || d.start === undefined) return `error TS${d.code}: ${text}`
+  const { line, character } = d.file.getLineAndCharacterOfPosition(d.start)
+  return `${relative(root, d.file.fileName)}(${line + 1},${character + 1}): error TS${d.code}: ${text}`
+}
+
+/** README.md and the Markdown files of docs/. */
+function markdownFiles(root: string): string[] {
+  const docs = readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`)
+  return ['README.md', ...docs]
+}
+
+/**
+ * The snippets' own errors: one module each (`export {}` makes a fragment one, for its
+ * top-level await), compiled with the prelude as a user's strict project would.
+ */
+function checkSnippets(
+  root: string,
+  dir: string,
+  snippets: readonly { file: string; block: Block }[],
+  host: ts.CompilerHost,
+): string[] {
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n')
+  writeFileSync(join(dir, 'prelude.d.ts'), PRELUDE)
+  const files = snippets.map((snippet, i) => {
+    const path = join(dir, `snippet-${i}.ts`)
+    writeFileSync(path, `${snippet.block.text}\nexport {}\n`)
+    return { path, ...snippet }
+  })
+  const program = ts.createProgram({
+    rootNames: [join(dir, 'prelude.d.ts'), ...files.map((f) => f.path)],
+    options: {
+      target: ts.ScriptTarget.ES2022,
+      lib: ['lib.es2023.d.ts'],
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      types: ['node'],
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+      paths: repositoryPaths(root),
+    },
+    host,
+  })
+  // Diagnostics of the snippets alone: the checker then looks at only what they use.
+  return files.flatMap(({ path, file, block }) => {
+    const source = program.getSourceFile(path)
+    if (source === undefined) return [`${file} line ${block.line}: not compiled`]
+    return [
+      ...program.getSyntacticDiagnostics(source),
+      ...program.getSemanticDiagnostics(source),
+    ].map((d) => {
+      const at = d.start === undefined ? 0 : source.getLineAndCharacterOfPosition(d.start).line
+      return `${file} line ${block.line + at}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`
+    })
+  })
+}
+
+/**
+ * What the fragments use without defining: a venue and a simulator made earlier, the
+ * reader's own values and callbacks, and library functions whose import an earlier snippet
+ * showed. A snippet that defines or imports one of these names uses its own.
+ */
+const PRELUDE = `import type { createVenue as CreateVenue, fileCheckpoint as FileCheckpoint, Kline, Venue } from 'venue-rx'
+import type { OhlcvCandle } from 'venue-rx/signals'
+import type { Simulator, startSimulator as StartSimulator } from 'venue-rx/simulator'
+
+declare global {
+  const venue: Venue
+  const sim: Simulator
+  const strategy: { onCandle(candle: Kline): void }
+  const chart: { drawLive(candle: Kline): void }
+  function store(candle: OhlcvCandle): void
+  const baseUrl: string
+  const apiKey: string
+  const enough: boolean
+  const ledger: { record(item: unknown): void }
+  function fetchSomething(signal: AbortSignal): Promise<unknown>
+  function onTrade(trade: unknown): void
+  function onBook(book: unknown): void
+  const createVenue: typeof CreateVenue
+  const fileCheckpoint: typeof FileCheckpoint
+  const startSimulator: typeof StartSimulator
+}
+`
+
+/** tsconfig.json's `paths`, made absolute: `venue-rx` and its entry points name src/. */
+function repositoryPaths(root: string): Record<string, string[]> {
+  const { config } = ts.readConfigFile(join(root, 'tsconfig.json'), ts.sys.readFile)
+  const paths = (config?.compilerOptions?.paths ?? {}) as Record<string, string[]>
+  return Object.fromEntries(
+    Object.entries(paths).map(([name, targets]) => [name, targets.map((t) => join(root, t))]),
+  )
+}
+
+const hasExample = (declaration: ts.Declaration): boolean =>
+  ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === 'example')
+
+const hasComment = (declaration: ts.Declaration): boolean =>
+  ts.getJSDocCommentsAndTags(declaration).length > 0
+
+// The declarations a reader sees, each needing an example. An overloaded function shows its
+// overload signatures, not the implementation; TypeDoc gives a signature without a comment
+// of its own the first signature's, so only the first must have one, and any later one
+// that has a comment of its own.
+const undocumentedOf = (symbol: ts.Symbol): ts.Declaration[] => {
+  const declarations = symbol.declarations ?? []
+  const overloads = declarations.filter((d) => ts.isFunctionDeclaration(d) && d.body === undefined)
+  if (overloads.length === 0) return declarations.filter((d) => !hasExample(d))
+  return overloads.filter((d, i) => !hasExample(d) && (i === 0 || hasComment(d)))
+}
+
+/** The exported names of the entry points, and those lacking an `@example`. */
+function survey(root: string, program: ts.Program): { exported: number; undocumented: string[] } {
+  const checker = program.getTypeChecker()
+  const undocumented: string[] = []
+  let exported = 0
+  for (const entry of ENTRY_POINTS) {
+    const file = program.getSourceFile(join(root, entry))
+    if (file === undefined) throw new Error(`${entry} not in the program`)
+    const moduleSymbol = checker.getSymbolAtLocation(file)
+    if (moduleSymbol === undefined) throw new Error(`${entry} is no module`)
+    for (const symbol of checker.getExportsOfModule(moduleSymbol)) {
+      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol
+      exported += 1
+      for (const declaration of undocumentedOf(target)) {
+        const source = declaration.getSourceFile()
+        const { line } = source.getLineAndCharacterOfPosition(declaration.getStart())
+        undocumented.push(
+          `${entry}: ${symbol.getName()} (${relative(root, source.fileName)}:${line + 1})`,
+        )
+      }
+    }
+  }
+  return { exported, undocumented }
+}

@@ -1,0 +1,48 @@
+/**
+ * What the TypeScript compiler checks, run as one child process beside the other tests
+ * (test/helpers/type-check.ts): the project as `npm run typecheck` checks it (its type
+ * tests, test/*.test-d.ts, included), the TypeScript of the README and of docs/ against
+ * the sources, and an `@example` on every public symbol.
+ */
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { BUILT, ROOT } from './helpers/built.js'
+import type { TypeCheckReport } from './helpers/type-check.js'
+
+let report: TypeCheckReport
+
+beforeAll(async () => {
+  const scratch = join(ROOT, 'node_modules', '.cache', `venue-rx-types-${process.pid}`)
+  const child = spawn(
+    process.execPath,
+    [join(BUILT, 'test', 'helpers', 'type-check-process.js'), ROOT, scratch],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  )
+  let out = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk
+  })
+  const [code] = await once(child, 'close')
+  if (code !== 0) throw new Error(`the type check exited with ${code}`)
+  report = JSON.parse(out) as TypeCheckReport
+  // The compiler over some 1,200 files: about 10 s of CPU, several times that on a busy machine.
+}, 180_000)
+
+describe('types', () => {
+  it('the project has no type error (src, test and its type tests, examples, bench)', () => {
+    expect(report.project.join('\n')).toBe('')
+  })
+
+  it('every TypeScript snippet of the README and docs/ compiles against the sources', () => {
+    expect(report.snippetCounts['README.md']).toBeGreaterThan(10)
+    expect(report.snippetCounts['docs/signals.md']).toBeGreaterThan(10)
+    expect(report.snippets.join('\n')).toBe('')
+  })
+
+  it('every exported symbol of every entry point has a doc comment with an @example', () => {
+    expect(report.exported).toBeGreaterThan(100)
+    expect(report.undocumented.join('\n'), 'symbols without an @example').toBe('')
+  })
+})
