@@ -1,8 +1,13 @@
 /**
  * A real terminal for CLI tests: a tmux server of its own (private socket), one window
  * running an interactive shell, read back with `capture-pane` as a person would see it.
+ * The screen is read through one tmux client in control mode (`tmux -C`), not a tmux
+ * process per look: a test polls the screen ten times a second, and each process started
+ * from a test worker cost some 50 ms of its CPU.
  */
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { createInterface } from 'node:readline'
 import { promisify } from 'node:util'
 import { ROOT } from './cli.js'
 
@@ -42,8 +47,11 @@ export async function openTerminal(width: number, height: number): Promise<Termi
     '-c',
     ROOT,
   )
-  const screen = async (options: { colours?: boolean } = {}) =>
-    (await tmux('capture-pane', '-p', ...(options.colours ? ['-e'] : []), '-t', 't')).stdout
+  const control = controlClient(socket)
+  // No %output notifications: the client is there to run commands, not to mirror the pane.
+  await control.command('refresh-client -f no-output')
+  const screen = (options: { colours?: boolean } = {}) =>
+    control.command(`capture-pane -p ${options.colours ? '-e ' : ''}-t t`)
   return {
     type: async (text) => {
       await tmux('send-keys', '-t', 't', '-l', text)
@@ -53,7 +61,7 @@ export async function openTerminal(width: number, height: number): Promise<Termi
       await tmux('send-keys', '-t', 't', ...keys)
     },
     screen,
-    history: async () => (await tmux('capture-pane', '-p', '-S', '-', '-t', 't')).stdout,
+    history: () => control.command('capture-pane -p -S - -t t'),
     async waitForScreen(test, what, ms = 10_000) {
       const deadline = Date.now() + ms
       let last = ''
@@ -66,6 +74,62 @@ export async function openTerminal(width: number, height: number): Promise<Termi
     },
     close: async () => {
       await tmux('kill-server').catch(() => undefined)
+      await control.closed
     },
+  }
+}
+
+/**
+ * A tmux client in control mode attached to session `t`: each command's answer comes
+ * between `%begin` and `%end` lines (`%error` for a failed one), in the order the commands
+ * were sent; the blocks of commands it did not send (flag 0) and notifications are skipped.
+ */
+function controlClient(socket: string): {
+  command(line: string): Promise<string>
+  readonly closed: Promise<void>
+} {
+  const child = spawn('tmux', ['-L', socket, '-C', 'attach-session', '-t', 't'], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'ignore'],
+  })
+  // A client that ended (the server killed) fails its waiting commands, below; writes to it
+  // are then refused quietly.
+  child.stdin.on('error', () => {})
+  child.on('error', () => {})
+  const waiting: { resolve(text: string): void; reject(error: Error): void; line: string }[] = []
+  let block: string[] | undefined
+  let ours = false
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    if (block === undefined) {
+      const begin = /^%begin \d+ \d+ (\d+)$/.exec(line)
+      if (begin !== null) {
+        block = []
+        ours = begin[1] === '1'
+      }
+      return
+    }
+    const end = /^%(end|error) \d+ \d+ \d+$/.exec(line)
+    if (end === null) {
+      block.push(line)
+      return
+    }
+    const text = block.map((row) => `${row}\n`).join('')
+    block = undefined
+    if (!ours) return
+    const next = waiting.shift()
+    if (next === undefined) return
+    if (end[1] === 'end') next.resolve(text)
+    else next.reject(new Error(`tmux ${next.line}: ${text.trim()}`))
+  })
+  const closed = once(child, 'close').then(() => {
+    for (const next of waiting.splice(0)) next.reject(new Error(`tmux ${next.line}: client ended`))
+  })
+  return {
+    command: (line) =>
+      new Promise((resolve, reject) => {
+        waiting.push({ resolve, reject, line })
+        child.stdin.write(`${line}\n`)
+      }),
+    closed,
   }
 }
