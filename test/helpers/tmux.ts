@@ -99,7 +99,13 @@ function controlClient(socket: string): {
   const waiting: { resolve(text: string): void; reject(error: Error): void; line: string }[] = []
   let block: string[] | undefined
   let ours = false
+  // Commands sent before the client is attached find no client: they wait for this.
+  let attached: () => void = () => {}
+  const ready = new Promise<void>((resolve) => {
+    attached = resolve
+  })
   createInterface({ input: child.stdout }).on('line', (line) => {
+    if (line.startsWith('%session-changed ')) attached()
     if (block === undefined) {
       const begin = /^%begin \d+ \d+ (\d+)$/.exec(line)
       if (begin !== null) {
@@ -121,15 +127,20 @@ function controlClient(socket: string): {
     if (end[1] === 'end') next.resolve(text)
     else next.reject(new Error(`tmux ${next.line}: ${text.trim()}`))
   })
+  let ended = false
   const closed = once(child, 'close').then(() => {
+    ended = true
     for (const next of waiting.splice(0)) next.reject(new Error(`tmux ${next.line}: client ended`))
   })
   return {
-    command: (line) =>
-      new Promise((resolve, reject) => {
+    command: async (line) => {
+      await Promise.race([ready, closed])
+      if (ended) throw new Error(`tmux ${line}: client ended`)
+      return new Promise((resolve, reject) => {
         waiting.push({ resolve, reject, line })
         child.stdin.write(`${line}\n`)
-      }),
+      })
+    },
     closed,
   }
 }
