@@ -1,11 +1,10 @@
 /**
  * Before the tests: a check that `redis-server` is there, and the sources the tests run
- * as child processes (the CLI, the fleet's relay and bot scripts) bundled once with
+ * as child processes (the CLI, the fleet's relay and bot scripts, the recipes) bundled once with
  * esbuild (tsx would transpile them on every start), so that each child starts as plain
- * `node`: some eighty children start during a run. The recipes of
- * examples/ are bundled, each to one file: they import `venue-rx` as a user's project
- * does, and esbuild maps it to the sources by tsconfig.json's `paths`, as tsx does when a
- * person runs one in this repository.
+ * `node`: some ninety children start during a run. The recipes of examples/ import
+ * `venue-rx` as a user's project does; esbuild maps it to the sources by tsconfig.json's
+ * `paths`, as tsx does when a person runs one in this repository.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
@@ -35,16 +34,19 @@ export default async function setup(): Promise<void> {
     target: 'node20',
     logLevel: 'warning',
   } as const
-  // The CLI and the fleet's scripts are bundled with their dependencies (one start loads a
-  // few files, not some eight hundred modules: a child starts in about 0.16 s of CPU
-  // instead of 0.4 s), split so that each command still loads only its own code.
+  // The CLI, the fleet's scripts and the recipes are bundled with their dependencies (one
+  // start loads a few files, not some eight hundred modules: a child starts in about
+  // 0.16 s of CPU instead of 0.4 s), split so that each command still loads only its own
+  // code. A recipe's `venue-rx` is mapped to the sources by tsconfig.json's `paths`.
   await build({
     ...common,
     entryPoints: [
       join(ROOT, 'src', 'cli', 'main.ts'),
       ...sources('test/fleet').filter((file) => file.endsWith('-process.ts')),
+      ...sources('examples'),
     ],
     outdir: fresh,
+    tsconfig: join(ROOT, 'tsconfig.json'),
     bundle: true,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
@@ -56,16 +58,14 @@ export default async function setup(): Promise<void> {
       js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
     },
   })
+  // The compiler's checks of test/types.test.ts, also run as a child: the compiler itself is
+  // loaded from node_modules.
   await build({
     ...common,
-    // With them the compiler's checks of test/types.test.ts, also run as a child.
-    entryPoints: [...sources('examples'), join(ROOT, 'test', 'helpers', 'type-check-process.ts')],
+    entryPoints: [join(ROOT, 'test', 'helpers', 'type-check-process.ts')],
     outdir: fresh,
     bundle: true,
-    // rxjs, zod, undici... stay imports of node_modules; `venue-rx` is mapped by `paths`
-    // before this applies, so the sources are bundled in.
     packages: 'external',
-    tsconfig: join(ROOT, 'tsconfig.json'),
   })
   // ESM, and the version the CLI reads two levels above src/cli.
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
