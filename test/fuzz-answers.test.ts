@@ -191,7 +191,7 @@ function streamVenue(prefix: string, apiKey?: string): Venue {
 }
 
 /** The size of the properties just below (each group of properties has its own). */
-const ANSWER_SIZE: PropertySize = { runs: 20, perRunMs: 50 }
+const ANSWER_SIZE: PropertySize = { runs: 12, perRunMs: 50 }
 
 describe('mutated answers: a value or a VenueError, within requestTimeoutMs', () => {
   for (const method of REST_METHODS) {
@@ -221,7 +221,7 @@ function pathsOf(method: RestMethodName, data: unknown, kind: 'decimal' | 'id'):
   return patterns.flatMap((pattern) => expand(data, pattern))
 }
 
-const EXACT_SIZE: PropertySize = { runs: 40, perRunMs: 50 }
+const EXACT_SIZE: PropertySize = { runs: 30, perRunMs: 50 }
 
 describe('exact numbers', () => {
   it(
@@ -461,7 +461,7 @@ const depthReply: fc.Arbitrary<Reply> = fc.oneof(
 
 let streamRun = 0
 
-const STREAM_SIZE: PropertySize = { runs: 20, perRunMs: 400 }
+const STREAM_SIZE: PropertySize = { runs: 12, perRunMs: 400 }
 
 describe('book streams fed odd books and mutated answers', () => {
   for (const method of ['watchDepth', 'watchOrderBook'] as const) {
@@ -517,7 +517,7 @@ const CURSOR: Partial<Record<WatchMethodName, string>> = {
   watchTransfers: 'sid',
 }
 
-const OTHER_STREAM_SIZE: PropertySize = { runs: 10, perRunMs: 300 }
+const OTHER_STREAM_SIZE: PropertySize = { runs: 6, perRunMs: 300 }
 
 describe('every other stream fed valid and mutated answers', () => {
   for (const method of OTHER_STREAMS) {

@@ -76,12 +76,12 @@ import {
 
 /** Each property's default runs and about how long one run takes. */
 const SIZE = {
-  placement: { runs: 8, perRunMs: 800 },
+  placement: { runs: 5, perRunMs: 800 },
   option: { runs: 30, perRunMs: 20 },
-  echo: { runs: 40, perRunMs: 100 },
+  echo: { runs: 20, perRunMs: 100 },
   checkpoint: { runs: 10, perRunMs: 200 },
-  malformed: { runs: 30, perRunMs: 50 },
-  venue: { runs: 30, perRunMs: 30 },
+  malformed: { runs: 20, perRunMs: 50 },
+  venue: { runs: 20, perRunMs: 30 },
   ownWords: { runs: 5, perRunMs: 500 },
 } as const satisfies Record<string, PropertySize>
 

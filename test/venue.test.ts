@@ -14,7 +14,7 @@ import { startSimulatorVenue } from './helpers/simulator-venue.js'
 import { waitFor } from './helpers/wait-for.js'
 
 const CONNECTIONS = 4
-const CYCLES = 10_000
+const CYCLES = 5_000
 
 setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc') as () => void
@@ -177,7 +177,7 @@ async function churn(watch: () => Observable<unknown>, cycles = CYCLES): Promise
   return values
 }
 
-describe('nothing left behind by 10,000 subscribe/unsubscribe cycles, or by REST calls', () => {
+describe('nothing left behind by 5,000 subscribe/unsubscribe cycles, or by REST calls', () => {
   const streams: { name: string; watch: (venue: Venue) => Observable<unknown> }[] = [
     { name: 'watchPools', watch: (venue) => venue.watchPools() },
     { name: 'watchBalances', watch: (venue) => venue.watchBalances() },
@@ -225,7 +225,7 @@ describe('nothing left behind by 10,000 subscribe/unsubscribe cycles, or by REST
       // Client and server end of each pooled socket, at most.
       expect(after['TCPSocketWrap'] ?? 0).toBeLessThanOrEqual(2 * CONNECTIONS)
       expect(await firstValueFrom(venue.health)).toEqual({})
-      // A leak of a few hundred bytes per cycle would show as several MB.
+      // A leak of 400 bytes or more per cycle would show as 2 MB or more.
       expect(heapAfterGc() - heapBefore).toBeLessThan(2_000_000)
     })
   }
