@@ -1,20 +1,13 @@
 /**
- * The README's code, read the way test/readme.test.ts checks it: fenced blocks, the
+ * A Markdown document's code, read the way test/readme.test.ts checks it: fenced blocks, the
  * command lines of the CLI in its shell blocks, and the output it shows for a command.
  */
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { ROOT } from './cli.js'
 
-/** One fenced block: its language, its text and the README line its text starts on. */
+/** One fenced block: its language, its text and the line of the document its text starts on. */
 export interface Block {
   readonly lang: string
   readonly text: string
   readonly line: number
-}
-
-export function readme(): string {
-  return readFileSync(join(ROOT, 'README.md'), 'utf8')
 }
 
 /** Every fenced block of `markdown`, in order. */
@@ -36,7 +29,7 @@ export function blocks(markdown: string): Block[] {
 export interface Command {
   /** The line as written, without its comment. */
   readonly text: string
-  /** The README line it is on. */
+  /** The line of the document it is on. */
   readonly line: number
   /** `NAME=value` set for it: before it on its line, or by an `export` line above it. */
   readonly env: Readonly<Record<string, string>>
@@ -58,7 +51,7 @@ export function cliCommands(all: readonly Block[]): Command[] {
     for (const [i, raw] of block.text.split('\n').entries()) {
       const text = raw.replace(/\s+#.*$/, '').trim()
       if (text === '' || text.startsWith('#')) continue
-      if (/["'\\]/.test(text)) throw new Error(`README line ${block.line + i}: quotes in "${text}"`)
+      if (/["'\\]/.test(text)) throw new Error(`line ${block.line + i}: quotes in "${text}"`)
       const words = text.split(/\s+/)
       if (words[0] === 'export') {
         for (const word of words.slice(1)) {
