@@ -28,7 +28,6 @@ describe('soak, short', () => {
     expect(report.values).toBeGreaterThan(0)
     expect(report.faults.requests).toBeGreaterThan(0)
     expect(report.faults.error + report.faults.reset + report.faults.truncate).toBeGreaterThan(0)
-    expect(report.samples.length).toBeGreaterThanOrEqual(2)
     expect(report.firstHeap).toBeGreaterThan(0)
 
     expect(report.handlesLeft).toEqual({})

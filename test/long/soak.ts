@@ -163,7 +163,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       durationMs + 60_000,
       2,
     )
-    if (samples.length < 2) sample()
+    // A run shorter than two sample intervals still reports two samples (the trend needs two).
+    while (samples.length < 2) sample()
   } finally {
     if (churner !== undefined) clearInterval(churner)
     for (const entry of alive) {
