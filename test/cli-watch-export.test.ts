@@ -101,14 +101,13 @@ describe.concurrent('venue-rx watch', () => {
     expect(err).toContain('set VENUE_API_KEY')
   })
 
-  it("bad arguments exit 2 with one line naming the command's --help; --help exits 0", async () => {
+  // More usage errors of every command: test/cli-exits.test.ts, on a terminal.
+  it("bad arguments exit 2 with one line naming the command's --help", async () => {
     const cases = [
       ['watch'],
       ['watch', 'orderbook'],
-      ['watch', 'book', '--count', 'many'],
       ['watch', 'order'],
       ['watch', 'book', '--frobnicate'],
-      ['export', 'trades', '--out', 'x.txt', '--checkpoint', 'c.json'],
       ['export', 'trades', '--out', 'x.csv'],
     ]
     const results = await Promise.all(cases.map((args) => cli(args)))
@@ -118,9 +117,6 @@ describe.concurrent('venue-rx watch', () => {
       expect(err).toMatch(/^venue-rx: [^\n]+; see `venue-rx (watch|export) --help`\n$/)
       expect(err).toContain(`venue-rx ${cases[i]?.[0]} --help`)
     }
-    const help = await cli(['watch', '--help'])
-    expect(help.code).toBe(0)
-    expect(help.out).toContain('Usage: venue-rx watch')
   })
 })
 

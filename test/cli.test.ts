@@ -56,17 +56,6 @@ describe('venue-rx CLI', () => {
     expect(code).toBe(0)
   })
 
-  it('rejects an unknown command and a bad option with exit code 2 and one line naming the help', async () => {
-    const unknown = await cliOutcome(cli('frobnicate'))
-    expect(unknown.code).toBe(2)
-    expect(unknown.err).toBe('venue-rx: unknown command "frobnicate"; see `venue-rx --help`\n')
-    const bad = await cliOutcome(cli('simulate', '--port', 'eighty'))
-    expect(bad.code).toBe(2)
-    expect(bad.err).toBe(
-      'venue-rx: --port must be a whole number from 0 to 65535 (got eighty); see `venue-rx simulate --help`\n',
-    )
-  })
-
   it('--version prints the package version, --help the commands', async () => {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
     const version = await cliOutcome(cli('--version'))
@@ -78,13 +67,14 @@ describe('venue-rx CLI', () => {
     }
   })
 
-  it('every command has --help: its own usage on stdout, exit 0', async () => {
+  // demo --help and relay --help are read more closely by their own files (cli-demo,
+  // cli-relay); usage errors of every command by cli-exits, on a terminal.
+  it('simulate, watch and export have --help: their own usage on stdout, exit 0', async () => {
+    const commands = ['simulate', 'watch', 'export']
     const outcomes = await Promise.all(
-      ['demo', 'simulate', 'watch', 'export', 'relay'].map((command) =>
-        cliOutcome(cli(command, '--help')),
-      ),
+      commands.map((command) => cliOutcome(cli(command, '--help'))),
     )
-    for (const [i, command] of ['demo', 'simulate', 'watch', 'export', 'relay'].entries()) {
+    for (const [i, command] of commands.entries()) {
       expect(outcomes[i]?.code).toBe(0)
       expect(outcomes[i]?.out).toMatch(new RegExp(`^Usage: venue-rx ${command} `))
     }
