@@ -3,11 +3,11 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 /**
  * Short files that run long, mostly waiting on their child processes (the compiler; the
- * fleet's relays and bots): started first. vitest orders files by the durations of the last
+ * fleet's relays and bots; the recipes): started first. vitest orders files by the durations of the last
  * run, or by size on a fresh clone, which put these last, the compiler's 10 s alone at the
  * end of the run.
  */
-const START_FIRST = ['test/types.test.ts', 'test/fleet.test.ts']
+const START_FIRST = ['test/types.test.ts', 'test/fleet.test.ts', 'test/examples.test.ts']
 
 class LongRunningFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
