@@ -5,10 +5,10 @@
  * the sources, and an `@example` on every public symbol.
  */
 import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { BUILT, ROOT } from './helpers/built.js'
+import { cliOutcome } from './helpers/cli.js'
 import type { TypeCheckReport } from './helpers/type-check.js'
 
 let report: TypeCheckReport
@@ -18,14 +18,10 @@ beforeAll(async () => {
   const child = spawn(
     process.execPath,
     [join(BUILT, 'test', 'helpers', 'type-check-process.js'), ROOT, scratch],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    { stdio: ['ignore', 'pipe', 'pipe'] },
   )
-  let out = ''
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    out += chunk
-  })
-  const [code] = await once(child, 'close')
-  if (code !== 0) throw new Error(`the type check exited with ${code}`)
+  const { code, out, err } = await cliOutcome(child)
+  if (code !== 0) throw new Error(`the type check exited with ${code}: ${err}`)
   report = JSON.parse(out) as TypeCheckReport
   // The compiler over some 1,200 files: about 10 s of CPU, several times that on a busy machine.
 }, 180_000)

@@ -32,16 +32,6 @@ export interface TypeCheckReport {
   readonly undocumented: string[]
 }
 
-/** The entry points of package.json's "exports", as sources. */
-export const ENTRY_POINTS = [
-  'src/index.ts',
-  'src/operators.ts',
-  'src/schemas/index.ts',
-  'src/signals/index.ts',
-  'src/simulator/index.ts',
-  'src/relay.ts',
-]
-
 /** Checks the repository at `root`; `scratch` is a directory it may fill and remove. */
 export function typeCheck(root: string, scratch: string): TypeCheckReport {
   const config = projectConfig(root)
@@ -52,7 +42,8 @@ export function typeCheck(root: string, scratch: string): TypeCheckReport {
     host,
   })
   const project = ts.getPreEmitDiagnostics(program).map((d) => formatDiagnostic(d, root))
-  const { exported, undocumented } = survey(root, program)
+  const paths = absolutePaths(root, config.options)
+  const { exported, undocumented } = survey(root, program, paths)
 
   const markdown = markdownFiles(root)
   const snippetCounts: Record<string, number> = {}
@@ -69,7 +60,7 @@ export function typeCheck(root: string, scratch: string): TypeCheckReport {
   try {
     return {
       project,
-      snippets: checkSnippets(root, scratch, snippets, host),
+      snippets: checkSnippets(scratch, snippets, host, paths),
       snippetCounts,
       exported,
       undocumented,
@@ -138,10 +129,10 @@ function markdownFiles(root: string): string[] {
  * top-level await), compiled with the prelude as a user's strict project would.
  */
 function checkSnippets(
-  root: string,
   dir: string,
   snippets: readonly { file: string; block: Block }[],
   host: ts.CompilerHost,
+  paths: ts.MapLike<string[]>,
 ): string[] {
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n')
   writeFileSync(join(dir, 'prelude.d.ts'), PRELUDE)
@@ -161,7 +152,7 @@ function checkSnippets(
       strict: true,
       skipLibCheck: true,
       noEmit: true,
-      paths: repositoryPaths(root),
+      paths,
     },
     host,
   })
@@ -207,12 +198,16 @@ declare global {
 }
 `
 
-/** tsconfig.json's `paths`, made absolute: `venue-rx` and its entry points name src/. */
-function repositoryPaths(root: string): Record<string, string[]> {
-  const { config } = ts.readConfigFile(join(root, 'tsconfig.json'), ts.sys.readFile)
-  const paths = (config?.compilerOptions?.paths ?? {}) as Record<string, string[]>
+/**
+ * tsconfig.json's `paths`, made absolute: `venue-rx` and each of its entry points name a
+ * source file (test/examples.test.ts checks they are package.json's "exports").
+ */
+function absolutePaths(root: string, options: ts.CompilerOptions): ts.MapLike<string[]> {
   return Object.fromEntries(
-    Object.entries(paths).map(([name, targets]) => [name, targets.map((t) => join(root, t))]),
+    Object.entries(options.paths ?? {}).map(([name, targets]) => [
+      name,
+      targets.map((target) => join(root, target)),
+    ]),
   )
 }
 
@@ -233,13 +228,18 @@ const undocumentedOf = (symbol: ts.Symbol): ts.Declaration[] => {
   return overloads.filter((d, i) => !hasExample(d) && (i === 0 || hasComment(d)))
 }
 
-/** The exported names of the entry points, and those lacking an `@example`. */
-function survey(root: string, program: ts.Program): { exported: number; undocumented: string[] } {
+/** The exported names of the entry points (the targets of `paths`), and those lacking an `@example`. */
+function survey(
+  root: string,
+  program: ts.Program,
+  paths: ts.MapLike<string[]>,
+): { exported: number; undocumented: string[] } {
   const checker = program.getTypeChecker()
   const undocumented: string[] = []
   let exported = 0
-  for (const entry of ENTRY_POINTS) {
-    const file = program.getSourceFile(join(root, entry))
+  for (const target of Object.values(paths).flat()) {
+    const entry = relative(root, target)
+    const file = program.getSourceFile(target)
     if (file === undefined) throw new Error(`${entry} not in the program`)
     const moduleSymbol = checker.getSymbolAtLocation(file)
     if (moduleSymbol === undefined) throw new Error(`${entry} is no module`)
