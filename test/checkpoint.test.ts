@@ -13,6 +13,7 @@ import {
   JOURNAL_LIMIT_BYTES,
   journalSync,
 } from '../src/streams/checkpoint-journal.js'
+import { BUILT_INDEX } from './helpers/built.js'
 import { tradeDetail } from './helpers/fixtures.js'
 import { mulberry32 } from './helpers/random.js'
 import { ok, type RecordingServer, startRecordingServer } from './helpers/recording-server.js'
@@ -246,20 +247,16 @@ describe('fileCheckpoint: the journal', () => {
     // A process that saves 1, 2, 3, ... without end, saying so on stdout after 20,000.
     const source = [
       `import { writeSync } from 'node:fs'`,
-      `import { fileCheckpoint } from ${JSON.stringify(join(import.meta.dirname, '../src/index.ts'))}`,
+      `import { fileCheckpoint } from ${JSON.stringify(BUILT_INDEX)}`,
       `const checkpoint = fileCheckpoint(${JSON.stringify(file)})`,
       `for (let i = 1; ; i++) {`,
       `  checkpoint.save(i)`,
       `  if (i === 20000) writeSync(1, 'saved\\n')`,
       `}`,
     ].join('\n')
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', source],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    )
+    const child = spawn(process.execPath, ['--input-type=module', '-e', source], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
     const exited = once(child, 'exit')
     try {
       await once(child.stdout, 'data')

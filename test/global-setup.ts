@@ -1,15 +1,16 @@
 /**
  * Before the tests: a check that `redis-server` is there, and the sources the tests run
- * as child processes (the CLI, the fleet's relay and bot scripts, the recipes) bundled once with
- * esbuild (tsx would transpile them on every start), so that each child starts as plain
- * `node`: some ninety children start during a run. The recipes of examples/ import
+ * as child processes (the CLI, the fleet's relay and bot scripts, the recipes, the library
+ * for the scripts a test writes) bundled once with esbuild (tsx would transpile them on
+ * every start), so that each child starts as plain `node`: some ninety children start
+ * during a run. The recipes of examples/ import
  * `venue-rx` as a user's project does; esbuild maps it to the sources by tsconfig.json's
  * `paths`, as tsx does when a person runs one in this repository.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { build } from 'esbuild'
+import { build, type Plugin } from 'esbuild'
 import { BUILT, ROOT } from './helpers/built.js'
 
 export default async function setup(): Promise<void> {
@@ -42,6 +43,7 @@ export default async function setup(): Promise<void> {
     ...common,
     entryPoints: [
       join(ROOT, 'src', 'cli', 'main.ts'),
+      join(ROOT, 'src', 'index.ts'),
       ...sources('test/fleet').filter((file) => file.endsWith('-process.ts')),
       ...sources('examples'),
     ],
@@ -50,6 +52,10 @@ export default async function setup(): Promise<void> {
     bundle: true,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
+    // rxjs's ES module build, which esbuild trims to what the code uses: Node's condition of
+    // its package exports names the CommonJS build, all of which a bundle keeps and every
+    // child then compiles and runs at its start.
+    plugins: [rxjsModules],
     // ioredis is loaded by Node as a user's project loads it (its CommonJS default export
     // does not survive the bundle's interop).
     external: ['ioredis'],
@@ -74,6 +80,16 @@ export default async function setup(): Promise<void> {
     `${JSON.stringify({ name: pkg.name, version: pkg.version, type: 'module', private: true })}\n`,
   )
   swapIn(fresh)
+}
+
+/** Resolves `rxjs` to its ES module build (see its use above). */
+const rxjsModules: Plugin = {
+  name: 'rxjs-modules',
+  setup(build) {
+    build.onResolve({ filter: /^rxjs$/ }, () => ({
+      path: join(ROOT, 'node_modules', 'rxjs', 'dist', 'esm', 'index.js'),
+    }))
+  },
 }
 
 /**

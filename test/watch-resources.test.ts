@@ -22,6 +22,7 @@ import type {
   Simulator,
 } from '../src/simulator/index.js'
 import { SIMULATOR_SYSTEM_INFO } from '../src/simulator/server/general-handlers.js'
+import { BUILT_INDEX } from './helpers/built.js'
 import { onCleanup, runCleanups } from './helpers/cleanups.js'
 import { collect } from './helpers/observe.js'
 import { count, FAST, type Hit, startSimulatorVenue } from './helpers/simulator-venue.js'
@@ -473,12 +474,11 @@ describe('request budget', () => {
     const { sim } = await setup()
     const dir = await mkdtemp(join(tmpdir(), 'venue-rx-budget-'))
     onCleanup(() => rm(dir, { recursive: true, force: true }))
-    const script = join(dir, 'budget.mts')
-    const index = new URL('../src/index.js', import.meta.url).pathname
+    const script = join(dir, 'budget.mjs')
     await writeFile(
       script,
       [
-        `import { createVenue } from ${JSON.stringify(index)}`,
+        `import { createVenue } from ${JSON.stringify(BUILT_INDEX)}`,
         `const venue = createVenue({ baseUrl: ${JSON.stringify(sim.url)}, maxRequestsPerSecond: 5 })`,
         `const calls = Array.from({ length: 12 }, (_, i) => venue.rest.pools({ offset: i }))`,
         `console.log('resolved', (await Promise.all(calls)).length)`,
@@ -486,7 +486,7 @@ describe('request budget', () => {
       ].join('\n'),
     )
     const run = promisify(execFile)
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', script], {
+    const { stdout } = await run(process.execPath, [script], {
       cwd: process.cwd(),
       timeout: 15_000,
     })

@@ -3,8 +3,9 @@
  * sources (test/types.test.ts runs it as a child: the compiler's half a gigabyte is given
  * back when it ends, not kept by a test worker):
  *
- * - the project as `npm run typecheck` checks it (src, test with its type tests, examples,
- *   bench), under tsconfig.json's options;
+ * - the project under tsconfig.json's options: src, examples, bench and the type tests
+ *   (`test/*.test-d.ts`); the rest of test/ is left to `npm run typecheck` (see
+ *   {@link inTestRun});
  * - the TypeScript of the README and of docs/: every ```ts and ```js block compiled as a
  *   user's strict NodeNext project would compile it, against the sources through
  *   tsconfig.json's `paths`, with a prelude declaring what the fragments use without
@@ -14,7 +15,7 @@
  *   declarations, so that the TypeDoc pages show an example for each.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { join, relative, sep } from 'node:path'
 import ts from 'typescript'
 import { type Block, blocks } from './cli-readme.js'
 
@@ -22,6 +23,8 @@ import { type Block, blocks } from './cli-readme.js'
 export interface TypeCheckReport {
   /** The project's errors, as tsc prints them (`file(line,col): error TSn: text`). */
   readonly project: string[]
+  /** How many files of each top directory the project check started from. */
+  readonly projectRoots: Record<string, number>
   /** The snippets' errors, each as `README.md line N: text`. */
   readonly snippets: string[]
   /** How many snippets each Markdown file has. */
@@ -36,11 +39,13 @@ export interface TypeCheckReport {
 export function typeCheck(root: string, scratch: string): TypeCheckReport {
   const config = projectConfig(root)
   const host = sharedHost(config.options)
-  const program = ts.createProgram({
-    rootNames: config.fileNames,
-    options: config.options,
-    host,
-  })
+  const rootNames = config.fileNames.filter((file) => inTestRun(relative(root, file)))
+  const projectRoots: Record<string, number> = {}
+  for (const file of rootNames) {
+    const top = relative(root, file).split(sep)[0] ?? ''
+    projectRoots[top] = (projectRoots[top] ?? 0) + 1
+  }
+  const program = ts.createProgram({ rootNames, options: config.options, host })
   const project = ts.getPreEmitDiagnostics(program).map((d) => formatDiagnostic(d, root))
   const paths = absolutePaths(root, config.options)
   const { exported, undocumented } = survey(root, program, paths)
@@ -60,6 +65,7 @@ export function typeCheck(root: string, scratch: string): TypeCheckReport {
   try {
     return {
       project,
+      projectRoots,
       snippets: checkSnippets(scratch, snippets, host, paths),
       snippetCounts,
       exported,
@@ -68,6 +74,17 @@ export function typeCheck(root: string, scratch: string): TypeCheckReport {
   } finally {
     rmSync(scratch, { recursive: true, force: true })
   }
+}
+
+/**
+ * The files of tsconfig.json this check starts from: all but the tests themselves (their
+ * type tests, `*.test-d.ts`, stay). The tests' own code is checked by `npm run typecheck`,
+ * which CI runs beside `npm test`: here it would add some 7 s of CPU (vitest's types
+ * among them) to every run, for code that runs in the same run anyway. Helpers the kept
+ * files import (bench/ uses some) are checked with them.
+ */
+function inTestRun(file: string): boolean {
+  return !file.startsWith(`test${sep}`) || file.endsWith('.test-d.ts')
 }
 
 function projectConfig(root: string): ts.ParsedCommandLine {
