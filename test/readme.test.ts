@@ -5,7 +5,8 @@
  * document, against the simulator its `venue-rx simulate` line started (on a free port, not
  * 8787, which another program may hold; VENUE_URL names it, and `k-...` stands for the key
  * it printed), and must exit 0. Where a ```text block shows a command's output
- * (`$ venue-rx ...`, then its lines), the command must print exactly those lines. Left
+ * (`$ venue-rx ...`, then its lines), the command must print exactly those lines. A
+ * command both documents give runs once, for both. Left
  * out: `relay` lines (they name the README's example Redis host; test/cli-relay.test.ts
  * runs the relay against a real Redis) and npm scripts (not the CLI).
  *
@@ -50,8 +51,27 @@ async function simulate(command: Command): Promise<{ running: Running; out: stri
   return { running: { url, key }, out }
 }
 
-/** Runs one command of the CLI to its end against `running`, in the directory `cwd`. */
-async function run(command: Command, running: Running, cwd: string): Promise<string[]> {
+/**
+ * The runs of the commands, by their arguments and environment: a command both documents
+ * give (their simulators are alike) runs once, and its output is held against each.
+ */
+const runs = new Map<string, Promise<string[]>>()
+
+/**
+ * Runs one command of the CLI to its end against `running`, in the directory `cwd`, or
+ * resolves to the output of its earlier run.
+ */
+function run(command: Command, running: Running, cwd: string): Promise<string[]> {
+  const key = JSON.stringify([command.args, command.env])
+  let started = runs.get(key)
+  if (started === undefined) {
+    started = runOnce(command, running, cwd)
+    runs.set(key, started)
+  }
+  return started
+}
+
+async function runOnce(command: Command, running: Running, cwd: string): Promise<string[]> {
   const env: NodeJS.ProcessEnv = { ...cliEnv(), VENUE_URL: running.url }
   for (const [name, value] of Object.entries(command.env)) {
     env[name] = value === 'k-...' ? running.key : value
@@ -86,7 +106,7 @@ async function runDocument(file: string): Promise<void> {
   const cwd = join(fixture.dir(), file.replace(/\W/g, '-'))
   mkdirSync(cwd)
   let running: Running | undefined
-  const runs: Promise<void>[] = []
+  const checks: Promise<void>[] = []
   for (const command of commands) {
     const expected = shown.get(`venue-rx ${command.args.join(' ')}`)
     if (command.args[0] === 'simulate') {
@@ -98,13 +118,13 @@ async function runDocument(file: string): Promise<void> {
     if (running === undefined) throw new Error(`${file} line ${command.line}: no simulator yet`)
     const at = running
     // The commands after a simulator are independent: they run side by side.
-    runs.push(
+    checks.push(
       run(command, at, cwd).then((out) => {
         if (expected !== undefined) expect(out, command.text).toEqual(expected)
       }),
     )
   }
-  await Promise.all(runs)
+  await Promise.all(checks)
 }
 
 describe.concurrent("the documents' commands", () => {
