@@ -1,5 +1,5 @@
 /**
- * The chaos run, short: 400 polls with every kind of fault at once (about 20 % of the
+ * The chaos run, short: 300 polls with every kind of fault at once (about 20 % of the
  * requests fail) while the market moves. Proves that the exactly-once feeds lose, repeat and
  * reorder nothing, that public trades are missed only inside reported gaps, that every book
  * event rebuilds exactly the book served at that poll, that nothing is left unhandled, and
@@ -16,7 +16,7 @@ import {
   runChaos,
 } from './long/chaos.js'
 
-const POLLS = 400
+const POLLS = 300
 
 const items = (...keys: number[]): Keyed[] =>
   keys.map((key) => ({ key: String(key), text: `t${key}` }))

@@ -16,7 +16,7 @@ const POOL = 0
 const TICK_MS = 100
 const ADVANCE_EVERY_MS = 12
 /** Polls per stream, counted at the simulator. */
-const MIN_POLLS = 500
+const MIN_POLLS = 350
 
 interface Stream {
   readonly name: string
