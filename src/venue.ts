@@ -24,6 +24,7 @@ import type { Transfer } from './schemas/transfer.js'
 import type { Fill } from './streams/fills.js'
 import type { StreamContext } from './streams/stream-context.js'
 import { noArguments } from './streams/stream-options.js'
+import { venueLookups } from './streams/venue-lookups.js'
 import {
   type BalancesOptions,
   type BalancesUpdate,
@@ -266,6 +267,7 @@ export function createVenue(options: VenueOptions): Venue {
     settleMs: resolved.settleMs,
     orderLookups: resolved.orderLookups,
     fillGraceMs: resolved.fillGraceMs,
+    lookups: venueLookups(),
   }
 
   const guard = guardStreams(resolved.apiKey)

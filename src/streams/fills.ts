@@ -158,8 +158,6 @@ export function checkFillCursor(method: string, cursor: unknown): string {
   return half ? `${seq}/1` : seq
 }
 
-const accounts = new WeakMap<StreamContext, Promise<string>>()
-
 /**
  * The account's chain account (from account info), asked once per venue: every fills
  * feed and order stream of it shares the answer. The request is not tied to one caller's
@@ -167,11 +165,15 @@ const accounts = new WeakMap<StreamContext, Promise<string>>()
  * the next caller.
  */
 export function chainAccount(context: StreamContext, rest: RestClient): Promise<string> {
-  let known = accounts.get(context)
+  const { lookups } = context
+  let known = lookups.chainAccount
   if (known === undefined) {
-    known = rest.accountInfo().then((info) => info.chain_account)
-    accounts.set(context, known)
-    known.catch(() => accounts.delete(context))
+    const asked = rest.accountInfo().then((info) => info.chain_account)
+    lookups.chainAccount = asked
+    asked.catch(() => {
+      if (lookups.chainAccount === asked) lookups.chainAccount = undefined
+    })
+    known = asked
   }
   return known
 }

@@ -6,16 +6,6 @@ import type { StreamContext } from './stream-context.js'
 /** The venue's largest page of trades. */
 const PAGE = 100
 
-interface Scan {
-  /** When the scan started (the venue's scheduler clock). */
-  readonly startedAt: number
-  /** It covers the account's trades after this venue time, epoch ms. */
-  readonly since: number
-  readonly fills: Promise<Fill[]>
-}
-
-const scans = new WeakMap<StreamContext, Scan>()
-
 /**
  * Every fill of the account after venue time `since` (epoch ms), read from the account's
  * trades (ascending, in full pages) by one scan that every caller of the venue shares when
@@ -36,15 +26,16 @@ export function recentFills(
   since: number,
   notBefore: number,
 ): Promise<Fill[]> {
-  const known = scans.get(context)
+  const { lookups } = context
+  const known = lookups.recentFills
   if (known !== undefined && known.startedAt >= notBefore && known.since <= since) {
     return known.fills
   }
   const startedAt = (context.scheduler ?? asyncScheduler).now()
   const fills = scan(context, rest, since)
-  scans.set(context, { startedAt, since, fills })
+  lookups.recentFills = { startedAt, since, fills }
   fills.catch(() => {
-    if (scans.get(context)?.fills === fills) scans.delete(context)
+    if (lookups.recentFills?.fills === fills) lookups.recentFills = undefined
   })
   return fills
 }

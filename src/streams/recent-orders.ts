@@ -9,13 +9,6 @@ const PAGE = 100
 /** The deepest page of ended orders an order stream looks in (the 500 newest). */
 const MAX_PAGES = 5
 
-interface Pages {
-  readonly at: number
-  readonly pages: Map<number, Promise<Order[]>>
-}
-
-const cache = new WeakMap<StreamContext, Pages>()
-
 /**
  * Page `index` of the account's ended orders (`/history-orders`, newest first, 100 a
  * page), asked at most once per poll interval for every `watchOrder` of a venue: 200
@@ -34,10 +27,11 @@ export function historyPage(
   index: number,
 ): Promise<Order[]> {
   const now = (context.scheduler ?? asyncScheduler).now()
-  let known = cache.get(context)
+  const { lookups } = context
+  let known = lookups.historyPages
   if (known === undefined || now - known.at >= context.pollIntervalMs) {
     known = { at: now, pages: new Map() }
-    cache.set(context, known)
+    lookups.historyPages = known
   }
   const { pages } = known
   let page = pages.get(index)

@@ -3,6 +3,7 @@ import type { HealthBoard } from '../core/health.js'
 import type { BackoffOptions } from '../core/retry-backoff.js'
 import type { StreamRegistry } from '../core/stream-registry.js'
 import type { RestClient } from '../rest/index.js'
+import type { VenueLookups } from './venue-lookups.js'
 
 /** What every stream of one venue is built from. */
 export interface StreamContext {
@@ -20,6 +21,8 @@ export interface StreamContext {
   readonly orderLookups: number
   /** How long `watchOrder` waits for the fills of an ended order, ms. */
   readonly fillGraceMs: number
+  /** Answers the venue's streams share (account, clock offset, recent pages). */
+  readonly lookups: VenueLookups
   /** Scheduler of polls and retries (tests); default asyncScheduler. */
   readonly scheduler?: SchedulerLike | undefined
 }

@@ -2,8 +2,6 @@ import { asyncScheduler } from 'rxjs'
 import type { RestClient } from '../rest/index.js'
 import type { StreamContext } from './stream-context.js'
 
-const offsets = new WeakMap<StreamContext, Promise<number>>()
-
 /**
  * The venue's time now, epoch ms, as the venue's clock reads it: this process's clock (the
  * venue's scheduler) plus an offset measured once per venue with `/ping` (the venue answers
@@ -18,12 +16,16 @@ const offsets = new WeakMap<StreamContext, Promise<number>>()
  */
 export async function venueNow(context: StreamContext, rest: RestClient): Promise<number> {
   const clock = context.scheduler ?? asyncScheduler
-  let offset = offsets.get(context)
+  const { lookups } = context
+  let offset = lookups.clockOffset
   if (offset === undefined) {
     const sent = clock.now()
-    offset = rest.ping().then((ping) => ping.timestamp - (sent + clock.now()) / 2)
-    offsets.set(context, offset)
-    offset.catch(() => offsets.delete(context))
+    const asked = rest.ping().then((ping) => ping.timestamp - (sent + clock.now()) / 2)
+    lookups.clockOffset = asked
+    asked.catch(() => {
+      if (lookups.clockOffset === asked) lookups.clockOffset = undefined
+    })
+    offset = asked
   }
   return clock.now() + (await offset)
 }

@@ -1,0 +1,57 @@
+import type { Order } from '../schemas/order.js'
+import type { Fill } from './fills.js'
+
+/**
+ * Answers that every stream of one venue shares, each asked once per venue (or once per
+ * poll interval) by the module that uses it: the venue holds them in its `StreamContext`,
+ * so that nothing is kept in module state keyed by a venue object. A failed answer is
+ * cleared by its user, so that the next caller asks again.
+ *
+ * @example
+ * ```ts
+ * const context: StreamContext = { ...settings, lookups: venueLookups() }
+ * await chainAccount(context, rest) // asks account info once, then shares the answer
+ * ```
+ */
+export interface VenueLookups {
+  /** The venue's clock minus this process's, ms (`venueNow`). */
+  clockOffset: Promise<number> | undefined
+  /** The account's chain account (`chainAccount`). */
+  chainAccount: Promise<string> | undefined
+  /** The latest scan of the account's recent fills (`recentFills`). */
+  recentFills: RecentFillsScan | undefined
+  /** Pages of the account's newest ended orders, of one poll interval (`historyPage`). */
+  historyPages: HistoryPages | undefined
+}
+
+/** One scan of the account's fills after a venue time. */
+export interface RecentFillsScan {
+  /** When the scan started (the venue's scheduler clock). */
+  readonly startedAt: number
+  /** It covers the account's trades after this venue time, epoch ms. */
+  readonly since: number
+  readonly fills: Promise<Fill[]>
+}
+
+/** Pages of ended orders asked at one time, by page index. */
+export interface HistoryPages {
+  readonly at: number
+  readonly pages: Map<number, Promise<Order[]>>
+}
+
+/**
+ * Empty lookups, for a new venue.
+ *
+ * @example
+ * ```ts
+ * const lookups = venueLookups() // every answer undefined until a stream asks
+ * ```
+ */
+export function venueLookups(): VenueLookups {
+  return {
+    clockOffset: undefined,
+    chainAccount: undefined,
+    recentFills: undefined,
+    historyPages: undefined,
+  }
+}
