@@ -54,7 +54,6 @@ interface SharedRun extends RunHelpers {
 
 interface SharedOptions {
   key?: string
-  replay?: boolean
   /** The error value of the source's `#`. */
   error?: unknown
   /** Passes the TestScheduler in the registry options; otherwise the default scheduler is used. */
@@ -68,7 +67,7 @@ interface SharedOptions {
  * built by a mock. Returns the mock, to count the builds.
  */
 function runShared(marbles: string, body: (run: SharedRun) => void, options: SharedOptions = {}) {
-  const { key = 'k', replay = true, error, injectScheduler = false, reportsOk = false } = options
+  const { key = 'k', error, injectScheduler = false, reportsOk = false } = options
   const scheduler = testScheduler()
   const build = vi.fn()
   const injected = injectScheduler ? setup(scheduler) : undefined
@@ -76,7 +75,7 @@ function runShared(marbles: string, body: (run: SharedRun) => void, options: Sha
     const { registry, health } = injected ?? setup()
     const source = helpers.cold(marbles, undefined, error)
     build.mockReturnValue(reportsOk ? source.pipe(tap(() => health.ok(key))) : source)
-    const shared = registry.shared(key, build, replay)
+    const shared = registry.shared(key, build)
     body({ ...helpers, scheduler, registry, health, source, build, shared })
   })
   return build
@@ -124,40 +123,21 @@ describe('StreamRegistry: sharing', () => {
     expect(build).toHaveBeenCalledTimes(1)
   })
 
-  eachCase(
-    [
-      {
-        title: 'replays the latest value to a late subscriber at once, then the live ones',
-        replay: true,
-        late: '---a-b-c-|',
-      },
-      {
-        title: 'gives a late subscriber only later values with replay: false',
-        replay: false,
-        late: '-----b-c-|',
-      },
-    ],
-    (r) => r.title,
-    ({ replay, late }) => {
-      runShared(
-        '-a---b-c-|',
-        ({ shared, source, expectObservable, expectSubscriptions }) => {
-          expectObservable(shared).toBe('-a---b-c-|')
-          expectObservable(shared, '---^').toBe(late)
-          expectSubscriptions(source.subscriptions).toBe('^--------!')
-        },
-        { replay },
-      )
-    },
-  )
+  it('replays the latest value to a late subscriber at once, then the live ones', () => {
+    runShared('-a---b-c-|', ({ shared, source, expectObservable, expectSubscriptions }) => {
+      expectObservable(shared).toBe('-a---b-c-|')
+      expectObservable(shared, '---^').toBe('---a-b-c-|')
+      expectSubscriptions(source.subscriptions).toBe('^--------!')
+    })
+  })
 
   it('keeps different keys apart', () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const { registry } = setup()
       const one = cold('-a|')
       const two = cold('--b|')
-      expectObservable(registry.shared('one', () => one, true)).toBe('-a|')
-      expectObservable(registry.shared('two', () => two, true)).toBe('--b|')
+      expectObservable(registry.shared('one', () => one)).toBe('-a|')
+      expectObservable(registry.shared('two', () => two)).toBe('--b|')
       expectSubscriptions(one.subscriptions).toBe('^-!')
       expectSubscriptions(two.subscriptions).toBe('^--!')
     })
@@ -165,7 +145,7 @@ describe('StreamRegistry: sharing', () => {
 
   it('joins the live poller of the key at subscribe time, whoever built the Observable', () => {
     const build = runShared(EVERY_10, (run) => {
-      const second = run.registry.shared('k', run.build, true)
+      const second = run.registry.shared('k', run.build)
       run.expectObservable(run.shared, '^ 24ms !').toBe('a 9ms b 9ms c')
       run.expectObservable(second, '5ms ^ 9ms !').toBe('5ms a 4ms b')
       run.expectSubscriptions(run.source.subscriptions).toBe('^ 74ms !')
@@ -241,7 +221,7 @@ describe('StreamRegistry: linger', () => {
     const health = new HealthBoard()
     const registry = new StreamRegistry({ lingerMs: 50, health, closed: new Subject(), scheduler })
     const { state, build } = counted()
-    const shared = registry.shared('k', build, true)
+    const shared = registry.shared('k', build)
     let mostPending = 0
     for (let cycle = 0; cycle < 10_000; cycle += 1) {
       shared.subscribe().unsubscribe()
@@ -267,14 +247,10 @@ describe('StreamRegistry: linger', () => {
       stopped = resolve
     })
     let builds = 0
-    const shared = registry.shared(
-      'k',
-      () => {
-        builds += 1
-        return new Observable<number>(() => stopped)
-      },
-      true,
-    )
+    const shared = registry.shared('k', () => {
+      builds += 1
+      return new Observable<number>(() => stopped)
+    })
     for (let cycle = 0; cycle < 10_000; cycle += 1) shared.subscribe().unsubscribe()
     expect(builds).toBe(1)
     expect(registry.size).toBe(1)
@@ -324,8 +300,8 @@ describe('StreamRegistry: errors, close, health', () => {
       const { registry, closed } = setup()
       const one = cold(EVERY_10)
       const two = cold('-x 9ms y 9ms z')
-      expectObservable(registry.shared('one', () => one, true)).toBe('a 9ms b 4ms |')
-      expectObservable(registry.shared('two', () => two, false)).toBe('-x 9ms y 3ms |')
+      expectObservable(registry.shared('one', () => one)).toBe('a 9ms b 4ms |')
+      expectObservable(registry.shared('two', () => two)).toBe('-x 9ms y 3ms |')
       expectSubscriptions(one.subscriptions).toBe('^ 14ms !')
       expectSubscriptions(two.subscriptions).toBe('^ 14ms !')
       scheduler.schedule(() => closed.next(), 15)
@@ -389,7 +365,7 @@ describe('StreamRegistry: errors, close, health', () => {
         }
       })
     }
-    const shared = registry.shared('k', build, true)
+    const shared = registry.shared('k', build)
     shared.pipe(retry(1)).subscribe({ error: () => undefined })
     scheduler.flush()
     // The retry(1) subscriber is polling through a rebuilt source...

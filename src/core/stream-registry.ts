@@ -5,7 +5,6 @@ import {
   of,
   ReplaySubject,
   type SchedulerLike,
-  Subject,
   share,
   takeUntil,
   tap,
@@ -28,7 +27,7 @@ export interface StreamRegistryOptions {
  * Shares one poller per stream key among every subscriber.
  *
  * - The key is the stream name plus its canonical arguments, e.g. `watchPool("1")`.
- * - A state stream replays its latest value to a late subscriber at once.
+ * - A late subscriber gets the stream's latest value at once (a poller's latest answer).
  * - After the last subscriber leaves, polling goes on for `lingerMs` (a resubscribe in
  *   between costs nothing), then stops and the entry is dropped; the next subscriber
  *   starts a fresh poller. An error ends the shared poller for all its subscribers.
@@ -49,21 +48,21 @@ export class StreamRegistry {
   }
 
   /**
-   * The shared stream of `key`, built by `build` when no poller of that key is alive.
-   * `replay: true` for state streams (late subscribers get the latest value).
+   * The shared stream of `key`, built by `build` when no poller of that key is alive. A
+   * late subscriber gets the latest value at once, then the live ones.
    */
-  shared<T>(key: string, build: () => Observable<T>, replay: boolean): Observable<T> {
+  shared<T>(key: string, build: () => Observable<T>): Observable<T> {
     return defer(() => {
       let stream = this.#streams.get(key) as Observable<T> | undefined
       if (stream === undefined) {
-        stream = this.#create(key, build, replay)
+        stream = this.#create(key, build)
         this.#streams.set(key, stream)
       }
       return stream
     })
   }
 
-  #create<T>(key: string, build: () => Observable<T>, replay: boolean): Observable<T> {
+  #create<T>(key: string, build: () => Observable<T>): Observable<T> {
     const { lingerMs, health, closed, scheduler } = this.#options
     // Set when the source ended: share has already reset, so the subscribers' teardown
     // must not start a linger timer (it would hold Node open after close or a failure).
@@ -88,7 +87,7 @@ export class StreamRegistry {
       reportEnd(health, key),
       finalize(forget),
       share<T>({
-        connector: () => (replay ? new ReplaySubject<T>(1) : new Subject<T>()),
+        connector: () => new ReplaySubject<T>(1),
         resetOnError: true,
         resetOnComplete: true,
         resetOnRefCountZero: () => (ended ? of(true) : timer(lingerMs, scheduler as SchedulerLike)),

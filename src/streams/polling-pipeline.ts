@@ -88,7 +88,7 @@ export function pollingPipeline<T, R = T>(
     })
   }
   // The registry completes shared runs on close and reports their end itself.
-  return registry.shared(key, () => run(key), true)
+  return registry.shared(key, () => run(key))
 }
 
 function laneOf(context: StreamContext, key: string): PollingLane {
