@@ -143,8 +143,9 @@ export class HealthBoard {
 
 /**
  * Reports how a stream ended to the board: `failed` with its error (the entry stays), or
- * forgotten when it completes or its last subscriber leaves. Every stream of a venue,
- * shared poller or cursor feed, ends through this one operator.
+ * forgotten when it completes or its last subscriber leaves. Every polled stream of a
+ * venue, shared poller or a feed's own backfill, ends through this one operator (a
+ * relayed stream reports to the board from its Redis reader).
  *
  * @example
  * ```ts

@@ -52,8 +52,10 @@ export interface PollingPipelineSettings<T, R> {
 let ownRuns = 0
 
 /**
- * The one pipeline of every stream of a venue: polled resources, balances, open orders,
- * public trades, depth and the cursor feeds. It owns what they have in common:
+ * The one pipeline of the venue's polled streams: polled resources, balances, open orders,
+ * public trades, depth, candles and the cursor feeds (a relayed stream reads Redis
+ * instead; `watchOrder` builds on the open orders and the fills feed, and looks an order
+ * up on its own). It owns what they have in common:
  *
  * - the REST lane of the stream (its share of the request budget);
  * - retry settings (the venue's backoff and scheduler) with every retry reported to the
