@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { OrderBook } from '../src/book/order-book.js'
 import { VenueInputError } from '../src/errors/venue-input-error.js'
-import { type Depth, depthWithin } from '../src/signals/index.js'
+import { type DepthWithin, depthWithin } from '../src/signals/index.js'
 import {
   add,
   bookArb,
@@ -92,7 +92,7 @@ describe('depthWithin', () => {
             const last = expected.at(-1)
             if (!last || last.bids !== key.bids || last.asks !== key.asks) expected.push(key)
           }
-          const toKey = (d: Depth | null) =>
+          const toKey = (d: DepthWithin | null) =>
             d === null ? null : { bids: key4(ratio(d.bids)), asks: key4(ratio(d.asks)) }
           expect(run(books, depthWithin(bps)).map(toKey)).toEqual(expected)
         },

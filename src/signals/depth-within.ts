@@ -17,16 +17,16 @@ import { bestLevel, bookLevel } from './inputs.js'
  * @example
  * ```ts
  * import { compareDecimal } from 'venue-rx'
- * import { type Depth, depthWithin } from 'venue-rx/signals'
+ * import { type DepthWithin, depthWithin } from 'venue-rx/signals'
  *
- * venue.watchOrderBook(0).pipe(depthWithin(25)).subscribe((depth: Depth | null) => {
+ * venue.watchOrderBook(0).pipe(depthWithin(25)).subscribe((depth: DepthWithin | null) => {
  *   // { bids: '1520.5', asks: '980' }: base quantity within 0.25 % of the mid
  *   if (depth === null) console.warn('one-sided book: no mid to measure from')
  *   else if (compareDecimal(depth.asks, '1000') < 0) console.warn('thin asks:', depth.asks)
  * })
  * ```
  */
-export interface Depth {
+export interface DepthWithin {
   /** Base quantity of the bids priced at or above `mid × (1 - bps / 10000)`. */
   readonly bids: string
   /** Base quantity of the asks priced at or below `mid × (1 + bps / 10000)`. */
@@ -69,18 +69,18 @@ function within(
  * venue.watchOrderBook(1).pipe(depthWithin(50)) // { bids: '1520.5', asks: '980' }, or null
  * ```
  */
-export function depthWithin(bps: string | number): OperatorFunction<OrderBook, Depth | null>
+export function depthWithin(bps: string | number): OperatorFunction<OrderBook, DepthWithin | null>
 export function depthWithin(
   bps: string | number,
   ...extra: unknown[]
-): OperatorFunction<OrderBook, Depth | null> {
+): OperatorFunction<OrderBook, DepthWithin | null> {
   noExtraArguments('depthWithin', ['bps'], extra)
   const distance = nonNegativeDecimal('depthWithin', 'bps', bps)
   const below = subtractDecimal('10000', distance)
   const above = addDecimal('10000', distance)
   return bookSignal(
     'depthWithin',
-    (book): Depth | null => {
+    (book): DepthWithin | null => {
       const bid = bestLevel('depthWithin', book, 'bids')
       const ask = bestLevel('depthWithin', book, 'asks')
       if (bid === undefined || ask === undefined) return null

@@ -13,7 +13,7 @@
  */
 export type { DecimalLike } from './checks.js'
 export { type CrossEvent, crossover } from './crossover.js'
-export { type Depth, depthWithin } from './depth-within.js'
+export { type DepthWithin, depthWithin } from './depth-within.js'
 export { type EmaOptions, ema } from './ema.js'
 export { type ImbalanceOptions, imbalance } from './imbalance.js'
 export {
