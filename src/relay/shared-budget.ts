@@ -14,7 +14,8 @@ import { TAKE_TOKEN } from './scripts.js'
  *
  * Within this process, requests wait in lanes served round-robin as by the local
  * `TokenBucket`: one token is taken from Redis at a time, for the next waiter of the round,
- * so one busy stream cannot starve another.
+ * so one busy stream cannot starve another. Waits between tokens run on `timers` (the
+ * venue's scheduler when it has one; real time by default).
  *
  * @example
  * ```ts
@@ -41,12 +42,17 @@ export class SharedBudget {
   #client: Promise<Redis> | undefined
   #closed: { readonly reason: unknown } | undefined
 
-  constructor(where: RelayRedis, key: string, rate: number) {
+  constructor(
+    where: RelayRedis,
+    key: string,
+    rate: number,
+    options: { readonly timers?: TimerProvider } = {},
+  ) {
     this.#where = where
     this.#key = key
     this.#rate = rate
     this.#capacity = Math.max(1, rate)
-    this.#timers = realTimers
+    this.#timers = options.timers ?? realTimers
   }
 
   /** Requests waiting for a token, across all lanes. */
