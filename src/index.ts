@@ -60,7 +60,14 @@ export {
   VenueServerError,
   VenueTimeoutError,
 } from './errors/index.js'
-export type { BackoffOptions, MarketDataSource, RelaySettings, VenueOptions } from './options.js'
+export type {
+  BackoffOptions,
+  MarketDataSource,
+  RelayReaderSettings,
+  RelaySettings,
+  SharedBudgetSettings,
+  VenueOptions,
+} from './options.js'
 // REST
 export type {
   CallOptions,

@@ -97,17 +97,58 @@ export interface VenueOptions {
    * and `watchPools`. The other streams and `rest` still go to the venue. `prefix` must be
    * the relay's (default `venue-rx`).
    */
-  readonly relay?: RelaySettings
+  readonly relay?: RelayReaderSettings
   /**
    * Keep the request budget (`maxRequestsPerSecond`) in Redis, shared by every client and
    * relay of this venue and API key on any host: one limit for the fleet.
    */
-  readonly sharedBudget?: RelaySettings
+  readonly sharedBudget?: SharedBudgetSettings
 }
 
 /**
- * Where a venue finds Redis for {@link VenueOptions.relay} and
- * {@link VenueOptions.sharedBudget}.
+ * Where a venue reads the streams a relay publishes ({@link VenueOptions.relay}): the
+ * Redis the relay (`startRelay`, `venue-rx relay`) publishes to, and its key prefix.
+ *
+ * @example
+ * ```ts
+ * import { createVenue, type RelayReaderSettings } from 'venue-rx'
+ *
+ * const relay: RelayReaderSettings = { redis: 'redis://10.0.0.5:6379', prefix: 'desk-a' }
+ * const venue = createVenue({ baseUrl, apiKey, relay })
+ * ```
+ */
+export interface RelayReaderSettings {
+  /** A `redis://` URL or ioredis options. */
+  readonly redis: RelayRedis
+  /** First part of every Redis key; the relay's own. Default `venue-rx`. */
+  readonly prefix?: string
+}
+
+/**
+ * Where a venue keeps its request budget ({@link VenueOptions.sharedBudget}): the Redis
+ * every client and relay of the same venue and API key take their tokens from, and the
+ * key prefix they share.
+ *
+ * @example
+ * ```ts
+ * import { createVenue, type SharedBudgetSettings } from 'venue-rx'
+ *
+ * const sharedBudget: SharedBudgetSettings = { redis: 'redis://10.0.0.5:6379' }
+ * const venue = createVenue({ baseUrl, apiKey, maxRequestsPerSecond: 10, sharedBudget })
+ * ```
+ */
+export interface SharedBudgetSettings {
+  /** A `redis://` URL or ioredis options. */
+  readonly redis: RelayRedis
+  /** First part of the budget's Redis key; the fleet's own. Default `venue-rx`. */
+  readonly prefix?: string
+}
+
+/**
+ * Settings that fit both Redis options of a venue.
+ *
+ * @deprecated Use {@link RelayReaderSettings} for `relay` and {@link SharedBudgetSettings}
+ * for `sharedBudget`.
  *
  * @example
  * ```ts
@@ -117,12 +158,7 @@ export interface VenueOptions {
  * const venue = createVenue({ baseUrl, apiKey, relay: redis, sharedBudget: redis })
  * ```
  */
-export interface RelaySettings {
-  /** A `redis://` URL or ioredis options. */
-  readonly redis: RelayRedis
-  /** First part of every Redis key. Default `venue-rx`. */
-  readonly prefix?: string
-}
+export type RelaySettings = RelayReaderSettings & SharedBudgetSettings
 
 /** {@link VenueOptions} after validation and defaults; the key is wrapped so it cannot leak. */
 export interface ResolvedVenueOptions {
@@ -142,8 +178,8 @@ export interface ResolvedVenueOptions {
   readonly dispatcher: VenueDispatcher | undefined
   readonly paramNames: ParamNames
   readonly scheduler: SchedulerLike | undefined
-  readonly relay: Required<RelaySettings> | undefined
-  readonly sharedBudget: Required<RelaySettings> | undefined
+  readonly relay: Required<RelayReaderSettings> | undefined
+  readonly sharedBudget: Required<SharedBudgetSettings> | undefined
 }
 
 const OPTION_NAMES: ReadonlySet<string> = new Set([
@@ -227,12 +263,16 @@ function resolve(options: VenueOptions): ResolvedVenueOptions {
     dispatcher: dispatcher(options.dispatcher),
     paramNames: paramNames(options.paramNames),
     scheduler: scheduler(options.scheduler),
-    relay: relaySettings('relay', options.relay),
-    sharedBudget: relaySettings('sharedBudget', options.sharedBudget),
+    relay: redisSettings('relay', options.relay),
+    sharedBudget: redisSettings('sharedBudget', options.sharedBudget),
   })
 }
 
-function relaySettings(name: string, value: unknown): Required<RelaySettings> | undefined {
+/** Checks {@link VenueOptions.relay} or {@link VenueOptions.sharedBudget} (`name`): one shape. */
+function redisSettings(
+  name: 'relay' | 'sharedBudget',
+  value: unknown,
+): Required<RelayReaderSettings & SharedBudgetSettings> | undefined {
   if (value === undefined) return undefined
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new VenueInputError(name, `createVenue: ${name} must be an object { redis, prefix }`)
@@ -245,7 +285,7 @@ function relaySettings(name: string, value: unknown): Required<RelaySettings> | 
       })
     }
   }
-  const { redis, prefix } = value as RelaySettings
+  const { redis, prefix } = value as RelayReaderSettings
   const checkedPrefix = prefix === undefined ? DEFAULT_PREFIX : prefix
   if (typeof checkedPrefix !== 'string' || !/^[\w.-]{1,64}$/.test(checkedPrefix)) {
     throw new VenueInputError(

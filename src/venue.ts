@@ -192,10 +192,9 @@ export interface Venue {
 export function createVenue(options: VenueOptions): Venue {
   const resolved = resolveOptions(options)
   // One clock for the streams and the budget: the caller's scheduler, or real time.
-  const bucket = new TokenBucket(
-    resolved.maxRequestsPerSecond,
-    resolved.scheduler === undefined ? {} : { timers: schedulerTimers(resolved.scheduler) },
-  )
+  const clock =
+    resolved.scheduler === undefined ? {} : { timers: schedulerTimers(resolved.scheduler) }
+  const bucket = new TokenBucket(resolved.maxRequestsPerSecond, clock)
   const pool = createUndiciTransport({
     baseUrl: resolved.baseUrl,
     dispatcher: resolved.dispatcher,
@@ -210,6 +209,7 @@ export function createVenue(options: VenueOptions): Venue {
           resolved.sharedBudget.redis,
           budgetKey(resolved.sharedBudget.prefix, resolved.baseUrl, resolved.apiKey?.reveal()),
           resolved.maxRequestsPerSecond,
+          clock,
         )
   // Identical requests share one flight, and a flight waits for one token of the budget.
   const shared = dedupeTransport(pool, {

@@ -7,7 +7,10 @@ import {
   type KlinesArgs,
   type OrderRef,
   type OrderWithTrades,
+  type RelayReaderSettings,
+  type RelaySettings,
   type RestClient,
+  type SharedBudgetSettings,
   type TradeDetail,
   type Venue,
   VenueAbortError,
@@ -177,5 +180,18 @@ describe('error types', () => {
   test('VenueAuthError rejects an unknown reason', () => {
     // @ts-expect-error 'expired' is not a VenueAuthReason
     expectTypeOf(new VenueAuthError('expired', 'm')).toExtend<VenueError>()
+  })
+})
+
+describe('Redis settings: one type per role', () => {
+  test('relay takes RelayReaderSettings, sharedBudget SharedBudgetSettings', () => {
+    expectTypeOf<NonNullable<VenueOptions['relay']>>().toEqualTypeOf<RelayReaderSettings>()
+    expectTypeOf<NonNullable<VenueOptions['sharedBudget']>>().toEqualTypeOf<SharedBudgetSettings>()
+  })
+
+  test('the deprecated RelaySettings still fits both options', () => {
+    expectTypeOf<RelaySettings>().toExtend<RelayReaderSettings>()
+    expectTypeOf<RelaySettings>().toExtend<SharedBudgetSettings>()
+    expectTypeOf({ redis: 'redis://127.0.0.1:6379' }).toExtend<RelaySettings>()
   })
 })

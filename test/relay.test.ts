@@ -300,4 +300,22 @@ describe('relay: one poller, consumers read from Redis', () => {
       startRelay({ baseUrl: sim.url, redis: server().url, streams: ['depth:x'] }),
     ).rejects.toThrow(VenueInputError)
   })
+
+  it('refuses a relay option at the call: a relay does not read from a relay', async () => {
+    const sim = await simulator()
+    const prefix = nextPrefix()
+    const refused = startRelay({
+      baseUrl: sim.url,
+      redis: server().url,
+      prefix,
+      streams: ['pools'],
+      relay: { redis: server().url, prefix },
+    })
+    await expect(refused).rejects.toThrow(VenueInputError)
+    await expect(refused).rejects.toMatchObject({ argument: 'relay' })
+    await expect(refused).rejects.toThrow(/startRelay: the relay option/)
+    // Nothing started: no lease was taken, so another relay gets the stream at once.
+    const relay = await relayOn(sim, prefix, ['pools'])
+    await waitFor(() => relay.status()['pools'] === 'active', 'the lease of pools')
+  })
 })

@@ -19,7 +19,9 @@ import { type InOrder, type Publish, streamSource, takeoverOf } from './stream-s
 
 /**
  * Settings of {@link startRelay}: the venue's options (the relay polls with them, under
- * one request budget) and where and what to publish.
+ * one request budget) and where and what to publish. Of the venue's options, `relay`
+ * (read streams from a relay) is refused with `VenueInputError`: a relay polls the venue.
+ * `sharedBudget` is taken: the relay's requests then count against the fleet's budget.
  *
  * @example
  * ```ts
@@ -105,6 +107,12 @@ const DEFAULT_MAX_LEN = 10_000
 export async function startRelay(options: RelayOptions): Promise<Relay> {
   if (typeof options !== 'object' || options === null) {
     throw new VenueInputError('options', 'startRelay: options must be an object')
+  }
+  if (options.relay !== undefined) {
+    throw new VenueInputError(
+      'relay',
+      'startRelay: the relay option is not taken: a relay polls the venue, it does not read from a relay',
+    )
   }
   const { redis, streams, prefix, leaseMs, maxLen, relayId, ...venueOptions } = options
   const where = checkRedis('redis', redis)

@@ -1,11 +1,6 @@
 import { VenueAbortError } from '../errors/venue-abort-error.js'
 import { clampDelay, realTimers, type TimerProvider } from '../timers.js'
-
-interface Waiter {
-  readonly resolve: () => void
-  readonly reject: (error: unknown) => void
-  readonly cleanup: () => void
-}
+import { LaneQueue } from './lane-queue.js'
 
 /**
  * A token bucket shared by every request of one venue: `ratePerSecond` tokens a second,
@@ -27,8 +22,14 @@ export class TokenBucket {
   readonly #timers: TimerProvider
   #tokens: number
   #refilledAt: number
-  /** Lanes with waiters, in round-robin order: the first lane is served next. */
-  readonly #lanes = new Map<string, Waiter[]>()
+  readonly #lanes = new LaneQueue({
+    aborted: (signal) => this.#aborted(signal),
+    // The last waiter left: no refill to wait for.
+    emptied: () => {
+      this.#timers.clearTimeout(this.#timer)
+      this.#timer = undefined
+    },
+  })
   #timer: unknown
   /** Set by `close`: later `acquire` calls reject with its reason. */
   #closed: { readonly reason: unknown } | undefined
@@ -43,9 +44,7 @@ export class TokenBucket {
 
   /** Requests waiting for a token, across all lanes. */
   get waiting(): number {
-    let count = 0
-    for (const queue of this.#lanes.values()) count += queue.length
-    return count
+    return this.#lanes.waiting
   }
 
   /** Resolves when a token is taken for `lane`; rejects with `VenueAbortError` if `signal` fires first. */
@@ -53,26 +52,13 @@ export class TokenBucket {
     if (this.#closed !== undefined) return Promise.reject(this.#closed.reason)
     if (signal?.aborted) return Promise.reject(this.#aborted(signal))
     this.#refill()
-    if (this.#lanes.size === 0 && this.#tokens >= 1) {
+    if (this.#lanes.empty && this.#tokens >= 1) {
       this.#tokens -= 1
       return Promise.resolve()
     }
-    return new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        this.#remove(lane, waiter)
-        reject(this.#aborted(signal as AbortSignal))
-      }
-      const waiter: Waiter = {
-        resolve,
-        reject,
-        cleanup: () => signal?.removeEventListener('abort', onAbort),
-      }
-      signal?.addEventListener('abort', onAbort, { once: true })
-      const queue = this.#lanes.get(lane)
-      if (queue === undefined) this.#lanes.set(lane, [waiter])
-      else queue.push(waiter)
-      this.#drain()
-    })
+    const granted = this.#lanes.wait(lane, signal)
+    this.#drain()
+    return granted
   }
 
   /** Rejects every waiter and every later `acquire` (the venue closed), and stops the refill timer. */
@@ -80,13 +66,7 @@ export class TokenBucket {
     this.#closed = { reason }
     this.#timers.clearTimeout(this.#timer)
     this.#timer = undefined
-    for (const queue of this.#lanes.values()) {
-      for (const waiter of queue) {
-        waiter.cleanup()
-        waiter.reject(reason)
-      }
-    }
-    this.#lanes.clear()
+    this.#lanes.rejectAll(() => reason)
   }
 
   #refill(): void {
@@ -100,38 +80,14 @@ export class TokenBucket {
 
   #drain(): void {
     this.#refill()
-    while (this.#tokens >= 1) {
-      const next = this.#lanes.entries().next()
-      if (next.done) return
-      const [lane, queue] = next.value
-      const waiter = queue.shift() as Waiter
-      // Rotate: the lane just served goes to the back of the round.
-      this.#lanes.delete(lane)
-      if (queue.length > 0) this.#lanes.set(lane, queue)
-      this.#tokens -= 1
-      waiter.cleanup()
-      waiter.resolve()
-    }
-    if (this.#lanes.size > 0 && this.#timer === undefined) {
+    while (this.#tokens >= 1 && this.#lanes.serveNext()) this.#tokens -= 1
+    if (!this.#lanes.empty && this.#timer === undefined) {
       // Clamped: a very low rate would otherwise ask for a wait no timer keeps.
       const waitMs = clampDelay(Math.ceil(((1 - this.#tokens) * 1000) / this.#rate))
       this.#timer = this.#timers.setTimeout(() => {
         this.#timer = undefined
         this.#drain()
       }, waitMs)
-    }
-  }
-
-  #remove(lane: string, waiter: Waiter): void {
-    const queue = this.#lanes.get(lane)
-    if (queue === undefined) return
-    const index = queue.indexOf(waiter)
-    if (index !== -1) queue.splice(index, 1)
-    waiter.cleanup()
-    if (queue.length === 0) this.#lanes.delete(lane)
-    if (this.#lanes.size === 0) {
-      this.#timers.clearTimeout(this.#timer)
-      this.#timer = undefined
     }
   }
 

@@ -35,8 +35,11 @@ export interface RelayFixture {
   direct(sim: Simulator): Venue
 }
 
-/** Registers the file's hooks; `tag` starts each test's key prefix. */
-export function relayFixture(tag: string): RelayFixture {
+/**
+ * Registers the file's hooks: one redis-server for the file, and the cleanups after each
+ * test. Returns the server (started before the file's first test).
+ */
+export function redisForFile(): () => RedisServer {
   let redis: RedisServer | undefined
   beforeAll(async () => {
     redis = await startRedisServer()
@@ -45,10 +48,15 @@ export function relayFixture(tag: string): RelayFixture {
     await redis?.close()
   })
   afterEach(runCleanups)
-  const server = () => {
+  return () => {
     if (redis === undefined) throw new Error('the redis-server is not started')
     return redis
   }
+}
+
+/** Registers the file's hooks; `tag` starts each test's key prefix. */
+export function relayFixture(tag: string): RelayFixture {
+  const server = redisForFile()
   let prefixes = 0
   const venue = (options: VenueOptions) => {
     const created = createVenue(options)
