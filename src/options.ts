@@ -3,7 +3,7 @@ import { ApiKey } from './api-key.js'
 import type { BackoffOptions } from './core/retry-backoff.js'
 import { redactError } from './errors/venue-error.js'
 import { VenueInputError } from './errors/venue-input-error.js'
-import { checkRedis, DEFAULT_PREFIX, type RelayRedis } from './relay/redis.js'
+import { checkRedis, DEFAULT_PREFIX, type RelayRedis } from './redis/redis.js'
 import type { MarketDataSource } from './rest/index.js'
 import {
   DEFAULT_PARAM_NAMES,

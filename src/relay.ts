@@ -5,11 +5,12 @@
  *
  * @packageDocumentation
  */
-export { type Relay, type RelayOptions, startRelay } from './fleet/start-relay.js'
-export type { RelayRedis } from './relay/redis.js'
+
+export type { RelayRedis } from './redis/redis.js'
 export {
   parseRelayStream,
   type RelayStream,
   type RelayStreamKind,
   relayStreamName,
-} from './relay/stream-names.js'
+} from './redis/stream-names.js'
+export { type Relay, type RelayOptions, startRelay } from './relay-publisher/start-relay.js'

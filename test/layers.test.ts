@@ -70,9 +70,13 @@ const LAYERS = [
   ['book', ['book/']],
   ['streams', ['streams/']],
   ['signals', ['signals/']],
-  ['relay', ['relay/']],
+  // Redis: the connection, the key layout and the stream names every Redis part shares.
+  ['redis', ['redis/']],
+  ['shared-budget', ['shared-budget/']],
+  ['relay-reader', ['relay-reader/']],
   ['venue', ['options.ts', 'venue.ts']],
-  ['fleet', ['fleet/']],
+  // The relay publisher polls through a venue.
+  ['relay-publisher', ['relay-publisher/']],
   ['index', ['index.ts', 'operators.ts', 'relay.ts']],
   ['cli', ['cli/']],
 ] as const satisfies readonly (readonly [string, readonly string[]])[]

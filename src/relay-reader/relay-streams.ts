@@ -4,6 +4,8 @@ import type { BookEvent } from '../book/book-event.js'
 import type { CursorProgress } from '../core/paginate-cursor.js'
 import { compareIds } from '../decimal.js'
 import { VenueRelayError } from '../errors/venue-relay-error.js'
+import { type RelayScope, relayKeys } from '../redis/redis.js'
+import { type RelayStream, relayStreamName } from '../redis/stream-names.js'
 import { checkPoolId, unsignedId } from '../rest/index.js'
 import type { Balance } from '../schemas/balance.js'
 import type { PoolSummary } from '../schemas/pool-summary.js'
@@ -18,8 +20,6 @@ import { checkInterval, type KlineEvent } from '../streams/watch-klines.js'
 import type { OpenOrderEvent } from '../streams/watch-open-orders.js'
 import type { PublicTradeEvent } from '../streams/watch-trades.js'
 import { type FollowContext, type FollowStart, followRelay, type RelayEntry } from './follow.js'
-import { type RelayScope, relayKeys } from './redis.js'
-import { type RelayStream, relayStreamName } from './stream-names.js'
 
 /** The `watch...` methods a relay feeds, for a venue created with the `relay` option. */
 export interface RelayStreams {

@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis'
 import { VenueAbortError } from '../errors/venue-abort-error.js'
+import { connectRedis, type RelayRedis, relayError } from '../redis/redis.js'
 import { clampDelay, realTimers, type TimerProvider } from '../timers.js'
 import { LaneQueue } from '../transport/lane-queue.js'
-import { connectRedis, type RelayRedis, relayError } from './redis.js'
-import { TAKE_TOKEN } from './scripts.js'
+import { TAKE_TOKEN } from './take-token.js'
 
 /**
  * The request budget kept in Redis: a token bucket (`rate` a second, `capacity` at most)

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis'
 import { Observable } from 'rxjs'
 import type { HealthBoard } from '../core/health.js'
 import { VenueRelayError } from '../errors/venue-relay-error.js'
-import { connectRedis, type RelayKeys, type RelayRedis, relayError } from './redis.js'
+import { connectRedis, type RelayKeys, type RelayRedis, relayError } from '../redis/redis.js'
 
 /** One entry of a relayed stream: its id and its event, parsed. */
 export interface RelayEntry {

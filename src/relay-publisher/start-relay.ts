@@ -11,10 +11,10 @@ import {
   type RelayRedis,
   relayError,
   relayKeys,
-} from '../relay/redis.js'
-import { ACQUIRE, PUBLISH, RELEASE } from '../relay/scripts.js'
-import { parseRelayStream, type RelayStream, relayStreamName } from '../relay/stream-names.js'
+} from '../redis/redis.js'
+import { parseRelayStream, type RelayStream, relayStreamName } from '../redis/stream-names.js'
 import { createVenue, type Venue } from '../venue.js'
+import { ACQUIRE, PUBLISH, RELEASE } from './scripts.js'
 import { type InOrder, type Publish, streamSource, takeoverOf } from './stream-sources.js'
 
 /**
