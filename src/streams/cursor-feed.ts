@@ -1,20 +1,18 @@
 import {
-  catchError,
   concat,
   concatMap,
   defer,
   from,
   map,
   mergeWith,
-  Observable,
+  type Observable,
   type ObservableInput,
   of,
   Subject,
-  type Subscription,
-  throwError,
 } from 'rxjs'
+import { backfillThenJoin } from '../core/backfill-then-join.js'
 import { fromRequest } from '../core/from-request.js'
-import { type CursorProgress, deliverThenSave, paginateCursor } from '../core/paginate-cursor.js'
+import { type CursorProgress, paginateCursor } from '../core/paginate-cursor.js'
 import { retryBackoff } from '../core/retry-backoff.js'
 import type { RestClient } from '../rest/index.js'
 import type { Checkpoint } from './checkpoint.js'
@@ -90,17 +88,6 @@ export type TailEvent<T, C> =
  */
 const MAX_QUEUED = 10_000
 
-/** A page the shared tail polled, queued between its items (a class: items are plain objects). */
-class PageEvent<C> {
-  constructor(
-    readonly held: number,
-    readonly newest: C | undefined,
-  ) {}
-}
-
-/** A subscriber fell too far behind the shared tail: it backfills again. */
-class FellBehind extends Error {}
-
 /**
  * Checks the options object of a cursor feed at the call: only `cursor`, `checkpoint`,
  * `onProgress` and the feed's own `extra` names, a checkpoint with `load` and `save`, a
@@ -163,11 +150,11 @@ export function sharedTail<T, C>(
  * `cursor`), saved after delivery. A subscriber that is behind backfills on its own
  * (`paginateCursor` in full pages, run by the {@link pollingPipeline} under `key#n`), then
  * joins the feed's shared tail, which every caught-up subscriber shares: one poller
- * whatever their number. The hand-over loses and repeats nothing: when the backfill first
- * catches up the subscriber starts listening to the tail (queueing its items), backfills
- * on at least up to where the tail starts, then takes the tail's items after its own
- * cursor. One that falls more than 10,000 items
- * behind the tail (a slow checkpoint) drops them and backfills again.
+ * whatever their number. The hand-over ({@link backfillThenJoin}) loses and repeats
+ * nothing: when the backfill first catches up the subscriber starts listening to the tail
+ * (queueing its items), backfills on at least up to where the tail starts, then takes the
+ * tail's items after its own cursor. One that falls more than 10,000 items behind the
+ * tail (a slow checkpoint) drops them and backfills again.
  */
 export function cursorFeed<T, C>(
   context: StreamContext,
@@ -184,144 +171,86 @@ export function cursorFeed<T, C>(
         options.checkpoint === undefined
           ? undefined
           : (cursor: C) => options.checkpoint?.save(cursor)
-      const run = (): Observable<T> =>
-        new Observable<T>((subscriber) => {
-          // From where the tail covers everything: known with its first event.
-          let joinAt: { readonly cursor: C | undefined } | undefined
-          // Tail items, and the tail's page events (reported as progress).
-          const queue: (T | PageEvent<C>)[] = []
-          let pages = 0
-          let items = 0
-          let live = false
-          let saving = false
-          let tailEnded = false
-          const pump = (): void => {
-            while (live && !saving && !subscriber.closed) {
-              if (queue.length === 0) {
-                if (tailEnded) subscriber.complete()
-                return
-              }
-              const item = queue.shift() as T | PageEvent<C>
-              if (item instanceof PageEvent) {
-                pages += 1
-                options.onProgress?.({
-                  phase: 'tail',
-                  pages,
-                  items,
-                  cursor: delivered,
-                  held: item.held,
-                  newest: item.newest,
-                })
-                continue
-              }
-              const cursor = cursorOf(item)
-              if (!after(cursor, delivered)) continue
-              saving = !deliverThenSave(
-                subscriber,
-                item,
-                () => {
-                  delivered = cursor
-                  items += 1
-                  return save?.(cursor)
-                },
-                () => {
-                  saving = false
-                  pump()
-                },
-              )
-            }
-          }
+      return backfillThenJoin<T, TailEvent<T, C>, T>(() => {
+        // Counted afresh by each attempt (a new backfill starts its own count).
+        let pages = 0
+        let items = 0
+        return {
           // The tail is joined once the backfill first catches up (not before: a feed far
           // behind would keep a tail poller busy for nothing while it backfills). From then
-          // on its items are queued, so none is missed while the backfill reaches where
+          // on its events are held, so none is missed while the backfill reaches where
           // the tail starts.
-          let listening: Subscription | undefined
-          const listen = () => {
-            listening ??= tail.subscribe({
-              next: (event) => {
-                if (joinAt === undefined) {
-                  joinAt = { cursor: event.type === 'item' ? cursorOf(event.item) : event.cursor }
-                }
-                if (event.type === 'start') return
-                queue.push(
-                  event.type === 'item' ? event.item : new PageEvent(event.held, event.newest),
-                )
-                if (queue.length > MAX_QUEUED) subscriber.error(new FellBehind())
-                else pump()
-              },
-              error: (error: unknown) => subscriber.error(error),
-              complete: () => {
-                tailEnded = true
-                pump()
-              },
-            })
-          }
-          const backfill = pollingPipeline<T>(
-            context,
-            spec.key,
-            (lane) =>
-              paginateCursor<T, C>({
-                start: delivered,
-                fetchPage: (cursor, signal) => spec.fetchPage(lane.rest, cursor, signal),
-                cursorOf,
-                compare,
-                pageSize: spec.pageSize,
-                intervalMs: lane.intervalMs,
-                save,
-                retry: lane.retry(),
-                onProgress: (progress) => {
-                  lane.ok()
-                  pages = progress.pages
-                  items = progress.items
-                  options.onProgress?.(progress)
-                },
-                scheduler: lane.scheduler,
-                settleMs: context.settleMs,
-                timeOf: spec.timeOf,
-                handOver: (cursor) => {
-                  listen()
-                  if (joinAt === undefined) return 'wait'
-                  const start = joinAt.cursor
-                  if (
-                    start === undefined ||
-                    (cursor !== undefined && compare(cursor, start) >= 0)
-                  ) {
-                    return 'end'
-                  }
-                  // The tail starts later than this backfill reached: those items exist.
-                  return 'next'
-                },
-              }),
-            { sharing: 'own' },
-          ).subscribe({
-            next: (item) => {
-              delivered = cursorOf(item)
-              subscriber.next(item)
-            },
-            error: (error: unknown) => subscriber.error(error),
-            complete: () => {
-              // The venue closed before the backfill caught up: the feed ends with it.
-              if (listening === undefined) {
-                subscriber.complete()
-                return
-              }
-              // Caught up with the tail (or the venue closed: the tail ends too).
-              live = true
-              pump()
-            },
-          })
-          return () => {
-            backfill.unsubscribe()
-            listening?.unsubscribe()
-          }
-        })
-      return defer(run).pipe(
-        catchError(function again(error: unknown): Observable<T> {
-          return error instanceof FellBehind
-            ? defer(run).pipe(catchError(again))
-            : throwError(() => error)
-        }),
-      )
+          backfill: (join) =>
+            pollingPipeline<T>(
+              context,
+              spec.key,
+              (lane) =>
+                paginateCursor<T, C>({
+                  start: delivered,
+                  fetchPage: (cursor, signal) => spec.fetchPage(lane.rest, cursor, signal),
+                  cursorOf,
+                  compare,
+                  pageSize: spec.pageSize,
+                  intervalMs: lane.intervalMs,
+                  save,
+                  retry: lane.retry(),
+                  onProgress: (progress) => {
+                    lane.ok()
+                    pages = progress.pages
+                    items = progress.items
+                    options.onProgress?.(progress)
+                  },
+                  scheduler: lane.scheduler,
+                  settleMs: context.settleMs,
+                  timeOf: spec.timeOf,
+                  handOver: () => {
+                    join.listen()
+                    const covered = join.covered()
+                    if (covered === undefined) return 'wait'
+                    // Not covered: the tail starts later than this backfill reached, so
+                    // those items exist.
+                    return covered ? 'end' : 'next'
+                  },
+                }),
+              { sharing: 'own' },
+            ),
+          shared: tail,
+          fromBackfill: (item, emit) => {
+            delivered = cursorOf(item)
+            emit(item)
+          },
+          fromShared: (event, emit) => {
+            if (event.type === 'start') return
+            if (event.type === 'page') {
+              pages += 1
+              options.onProgress?.({
+                phase: 'tail',
+                pages,
+                items,
+                cursor: delivered,
+                held: event.held,
+                newest: event.newest,
+              })
+              return
+            }
+            const cursor = cursorOf(event.item)
+            if (!after(cursor, delivered)) return
+            emit(event.item)
+            delivered = cursor
+            items += 1
+            return save?.(cursor)
+          },
+          // Where the tail starts (its first event): every item after it follows.
+          covers: (first) => {
+            const start = first.type === 'item' ? cursorOf(first.item) : first.cursor
+            return (
+              start === undefined || (delivered !== undefined && compare(delivered, start) >= 0)
+            )
+          },
+          hold: MAX_QUEUED,
+          handOver: 'when-backfill-ends',
+        }
+      })
     }),
   )
 }

@@ -1,5 +1,6 @@
 import equal from 'fast-deep-equal'
-import { map, Observable, type Subscription } from 'rxjs'
+import { map, Observable } from 'rxjs'
+import { backfillThenJoin } from '../core/backfill-then-join.js'
 import type { MarketDataSource, RestClient } from '../rest/index.js'
 import { checkPoolId, checkSource, failArgument, INTERVAL_SECONDS } from '../rest/index.js'
 import { KLINE_INTERVALS, type Kline, type KlineInterval } from '../schemas/kline.js'
@@ -414,62 +415,36 @@ export function watchKlines(
     })
   }
   const own = pollingPipeline(context, key, scan(since), { sharing: 'own' })
-  return backfillThenJoin(shared, own, since)
+  return sinceThenShared(shared, own, since)
 }
 
 /**
  * A subscriber with `since`: its own run (from `since`) until a state of the shared run
  * holds every closed candle it still needs, then the shared run alone. Both runs go
  * through the same {@link Follower}, so each candle is delivered once across the switch.
+ * The shared run is listened to from the start: its replayed state may cover `since` at
+ * once, and then the own run is never started.
  */
-function backfillThenJoin(
+function sinceThenShared(
   shared: Observable<KlineState>,
   own: Observable<KlineState>,
   since: number,
 ): Observable<KlineEvent> {
-  return new Observable<KlineEvent>((subscriber) => {
+  return backfillThenJoin<KlineState, KlineState, KlineEvent>(() => {
     const follower = new Follower(since)
-    const emit = (event: KlineEvent) => subscriber.next(event)
-    let joined = false
-    let latestShared: KlineState | undefined
-    let ownRun: Subscription | undefined
-    const tryJoin = () => {
-      if (joined || latestShared === undefined || !follower.covers(latestShared)) return
-      joined = true
-      ownRun?.unsubscribe()
-      follower.take(latestShared, emit)
-    }
-    const end = {
-      error: (error: unknown) => subscriber.error(error),
-      complete: () => subscriber.complete(),
-    }
-    const sharedRun = shared.subscribe({
-      next: (state) => {
-        if (joined) {
-          follower.take(state, emit)
-          return
-        }
-        latestShared = state
-        tryJoin()
+    const take = (state: KlineState, emit: (event: KlineEvent) => void) =>
+      follower.take(state, emit)
+    return {
+      backfill: (join) => {
+        join.listen()
+        return own
       },
-      ...end,
-    })
-    // The shared run may have covered `since` at once (its replayed state).
-    if (!joined && !subscriber.closed) {
-      ownRun = own.subscribe({
-        next: (state) => {
-          if (joined) return
-          follower.take(state, emit)
-          tryJoin()
-        },
-        ...end,
-      })
-      // Joined while subscribing (an answer that came at once): the own run is not needed.
-      if (joined) ownRun.unsubscribe()
-    }
-    return () => {
-      sharedRun.unsubscribe()
-      ownRun?.unsubscribe()
+      shared,
+      fromBackfill: take,
+      fromShared: take,
+      covers: (state) => follower.covers(state),
+      hold: 'latest',
+      handOver: 'when-covered',
     }
   })
 }
