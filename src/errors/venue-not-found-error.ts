@@ -6,8 +6,11 @@ import { VenueError } from './venue-error.js'
  * all-zero record (empty `symbol`). Never retried.
  *
  * Note: the live service answers an unknown *order* with HTTP 500
- * `service internal error`, which cannot be told apart from a real fault; that is a
- * {@link VenueServerError} with `ambiguous: true`.
+ * `service internal error`, which cannot be told apart from a real fault; a REST call
+ * rejects with a {@link VenueServerError} with `ambiguous: true`. `watchOrder` asks again
+ * for `visibleWithinMs` and then concludes that the order is unknown: its
+ * `VenueNotFoundError` has the `status` of the venue's last answer (500, or 404) and that
+ * answer's error as its `cause`.
  *
  * @example
  * ```ts
@@ -27,7 +30,7 @@ export class VenueNotFoundError extends VenueError {
   override readonly code = 'VENUE_NOT_FOUND'
   override readonly retryable = false
   override name = 'VenueNotFoundError'
-  /** HTTP status of the response. */
+  /** HTTP status of the (last) response: 404, 200 (an all-zero pool), or 500 (see above). */
   readonly status: number
   /** The envelope's message, when the body had one. */
   readonly venueMessage: string | undefined

@@ -1,7 +1,7 @@
 import { map, type Observable, pipe } from 'rxjs'
 import { distinctUntilDeepChanged } from '../core/distinct-until-deep-changed.js'
 import type { RestClient } from '../rest/index.js'
-import { polledSource, pollingPipeline } from './polling-pipeline.js'
+import { pollAnswers, pollingPipeline } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
 
 /** Settings of {@link polledResource}. */
@@ -20,7 +20,7 @@ export function polledResource<T>(
   fetch: (rest: RestClient, signal: AbortSignal) => Promise<T>,
   options: PolledResourceOptions = {},
 ): Observable<T> {
-  return pollingPipeline(context, key, polledSource(fetch, options.maxAmbiguousRetries), {
+  return pollingPipeline(context, key, pollAnswers(fetch, options.maxAmbiguousRetries), {
     shape: pipe(
       map((polled) => polled.value),
       distinctUntilDeepChanged(),

@@ -63,12 +63,12 @@ let ownRuns = 0
  * - completion when the venue closes;
  * - sharing: one run per key for every subscriber (`shared`) or one per subscription.
  *
- * The source builds the run from its lane: {@link polledSource} for a resource polled
+ * The source builds the run from its lane: {@link pollAnswers} for a resource polled
  * every `pollIntervalMs`, `paginateCursor` for a feed.
  *
  * @example
  * ```ts
- * pollingPipeline(context, 'watchPools()', polledSource((rest, signal) => rest.pools(undefined, { signal })), {
+ * pollingPipeline(context, 'watchPools()', pollAnswers((rest, signal) => rest.pools(undefined, { signal })), {
  *   shape: pipe(map((polled) => polled.value), distinctUntilDeepChanged()),
  * })
  * ```
@@ -120,10 +120,10 @@ function laneOf(context: StreamContext, key: string): PollingLane {
  *
  * @example
  * ```ts
- * polledSource((rest, signal) => rest.balances({ signal }))
+ * pollAnswers((rest, signal) => rest.balances({ signal }))
  * ```
  */
-export function polledSource<T>(
+export function pollAnswers<T>(
   fetch: (rest: RestClient, signal: AbortSignal) => Promise<T>,
   maxAmbiguousRetries?: number,
 ): (lane: PollingLane) => Observable<Polled<T>> {

@@ -5,7 +5,7 @@ import type { OrderBook } from '../book/order-book.js'
 import { normalizeDecimal } from '../decimal.js'
 import type { DepthArgs, MarketDataSource } from '../rest/index.js'
 import { checkPoolId, checkSource, depthQuery } from '../rest/index.js'
-import { polledSource, pollingPipeline } from './polling-pipeline.js'
+import { pollAnswers, pollingPipeline } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 import { streamOptions } from './stream-options.js'
@@ -61,7 +61,7 @@ export function watchDepth(
   const polls = pollingPipeline(
     context,
     key,
-    polledSource((rest, signal) => rest.depth({ ...args, source }, { signal })),
+    pollAnswers((rest, signal) => rest.depth({ ...args, source }, { signal })),
     { shape: map(({ value, afterRecovery }): DepthPoll => ({ depth: value, afterRecovery })) },
   )
   return polls.pipe(toBookEvents(poolId))

@@ -4,7 +4,7 @@ import { backfillThenJoin } from '../core/backfill-then-join.js'
 import type { MarketDataSource, RestClient } from '../rest/index.js'
 import { checkPoolId, checkSource, failArgument, INTERVAL_SECONDS } from '../rest/index.js'
 import { KLINE_INTERVALS, type Kline, type KlineInterval } from '../schemas/kline.js'
-import { type PollingLane, polledSource, pollingPipeline } from './polling-pipeline.js'
+import { type PollingLane, pollAnswers, pollingPipeline } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 import { streamOptions } from './stream-options.js'
@@ -399,7 +399,7 @@ export function watchKlines(
     (from: number | undefined) =>
     (lane: PollingLane): Observable<KlineState> => {
       const run = new KlineScan(poolId, interval, source, from)
-      return polledSource((rest, signal) => run.poll(rest, signal))(lane).pipe(
+      return pollAnswers((rest, signal) => run.poll(rest, signal))(lane).pipe(
         map((polled) => polled.value),
       )
     }

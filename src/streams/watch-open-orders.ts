@@ -7,7 +7,7 @@ import { VenueServerError } from '../errors/venue-server-error.js'
 import type { RestClient } from '../rest/index.js'
 import type { OpenOrder, OrderWithTrades } from '../schemas/order.js'
 import { type OrderOutcome, orderOutcome } from './order-outcome.js'
-import { polledSource, pollingPipeline } from './polling-pipeline.js'
+import { pollAnswers, pollingPipeline } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 
@@ -127,7 +127,7 @@ export function openOrdersState(context: StreamContext): Observable<OpenOrdersSt
         let previous = new Map<string, OpenOrder>()
         const unresolved = new Map<string, number>()
         let poll = 0
-        return polledSource(async (rest, signal): Promise<OpenOrdersState> => {
+        return pollAnswers(async (rest, signal): Promise<OpenOrdersState> => {
           const listed = await allOpenOrders(rest, signal)
           const now = new Map(listed.map((order) => [order.id, order]))
           const endings: OrderEnding[] = []
