@@ -92,6 +92,8 @@ function messageOf(error: unknown): string {
  */
 export class HealthBoard {
   readonly #report = new BehaviorSubject<HealthReport>({})
+  /** Readers reporting under each key that several readers share (see {@link join}). */
+  readonly #readers = new Map<string, number>()
 
   /** Reports, latest first to a new subscriber; only on change. */
   readonly changes: Observable<HealthReport> = this.#report.pipe(distinctUntilChanged())
@@ -129,6 +131,25 @@ export class HealthBoard {
     if (entry === undefined || entry.state === 'failed') return
     const { [key]: _gone, ...rest } = this.#report.value
     this.#report.next(Object.freeze(rest))
+  }
+
+  /**
+   * One more reader reports under `key` (every subscription to one relayed stream reads on
+   * its own and reports under the stream's key).
+   */
+  join(key: string): void {
+    this.#readers.set(key, (this.#readers.get(key) ?? 0) + 1)
+  }
+
+  /** A reader of `key` stopped: with the last one, the key is {@link stopped}. */
+  leave(key: string): void {
+    const readers = (this.#readers.get(key) ?? 1) - 1
+    if (readers > 0) {
+      this.#readers.set(key, readers)
+      return
+    }
+    this.#readers.delete(key)
+    this.stopped(key)
   }
 
   /** Completes `changes`. */

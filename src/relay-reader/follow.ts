@@ -49,21 +49,6 @@ export interface FollowContext {
   readonly backoff: { readonly initialMs: number; readonly maxMs: number; readonly factor: number }
 }
 
-/** Subscriptions following each health key, per health board: the key goes with the last. */
-const following = new WeakMap<HealthBoard, Map<string, number>>()
-
-function follows(health: HealthBoard, key: string, change: 1 | -1): number {
-  let counts = following.get(health)
-  if (counts === undefined) {
-    counts = new Map()
-    following.set(health, counts)
-  }
-  const count = (counts.get(key) ?? 0) + change
-  if (count === 0) counts.delete(key)
-  else counts.set(key, count)
-  return count
-}
-
 /** Entries per XREAD, and how long one waits for new entries. */
 const BATCH = 500
 const BLOCK_MS = 2_000
@@ -82,7 +67,7 @@ export function followRelay<T>(context: FollowContext, spec: FollowSpec<T>): Obs
     let redis: Redis | undefined
     let wake: (() => void) | undefined
     const { health, backoff } = context
-    follows(health, spec.key, 1)
+    health.join(spec.key)
 
     const pause = (ms: number) =>
       new Promise<void>((resolve) => {
@@ -180,7 +165,7 @@ export function followRelay<T>(context: FollowContext, spec: FollowSpec<T>): Obs
       wake?.()
       // Ends a blocked XREAD at once.
       redis?.disconnect()
-      if (follows(health, spec.key, -1) === 0) health.stopped(spec.key)
+      health.leave(spec.key)
     }
   })
 }
