@@ -39,7 +39,9 @@ async function onScreen(
 /** A stack trace's frame line, or Node's pointer at the throwing line. */
 const STACK = /^\s+at |node:internal|^\s*\^$/m
 
-describe.concurrent('how the commands end', () => {
+// Each look at the screen may wait 15 s for its command on a loaded machine, and a test
+// runs up to three of them: the test's own bound is their sum, not the default 20 s.
+describe.concurrent('how the commands end', { timeout: 60_000 }, () => {
   it('demo and watch piped into head: the first lines, then exit 0 without a word more', async () => {
     const sim = await fixture.simulator()
     const ticking = setInterval(() => sim.advance(1), 20)
