@@ -9,6 +9,7 @@ import {
 } from '../src/simulator/index.js'
 import { planFaults } from '../src/simulator/server/fault-plan.js'
 import { createFakeMarket, KEY_A } from './helpers/fake-market.js'
+import { waitFor } from './helpers/wait-for.js'
 
 const running: Simulator[] = []
 
@@ -236,8 +237,8 @@ describe('simulator faults: close', () => {
       () => 'answered',
       () => 'ended',
     )
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(sim.faults.stats().hang).toBe(1)
+    // The request reached the server and hangs there (however long a busy machine takes).
+    await waitFor(() => sim.faults.stats().hang === 1, 'the request to hang')
     await Promise.all([sim.close(), sim.close()])
     expect(await outcome).toBe('ended')
     await sim.close()
@@ -249,7 +250,7 @@ describe('simulator faults: close', () => {
       () => 'answered',
       () => 'ended',
     )
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await waitFor(() => sim.faults.stats().latency === 1, 'the request to be delayed')
     await sim.close()
     expect(await outcome).toBe('ended')
   })
