@@ -1,7 +1,6 @@
 import { inspect } from 'node:util'
-import { catchError, map, type Observable, Subject, scan, takeUntil, throwError } from 'rxjs'
+import { catchError, map, type Observable, Subject, throwError } from 'rxjs'
 import type { ApiKey } from './api-key.js'
-import { applyBookEvent } from './book/apply-book-event.js'
 import type { BookEvent } from './book/book-event.js'
 import type { OrderBook } from './book/order-book.js'
 import { HealthBoard, type HealthReport } from './core/health.js'
@@ -10,6 +9,7 @@ import { VenueAbortError } from './errors/venue-abort-error.js'
 import { redactError } from './errors/venue-error.js'
 import { type ResolvedVenueOptions, resolveOptions, type VenueOptions } from './options.js'
 import { budgetKey, describeRedis } from './redis/redis.js'
+import { RelayConnection } from './relay-reader/relay-connection.js'
 import { relayStreams } from './relay-reader/relay-streams.js'
 import { createRestClient, type RestClient } from './rest/index.js'
 import type { AccountInfo } from './schemas/account-info.js'
@@ -24,17 +24,14 @@ import { SharedBudget } from './shared-budget/shared-budget.js'
 import type { Fill } from './streams/fills.js'
 import type { StreamContext } from './streams/stream-context.js'
 import { noArguments } from './streams/stream-options.js'
+import { polledStreams, type StreamSet } from './streams/stream-set.js'
 import { venueLookups } from './streams/venue-lookups.js'
-import {
-  type BalancesOptions,
-  type BalancesUpdate,
-  watchBalances,
-} from './streams/watch-balances.js'
-import { type DepthStreamOptions, watchDepth, watchOrderBook } from './streams/watch-depth.js'
-import { type FillsOptions, watchFills } from './streams/watch-fills.js'
-import { type KlineEvent, type KlinesStreamOptions, watchKlines } from './streams/watch-klines.js'
-import { type MyTradesOptions, watchMyTrades } from './streams/watch-my-trades.js'
-import { type OpenOrderEvent, watchOpenOrders } from './streams/watch-open-orders.js'
+import type { BalancesOptions, BalancesUpdate } from './streams/watch-balances.js'
+import { type DepthStreamOptions, toOrderBooks } from './streams/watch-depth.js'
+import type { FillsOptions } from './streams/watch-fills.js'
+import type { KlineEvent, KlinesStreamOptions } from './streams/watch-klines.js'
+import type { MyTradesOptions } from './streams/watch-my-trades.js'
+import type { OpenOrderEvent } from './streams/watch-open-orders.js'
 import {
   type OrderEvent,
   type WatchOrderOptions,
@@ -42,12 +39,8 @@ import {
   watchOrder,
 } from './streams/watch-order.js'
 import * as resources from './streams/watch-resources.js'
-import {
-  type PublicTradeEvent,
-  type PublicTradesOptions,
-  watchTrades,
-} from './streams/watch-trades.js'
-import { type TransfersFeedOptions, watchTransfers } from './streams/watch-transfers.js'
+import type { PublicTradeEvent, PublicTradesOptions } from './streams/watch-trades.js'
+import type { TransfersFeedOptions } from './streams/watch-transfers.js'
 import { schedulerTimers } from './timers.js'
 import { closingTransport, laneTransport } from './transport/closing-transport.js'
 import { dedupeTransport } from './transport/dedupe-transport.js'
@@ -271,12 +264,13 @@ export function createVenue(options: VenueOptions): Venue {
   }
 
   const guard = guardStreams(resolved.apiKey)
-  // Streams a relay publishes come from Redis when `relay` is set.
-  const relayed =
+  // One source for the streams a relay can publish: Redis when `relay` is set, else the
+  // venue itself. Either runs through the context's registry, health, backoff and clock.
+  const streams: StreamSet =
     relay === undefined
-      ? undefined
+      ? polledStreams(context, resolved.marketData)
       : relayStreams(
-          { redis: relay.redis, health, backoff: resolved.backoff },
+          { context, connection: new RelayConnection(relay.redis) },
           {
             prefix: relay.prefix,
             baseUrl: resolved.baseUrl,
@@ -284,62 +278,34 @@ export function createVenue(options: VenueOptions): Venue {
             apiKey: resolved.apiKey?.reveal(),
           },
         )
-  const untilClosed = <T>(stream: Observable<T>) => stream.pipe(takeUntil(closed))
   const venue: Venue = {
     rest,
     settings,
     health: apiKey === undefined ? health.changes : health.changes.pipe(map(redactKeys(apiKey))),
-    watchPools: guard('watchPools', () =>
-      relayed ? untilClosed(relayed.watchPools()) : resources.watchPools(context),
-    ),
+    watchPools: guard('watchPools', () => streams.watchPools()),
     watchPool: guard('watchPool', (idOrSymbol) => resources.watchPool(context, idOrSymbol)),
     watchTokens: guard('watchTokens', () => resources.watchTokens(context)),
     watchSystemInfo: guard('watchSystemInfo', () => resources.watchSystemInfo(context)),
     watchAccount: guard('watchAccount', () => resources.watchAccount(context)),
     watchBalances: guard('watchBalances', (balancesOptions) =>
-      relayed
-        ? untilClosed(relayed.watchBalances(balancesOptions))
-        : watchBalances(context, balancesOptions),
+      streams.watchBalances(balancesOptions),
     ),
-    watchOpenOrders: guard('watchOpenOrders', () =>
-      relayed ? untilClosed(relayed.watchOpenOrders()) : watchOpenOrders(context),
-    ),
+    watchOpenOrders: guard('watchOpenOrders', () => streams.watchOpenOrders()),
     watchDepth: guard('watchDepth', (poolId, depthOptions) =>
-      relayed
-        ? untilClosed(relayed.watchDepth(poolId, depthOptions))
-        : watchDepth(context, resolved.marketData, poolId, depthOptions),
+      streams.watchDepth(poolId, depthOptions),
     ),
     watchOrderBook: guard('watchOrderBook', (poolId, depthOptions) =>
-      relayed
-        ? untilClosed(relayed.watchDepth(poolId, depthOptions)).pipe(
-            scan<BookEvent, OrderBook | undefined, undefined>(applyBookEvent, undefined),
-            map((book) => book as OrderBook),
-          )
-        : watchOrderBook(context, resolved.marketData, poolId, depthOptions),
+      streams.watchDepth(poolId, depthOptions, 'watchOrderBook').pipe(toOrderBooks()),
     ),
     watchTrades: guard('watchTrades', (poolId, tradeOptions) =>
-      relayed
-        ? untilClosed(relayed.watchTrades(poolId, tradeOptions))
-        : watchTrades(context, resolved.marketData, poolId, tradeOptions),
+      streams.watchTrades(poolId, tradeOptions),
     ),
-    watchMyTrades: guard('watchMyTrades', (feedOptions) =>
-      relayed
-        ? untilClosed(relayed.watchMyTrades(feedOptions))
-        : watchMyTrades(context, feedOptions),
-    ),
-    watchTransfers: guard('watchTransfers', (feedOptions) =>
-      relayed
-        ? untilClosed(relayed.watchTransfers(feedOptions))
-        : watchTransfers(context, feedOptions),
-    ),
-    watchFills: guard('watchFills', (fillsOptions) =>
-      relayed ? untilClosed(relayed.watchFills(fillsOptions)) : watchFills(context, fillsOptions),
-    ),
+    watchMyTrades: guard('watchMyTrades', (feedOptions) => streams.watchMyTrades(feedOptions)),
+    watchTransfers: guard('watchTransfers', (feedOptions) => streams.watchTransfers(feedOptions)),
+    watchFills: guard('watchFills', (fillsOptions) => streams.watchFills(fillsOptions)),
     watchOrder: guard('watchOrder', (ref, orderOptions) => watchOrder(context, ref, orderOptions)),
     watchKlines: guard('watchKlines', (poolId, interval, klinesOptions) =>
-      relayed
-        ? untilClosed(relayed.watchKlines(poolId, interval, klinesOptions))
-        : watchKlines(context, resolved.marketData, poolId, interval, klinesOptions),
+      streams.watchKlines(poolId, interval, klinesOptions),
     ),
     close: () => transport.close(),
   }

@@ -8,7 +8,6 @@
  * once; a consumer that subscribed before any relay published gets its first value once
  * one starts.
  */
-import { Redis } from 'ioredis'
 import { filter, firstValueFrom, type Observable, take, toArray } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import {
@@ -24,10 +23,10 @@ import {
   subtractDecimal,
 } from '../src/index.js'
 import { onCleanup } from './helpers/cleanups.js'
-import { relayFixture } from './helpers/relay-fixture.js'
+import { healthOf, relayFixture } from './helpers/relay-fixture.js'
 import { waitFor } from './helpers/wait-for.js'
 
-const { redis: server, nextPrefix, simulator, relayOn, consumer, direct } = relayFixture('rs')
+const { nextPrefix, simulator, relayOn, consumer, direct } = relayFixture('rs')
 
 /** Pool 0 is CHN/USDT. */
 const CHN = 'chain.token-CHN'
@@ -43,28 +42,6 @@ function collect<T>(stream: Observable<T>): T[] {
   const subscription = stream.subscribe((value) => seen.push(value))
   onCleanup(() => subscription.unsubscribe())
   return seen
-}
-
-/**
- * Resolves once `n` connections wait in a blocking XREAD (Redis's `CLIENT LIST`; the
- * readers' connection names do not show there), within 5 s.
- */
-async function readersBlocked(n: number): Promise<void> {
-  const client = new Redis(server().url)
-  try {
-    const deadline = Date.now() + 5_000
-    for (;;) {
-      const list = String(await client.call('CLIENT', 'LIST'))
-      const blocked = list
-        .split('\n')
-        .filter((line) => / flags=b /.test(line) && / cmd=xread /.test(line))
-      if (blocked.length >= n) return
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${n} blocked readers`)
-      await new Promise((resolve) => setTimeout(resolve, 5))
-    }
-  } finally {
-    client.disconnect()
-  }
 }
 
 /** What the comparison of two fills looks at. */
@@ -447,8 +424,11 @@ describe('relay streams: a consumer gets what a polling venue gets', () => {
     const venue = consumer(sim, prefix)
     const events = collect<BookEvent>(venue.watchDepth(0))
     const pools = collect(venue.watchPools())
-    // Both readers are connected and blocked reading their streams, with nothing to read.
-    await readersBlocked(2)
+    // Both readers have read their streams, with nothing in them yet.
+    await waitFor(
+      () => healthOf(venue, 'relay depth:0') === 'ok' && healthOf(venue, 'relay pools') === 'ok',
+      'both readers reading',
+    )
     expect(events).toEqual([])
     expect(pools).toEqual([])
     await relayOn(sim, prefix, ['depth:0', 'pools'])

@@ -14,27 +14,17 @@ import {
   createVenue,
   memoryCheckpoint,
   type OrderBook,
-  type Venue,
   VenueInputError,
   VenueRelayError,
 } from '../src/index.js'
 import { startRelay } from '../src/relay.js'
 import { onCleanup } from './helpers/cleanups.js'
 import { startRedisServer } from './helpers/redis-server.js'
-import { QUICK, relayFixture } from './helpers/relay-fixture.js'
+import { healthOf, QUICK, relayFixture } from './helpers/relay-fixture.js'
 import { recordRequests } from './helpers/simulator-venue.js'
 import { waitFor } from './helpers/wait-for.js'
 
 const { redis: server, nextPrefix, simulator, relayOn, consumer, direct } = relayFixture('t')
-
-/** The current health state of `key` in `venue`'s report. */
-function healthOf(venue: Venue, key: string): string | undefined {
-  let state: string | undefined
-  venue.health.pipe(take(1)).subscribe((report) => {
-    state = report[key]?.state
-  })
-  return state
-}
 
 /** The first `n` values of `stream`. */
 const first = <T>(stream: Observable<T>, n: number) =>
@@ -227,7 +217,48 @@ describe('relay: one poller, consumers read from Redis', () => {
     expect(clients).toMatch(/name=venue-rx-relay /)
   })
 
-  it('reports a relayed stream under one health key per stream, until its last subscriber leaves', async () => {
+  it('holds one Redis connection per venue for all its relayed subscriptions, none once they stopped', async () => {
+    const sim = await simulator(200)
+    const prefix = nextPrefix()
+    await relayOn(sim, prefix, ['depth:0', 'pools', 'my-trades', 'balances'])
+    const venue = consumer(sim, prefix)
+    const { Redis } = await import('ioredis')
+    const admin = new Redis(server().url)
+    onCleanup(() => admin.disconnect())
+    const readers = async () =>
+      String(await admin.call('CLIENT', 'LIST'))
+        .split('\n')
+        .filter((line) => / name=venue-rx-reader /.test(line)).length
+    const trades = sim.market.account(sim.apiKey)?.trades().length ?? 0
+    expect(trades).toBeGreaterThan(10)
+    const seen = { books: 0, pools: 0, trades: 0, balances: 0 }
+    const subscriptions = [
+      venue.watchOrderBook(0).subscribe(() => (seen.books += 1)),
+      venue.watchDepth(0).subscribe(() => undefined),
+      venue.watchPools().subscribe(() => (seen.pools += 1)),
+      venue.watchMyTrades({ cursor: '0' }).subscribe(() => (seen.trades += 1)),
+      venue.watchMyTrades().subscribe(() => undefined),
+      venue.watchBalances().subscribe(() => (seen.balances += 1)),
+    ]
+    onCleanup(() => {
+      for (const subscription of subscriptions) subscription.unsubscribe()
+    })
+    await waitFor(
+      () => seen.books > 0 && seen.pools > 0 && seen.trades === trades && seen.balances > 0,
+      'every stream through the relay',
+    )
+    expect(await readers()).toBe(1)
+    for (const subscription of subscriptions) subscription.unsubscribe()
+    // After the linger, nothing is read and the connection is closed.
+    const deadline = Date.now() + 5_000
+    while ((await readers()) > 0) {
+      if (Date.now() > deadline)
+        throw new Error('timed out waiting for the reader connection to close')
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  })
+
+  it('reports a relayed stream under one health key per stream, kept lingerMs after its last subscriber left, as a polled one', async () => {
     const sim = await simulator(20)
     const prefix = nextPrefix()
     await relayOn(sim, prefix, ['depth:0', 'pools'])
@@ -243,7 +274,9 @@ describe('relay: one poller, consumers read from Redis', () => {
     books[0]?.unsubscribe()
     expect(healthOf(venue, 'relay depth:0')).toBe('ok')
     books[1]?.unsubscribe()
-    expect(healthOf(venue, 'relay depth:0')).toBeUndefined()
+    // The shared reader lingers (a resubscribe costs nothing), then stops.
+    expect(healthOf(venue, 'relay depth:0')).toBe('ok')
+    await waitFor(() => healthOf(venue, 'relay depth:0') === undefined, 'the reader to stop')
     expect(healthOf(venue, 'relay pools')).toBe('ok')
   })
 

@@ -92,8 +92,6 @@ function messageOf(error: unknown): string {
  */
 export class HealthBoard {
   readonly #report = new BehaviorSubject<HealthReport>({})
-  /** Readers reporting under each key that several readers share (see {@link join}). */
-  readonly #readers = new Map<string, number>()
 
   /** Reports, latest first to a new subscriber; only on change. */
   readonly changes: Observable<HealthReport> = this.#report.pipe(distinctUntilChanged())
@@ -133,25 +131,6 @@ export class HealthBoard {
     this.#report.next(Object.freeze(rest))
   }
 
-  /**
-   * One more reader reports under `key` (every subscription to one relayed stream reads on
-   * its own and reports under the stream's key).
-   */
-  join(key: string): void {
-    this.#readers.set(key, (this.#readers.get(key) ?? 0) + 1)
-  }
-
-  /** A reader of `key` stopped: with the last one, the key is {@link stopped}. */
-  leave(key: string): void {
-    const readers = (this.#readers.get(key) ?? 1) - 1
-    if (readers > 0) {
-      this.#readers.set(key, readers)
-      return
-    }
-    this.#readers.delete(key)
-    this.stopped(key)
-  }
-
   /** Completes `changes`. */
   close(): void {
     this.#report.complete()
@@ -165,8 +144,8 @@ export class HealthBoard {
 /**
  * Reports how a stream ended to the board: `failed` with its error (the entry stays), or
  * forgotten when it completes or its last subscriber leaves. Every polled stream of a
- * venue, shared poller or a feed's own backfill, ends through this one operator (a
- * relayed stream reports to the board from its Redis reader).
+ * venue, polled or relayed, shared or a subscriber's own catch-up, ends through this one
+ * operator.
  *
  * @example
  * ```ts

@@ -1,8 +1,20 @@
 import type { Redis } from 'ioredis'
-import { Observable } from 'rxjs'
-import type { HealthBoard } from '../core/health.js'
+import {
+  asyncScheduler,
+  defer,
+  NEVER,
+  Observable,
+  type SchedulerLike,
+  type Subscription,
+} from 'rxjs'
+import { backfillThenJoin } from '../core/backfill-then-join.js'
+import { retryBackoff } from '../core/retry-backoff.js'
+import { compareIds } from '../decimal.js'
 import { VenueRelayError } from '../errors/venue-relay-error.js'
-import { connectRedis, type RelayKeys, type RelayRedis, relayError } from '../redis/redis.js'
+import { type RelayKeys, relayError } from '../redis/redis.js'
+import { type PollingLane, pollingPipeline } from '../streams/polling-pipeline.js'
+import type { StreamContext } from '../streams/stream-context.js'
+import type { RelayConnection } from './relay-connection.js'
 
 /** One entry of a relayed stream: its id and its event, parsed. */
 export interface RelayEntry {
@@ -19,9 +31,9 @@ export type FollowStart =
   /** Every entry after this id. */
   | { readonly from: 'after'; readonly id: string }
 
-/** How a reader delivers: `onEntry` may return a promise (a save) to wait for. */
+/** How one subscription reads a relayed stream. */
 export interface FollowSpec<T> {
-  /** Health key of the stream. */
+  /** Health and registry key of the stream (`relay depth:0`). */
   readonly key: string
   readonly keys: RelayKeys
   readonly start: FollowStart
@@ -30,9 +42,9 @@ export interface FollowSpec<T> {
    * list of events, stored under the id of the entry it is current at).
    */
   readonly decode: (entry: RelayEntry) => readonly T[]
-  /** Called after each entry's events were emitted; the next entry waits for its promise. */
+  /** Called after each entry's values were emitted; the next entry waits for its promise. */
   readonly afterEntry?: ((entry: RelayEntry) => Promise<void> | void) | undefined
-  /** After each batch read: whether the reader had caught up with the stream. */
+  /** After each read that delivered entries: whether it reached the stream's end. */
   readonly afterBatch?: ((caughtUp: boolean) => void) | undefined
   /**
    * Checks the start against what Redis still holds (a cursor feed's items may have been
@@ -41,133 +53,268 @@ export interface FollowSpec<T> {
   readonly checkStart?: ((redis: Redis, id: string) => Promise<void>) | undefined
 }
 
-/** The settings every reader of a venue shares. */
-export interface FollowContext {
-  readonly redis: RelayRedis
-  readonly health: HealthBoard
-  /** Retry waits: the venue's backoff. */
-  readonly backoff: { readonly initialMs: number; readonly maxMs: number; readonly factor: number }
+/** What the readers of one venue share: its streams' context and its one connection. */
+export interface RelayReader {
+  readonly context: StreamContext
+  readonly connection: RelayConnection
 }
 
-/** Entries per XREAD, and how long one waits for new entries. */
+/**
+ * One value of a relayed stream's shared tail: where it started reading, each entry with
+ * the id it followed, and the end of each read that brought entries.
+ */
+export type TailValue =
+  | { readonly type: 'start'; readonly after: string }
+  | { readonly type: 'entry'; readonly after: string; readonly entry: RelayEntry }
+  | { readonly type: 'read'; readonly after: string; readonly caughtUp: boolean }
+
+/** Entries per read, and the wait after a read that reached the end of a stream, ms. */
 const BATCH = 500
-const BLOCK_MS = 2_000
+const READ_EVERY_MS = 100
+/** Tail entries held for a subscriber that is still catching up, or saving, at most. */
+const MAX_HELD = 10_000
 
 /**
- * Follows a relayed stream with its own Redis connection (a blocking XREAD holds it):
- * replays the start, then every new entry in order. A Redis failure is reported as
- * `retrying` in health and retried with the venue's backoff from the last entry read, so
- * nothing published is missed or repeated; unsubscribing closes the connection. Every
- * subscription to one stream reports under the same health key; the key leaves the
- * report when the last of them ends.
+ * A relayed stream, read like a polled one. The stream's tail (every entry from where it
+ * started) is read once for all the venue's subscribers, through the venue's stream
+ * registry: shared, kept `lingerMs` after its last subscriber left, retried with the
+ * venue's backoff and reported to its health board (`retrying`, `ok`, `failed`) under
+ * `spec.key`. Each subscription first catches up on its own, from the stream's state (a
+ * book's last snapshot and the events after it) or from its cursor, then joins the tail
+ * ({@link backfillThenJoin}), with nothing lost or repeated. Reads never block: each one
+ * takes what is there, and one that reached the end waits 100 ms on the venue's scheduler,
+ * so every reader of the venue shares one Redis connection.
+ *
+ * @example
+ * ```ts
+ * followRelay(reader, {
+ *   key: 'relay depth:0',
+ *   keys: relayKeys(scope, { kind: 'depth', poolId: 0 }),
+ *   start: { from: 'state' },
+ *   decode: (entry) => [entry.event as BookEvent],
+ * })
+ * ```
  */
-export function followRelay<T>(context: FollowContext, spec: FollowSpec<T>): Observable<T> {
-  return new Observable<T>((subscriber) => {
-    let stopped = false
-    let redis: Redis | undefined
-    let wake: (() => void) | undefined
-    const { health, backoff } = context
-    health.join(spec.key)
-
-    const pause = (ms: number) =>
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ms)
-        wake = () => {
-          clearTimeout(timer)
-          resolve()
-        }
-      })
-
-    const run = async () => {
-      let last: string | undefined
-      let attempt = 0
-      while (!stopped) {
-        let entries: [string, string[]][]
-        try {
-          redis ??= await connectRedis(context.redis, 'venue-rx-reader')
-          if (stopped) break
-          if (last === undefined) last = await begin(redis)
-          if (stopped) break
-          const reply = (await redis.xread(
-            'COUNT',
-            BATCH,
-            'BLOCK',
-            BLOCK_MS,
-            'STREAMS',
-            spec.keys.stream,
-            last,
-          )) as [string, [string, string[]][]][] | null
-          if (attempt > 0 || health.current[spec.key]?.state !== 'ok') health.ok(spec.key)
-          attempt = 0
-          entries = reply?.[0]?.[1] ?? []
-        } catch (error) {
-          if (stopped) return
-          if (error instanceof VenueRelayError && !error.retryable) throw error
-          attempt += 1
-          const delay = Math.min(backoff.initialMs * backoff.factor ** (attempt - 1), backoff.maxMs)
-          health.retrying(
-            spec.key,
-            attempt,
-            delay,
-            error instanceof VenueRelayError ? error : relayError('Redis', error),
-          )
-          await pause(delay)
-          continue
-        }
-        // Outside the retry: a save that fails ends the stream (the item would come again),
-        // as a malformed entry does (it would fail again).
-        for (const [id, fields] of entries) {
-          if (stopped) return
-          const entry = { id, event: parseEvent(id, eventOf(fields)) }
-          for (const value of spec.decode(entry)) {
-            subscriber.next(value)
-            if (stopped) break
-          }
-          // Even when the consumer stops on this entry: it was delivered.
-          await spec.afterEntry?.(entry)
-          last = id
-        }
-        if (!stopped) spec.afterBatch?.(entries.length < BATCH)
-      }
+export function followRelay<T>(reader: RelayReader, spec: FollowSpec<T>): Observable<T> {
+  const { context } = reader
+  const tail = pollingPipeline<TailValue>(context, spec.key, (lane) =>
+    readTail(reader, spec.keys, lane),
+  )
+  return defer(() => {
+    // Per subscription, across attempts: the id of the last entry delivered.
+    const at: { delivered: string | undefined } = { delivered: undefined }
+    const deliver = (entry: RelayEntry, emit: (value: T) => void) => {
+      for (const value of spec.decode(entry)) emit(value)
+      at.delivered = entry.id
     }
+    const fromTail = (value: TailValue, emit: (value: T) => void) => {
+      if (value.type !== 'entry') {
+        at.delivered ??= value.after
+        if (value.type === 'read') spec.afterBatch?.(value.caughtUp)
+        return
+      }
+      // From the end: the join point is published already; what follows it is new.
+      if (at.delivered === undefined) {
+        at.delivered = value.entry.id
+        return
+      }
+      if (compareEntryIds(value.entry.id, at.delivered) <= 0) return
+      deliver(value.entry, emit)
+      return spec.afterEntry?.(value.entry)
+    }
+    if (spec.start.from === 'end') {
+      return backfillThenJoin<never, TailValue, T>(() => ({
+        backfill: (join) =>
+          defer(() => {
+            join.listen()
+            return NEVER
+          }),
+        shared: tail,
+        fromBackfill: () => undefined,
+        fromShared: fromTail,
+        covers: () => true,
+        hold: MAX_HELD,
+        handOver: 'when-covered',
+      }))
+    }
+    const start = spec.start
+    return backfillThenJoin<RelayEntry, TailValue, T>(() => ({
+      backfill: (join) => {
+        // Held from the start: the tail replays where it is, so a subscriber that caught
+        // up joins at once (and a Redis that is away shows under the stream's own key).
+        join.listen()
+        return pollingPipeline<RelayEntry>(
+          context,
+          spec.key,
+          (lane) =>
+            defer(() => catchUp(reader, spec, start, lane, at, join)).pipe(
+              retryBackoff<RelayEntry>(lane.retry()),
+            ),
+          { sharing: 'own' },
+        )
+      },
+      shared: tail,
+      fromBackfill: deliver,
+      fromShared: fromTail,
+      // The tail's first value follows `after`: delivered up to there, nothing is missed.
+      covers: (point) =>
+        at.delivered !== undefined && compareEntryIds(at.delivered, point.after) >= 0,
+      hold: MAX_HELD,
+      handOver: 'when-backfill-ends',
+    }))
+  })
+}
 
-    /** The id to read after, having emitted the replay of the start. */
-    const begin = async (client: Redis): Promise<string> => {
-      const { start } = spec
+/**
+ * The shared tail of a stream: from its newest entry (or, after a failure, from the last
+ * entry read), every later entry in order.
+ */
+function readTail(reader: RelayReader, keys: RelayKeys, lane: PollingLane): Observable<TailValue> {
+  let last: string | undefined
+  return defer(() =>
+    readLoop<TailValue>(reader, lane, async (redis, emit) => {
+      if (last === undefined) {
+        last = await newestId(redis, keys.stream)
+        emit({ type: 'start', after: last })
+      }
+      const entries = await readAfter(redis, keys.stream, last)
+      lane.ok()
+      let after = last
+      for (const entry of entries) {
+        emit({ type: 'entry', after, entry })
+        after = entry.id
+        last = after
+      }
+      if (entries.length > 0) emit({ type: 'read', after, caughtUp: entries.length < BATCH })
+      return entries.length < BATCH
+    }),
+  ).pipe(retryBackoff<TailValue>(lane.retry()))
+}
+
+/**
+ * One subscription catching up (listening to the tail already): it replays the start (the state, or the cursor checked), then reads the entries after it, a read at
+ * a time, each entry's `afterEntry` awaited. It ends at the first read that reached the
+ * stream's end with what it delivered covering where the tail is (else it reads on).
+ */
+function catchUp<T>(
+  reader: RelayReader,
+  spec: FollowSpec<T>,
+  start: Exclude<FollowStart, { from: 'end' }>,
+  lane: PollingLane,
+  at: { delivered: string | undefined },
+  join: { listen(): void; covered(): boolean | undefined },
+): Observable<RelayEntry> {
+  return readLoop<RelayEntry>(reader, lane, async (redis, emit, stopped) => {
+    if (at.delivered === undefined) {
       if (start.from === 'after') {
-        await spec.checkStart?.(client, start.id)
-        return start.id
-      }
-      if (start.from === 'state') {
-        const state = await client.get(spec.keys.state)
-        if (state !== null) {
-          const space = state.indexOf(' ')
-          const id = state.slice(0, space)
-          const events = parseEvent(`state ${id}`, state.slice(space + 1))
-          if (!Array.isArray(events)) throw malformed(`state ${id}`)
-          for (const event of events) {
-            for (const value of spec.decode({ id, event })) subscriber.next(value)
-          }
-          return id
+        await spec.checkStart?.(redis, start.id)
+        at.delivered = start.id
+      } else {
+        const state = await fromRedis(redis.get(spec.keys.state))
+        if (state === null) at.delivered = '0-0'
+        else {
+          const { id, entries } = stateEntries(state)
+          for (const entry of entries) emit(entry)
+          at.delivered = id
         }
       }
-      // The stream's last entry (or its start when it has none).
-      const lastEntry = (await client.xrevrange(spec.keys.stream, '+', '-', 'COUNT', 1))[0]
-      return start.from === 'state' || lastEntry === undefined ? '0-0' : lastEntry[0]
     }
+    const entries = await readAfter(redis, spec.keys.stream, at.delivered as string)
+    lane.ok()
+    for (const entry of entries) {
+      emit(entry)
+      await spec.afterEntry?.(entry)
+      if (stopped()) return false
+    }
+    const caughtUp = entries.length < BATCH
+    spec.afterBatch?.(caughtUp)
+    if (!caughtUp) return false
+    if (join.covered() === true) return 'done'
+    return true
+  })
+}
 
+/**
+ * Runs `step` on the venue's Redis connection until it says `'done'` (the observable
+ * completes) or fails (it errors), waiting 100 ms on the lane's scheduler after a step that
+ * says it reached the end of the stream (`true`). The connection is held while subscribed.
+ */
+function readLoop<V>(
+  reader: RelayReader,
+  lane: PollingLane,
+  step: (
+    redis: Redis,
+    emit: (value: V) => void,
+    stopped: () => boolean,
+  ) => Promise<boolean | 'done'>,
+): Observable<V> {
+  return new Observable<V>((subscriber) => {
+    const release = reader.connection.hold()
+    const scheduler: SchedulerLike = lane.scheduler ?? asyncScheduler
+    let stopped = false
+    const isStopped = () => stopped || subscriber.closed
+    const emit = (value: V) => subscriber.next(value)
+    let waiting: Subscription | undefined
+    const wait = () =>
+      new Promise<void>((resolve) => {
+        waiting = scheduler.schedule(resolve, READ_EVERY_MS)
+      })
+    const run = async () => {
+      const redis = await reader.connection.client()
+      while (!isStopped()) {
+        const outcome = await step(redis, emit, isStopped)
+        if (outcome === 'done') return
+        if (outcome && !isStopped()) await wait()
+      }
+    }
     run().then(
       () => subscriber.complete(),
       (error: unknown) => subscriber.error(error),
     )
     return () => {
       stopped = true
-      wake?.()
-      // Ends a blocked XREAD at once.
-      redis?.disconnect()
-      health.leave(spec.key)
+      waiting?.unsubscribe()
+      release()
     }
   })
+}
+
+/** The id of a stream's newest entry, `0-0` when it has none. */
+async function newestId(redis: Redis, stream: string): Promise<string> {
+  const newest = (await fromRedis(redis.xrevrange(stream, '+', '-', 'COUNT', 1)))[0]
+  return newest === undefined ? '0-0' : newest[0]
+}
+
+/** Up to a batch of entries after `id`, without waiting for any. */
+async function readAfter(redis: Redis, stream: string, id: string): Promise<RelayEntry[]> {
+  const reply = (await fromRedis(redis.xread('COUNT', BATCH, 'STREAMS', stream, id))) as
+    | [string, [string, string[]][]][]
+    | null
+  return (reply?.[0]?.[1] ?? []).map(([entryId, fields]) => ({
+    id: entryId,
+    event: parseEvent(entryId, eventOf(fields)),
+  }))
+}
+
+/**
+ * A Redis reply, its failure a retryable `VenueRelayError` (a save's or a decoder's error
+ * is not one: it ends the stream).
+ */
+export async function fromRedis<R>(reply: Promise<R>): Promise<R> {
+  try {
+    return await reply
+  } catch (error) {
+    throw relayError('Redis', error)
+  }
+}
+
+/** The replayed state `<id> <JSON array of events>`, as entries under its id. */
+function stateEntries(state: string): { readonly id: string; readonly entries: RelayEntry[] } {
+  const space = state.indexOf(' ')
+  const id = state.slice(0, space)
+  const events = parseEvent(`state ${id}`, state.slice(space + 1))
+  if (!Array.isArray(events)) throw malformed(`state ${id}`)
+  return { id, entries: events.map((event) => ({ id, event })) }
 }
 
 /** An entry's event, parsed; a non-retryable `VenueRelayError` when it is not JSON. */
@@ -189,4 +336,11 @@ function malformed(what: string): VenueRelayError {
 function eventOf(fields: readonly string[]): string {
   for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === 'e') return fields[i + 1] ?? ''
   return ''
+}
+
+/** Orders stream ids `<a>-<b>` as pairs of unsigned integers. */
+export function compareEntryIds(x: string, y: string): number {
+  const [a1 = '0', a2 = '0'] = x.split('-')
+  const [b1 = '0', b2 = '0'] = y.split('-')
+  return compareIds(a1, b1) || compareIds(a2, b2)
 }

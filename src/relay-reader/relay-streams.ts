@@ -2,7 +2,6 @@ import type { Redis } from 'ioredis'
 import { concatMap, defer, from, map, type Observable } from 'rxjs'
 import type { BookEvent } from '../book/book-event.js'
 import type { CursorProgress } from '../core/paginate-cursor.js'
-import { compareIds } from '../decimal.js'
 import { VenueRelayError } from '../errors/venue-relay-error.js'
 import { type RelayScope, relayKeys } from '../redis/redis.js'
 import { type RelayStream, relayStreamName } from '../redis/stream-names.js'
@@ -15,24 +14,19 @@ import type { Checkpoint } from '../streams/checkpoint.js'
 import { feedOptions } from '../streams/cursor-feed.js'
 import { checkFillCursor, type Fill, rememberFillCursor } from '../streams/fills.js'
 import { streamOptions } from '../streams/stream-options.js'
+import type { StreamSet } from '../streams/stream-set.js'
 import type { BalancesUpdate } from '../streams/watch-balances.js'
 import { checkInterval, type KlineEvent } from '../streams/watch-klines.js'
 import type { OpenOrderEvent } from '../streams/watch-open-orders.js'
 import type { PublicTradeEvent } from '../streams/watch-trades.js'
-import { type FollowContext, type FollowStart, followRelay, type RelayEntry } from './follow.js'
-
-/** The `watch...` methods a relay feeds, for a venue created with the `relay` option. */
-export interface RelayStreams {
-  watchDepth(poolId: number, options?: unknown): Observable<BookEvent>
-  watchTrades(poolId: number, options?: unknown): Observable<PublicTradeEvent>
-  watchKlines(poolId: number, interval: unknown, options?: unknown): Observable<KlineEvent>
-  watchMyTrades(options?: unknown): Observable<TradeDetail>
-  watchTransfers(options?: unknown): Observable<Transfer>
-  watchFills(options?: unknown): Observable<Fill>
-  watchBalances(options?: unknown): Observable<BalancesUpdate>
-  watchOpenOrders(): Observable<OpenOrderEvent>
-  watchPools(): Observable<PoolSummary[]>
-}
+import {
+  compareEntryIds,
+  type FollowStart,
+  followRelay,
+  fromRedis,
+  type RelayEntry,
+  type RelayReader,
+} from './follow.js'
 
 /** Entry ids of the cursor feeds: the cursor itself, so a reader starts right after it. */
 export const feedIds = {
@@ -49,18 +43,19 @@ export const feedIds = {
 }
 
 /**
- * The streams a relay feeds, read from Redis with the venue's health board and backoff.
- * Options a relayed stream cannot honour (a depth `limit`, klines `since`, ...) are refused
- * with `VenueInputError`: the relay publishes each stream one way for the whole fleet.
+ * The streams a relay feeds, read from Redis through the venue's registry, health board,
+ * backoff and scheduler, on its one Redis connection ({@link followRelay}). Options a
+ * relayed stream cannot honour (a depth `limit`, klines `since`, ...) are refused with
+ * `VenueInputError`: the relay publishes each stream one way for the whole fleet.
  */
-export function relayStreams(context: FollowContext, scope: RelayScope): RelayStreams {
+export function relayStreams(reader: RelayReader, scope: RelayScope): StreamSet {
   const keysOf = (stream: RelayStream) => relayKeys(scope, stream)
   const follow = <T>(
     stream: RelayStream,
     start: FollowStart,
     decode: (entry: RelayEntry) => readonly T[],
   ) =>
-    followRelay<T>(context, {
+    followRelay<T>(reader, {
       key: relayHealthKey(stream),
       keys: keysOf(stream),
       start,
@@ -70,9 +65,9 @@ export function relayStreams(context: FollowContext, scope: RelayScope): RelaySt
   const noOptions = (method: string, options: unknown) => streamOptions(method, options, [])
 
   return {
-    watchDepth: (poolId, options) => {
-      checkPoolId('watchDepth', poolId)
-      noOptions('watchDepth', options)
+    watchDepth: (poolId, options, method = 'watchDepth') => {
+      checkPoolId(method, poolId)
+      noOptions(method, options)
       return follow({ kind: 'depth', poolId }, { from: 'state' }, one<BookEvent>)
     },
     watchTrades: (poolId, options) => {
@@ -92,7 +87,7 @@ export function relayStreams(context: FollowContext, scope: RelayScope): RelaySt
     },
     watchMyTrades: (options) => {
       const { given, poolId } = poolFeedOptions('watchMyTrades', options)
-      return cursorFeed<TradeDetail>(context, scope, {
+      return cursorFeed<TradeDetail>(reader, scope, {
         method: 'watchMyTrades',
         stream: { kind: 'my-trades' },
         options: given,
@@ -107,7 +102,7 @@ export function relayStreams(context: FollowContext, scope: RelayScope): RelaySt
     },
     watchTransfers: (options) => {
       const given = feedOptions('watchTransfers', options, [])
-      return cursorFeed<Transfer>(context, scope, {
+      return cursorFeed<Transfer>(reader, scope, {
         method: 'watchTransfers',
         stream: { kind: 'transfers' },
         options: given,
@@ -119,7 +114,7 @@ export function relayStreams(context: FollowContext, scope: RelayScope): RelaySt
     },
     watchFills: (options) => {
       const { given, poolId } = poolFeedOptions('watchFills', options)
-      return cursorFeed<Fill>(context, scope, {
+      return cursorFeed<Fill>(reader, scope, {
         method: 'watchFills',
         stream: { kind: 'fills' },
         options: given,
@@ -183,11 +178,7 @@ interface FeedSpec<T> {
  * once in order, the cursor saved after each entry before the next one is read, progress
  * after each batch (`backfill` while batches come full, then `tail`).
  */
-function cursorFeed<T>(
-  context: FollowContext,
-  scope: RelayScope,
-  spec: FeedSpec<T>,
-): Observable<T> {
+function cursorFeed<T>(reader: RelayReader, scope: RelayScope, spec: FeedSpec<T>): Observable<T> {
   const { options } = spec
   const checkpoint = options['checkpoint'] as Checkpoint<string> | undefined
   const onProgress = options['onProgress'] as
@@ -201,7 +192,7 @@ function cursorFeed<T>(
       let pages = 0
       let items = 0
       const start = cursor === undefined ? '0-0' : spec.idOf(cursor)
-      return followRelay<T>(context, {
+      return followRelay<T>(reader, {
         key: relayHealthKey(spec.stream),
         keys,
         start: { from: 'after', id: start },
@@ -232,7 +223,7 @@ function cursorFeed<T>(
  * items are not in Redis any more.
  */
 async function notTrimmed(redis: Redis, floorKey: string, id: string, method: string) {
-  const floor = await redis.get(floorKey)
+  const floor = await fromRedis(redis.get(floorKey))
   if (floor !== null && compareEntryIds(floor, id) > 0) {
     throw new VenueRelayError(
       `${method}: the relay's stream no longer holds the items after the cursor (trimmed up to ${floor}); ` +
@@ -240,11 +231,4 @@ async function notTrimmed(redis: Redis, floorKey: string, id: string, method: st
       { retryable: false },
     )
   }
-}
-
-/** Orders stream ids `<a>-<b>` as pairs of unsigned integers. */
-function compareEntryIds(x: string, y: string): number {
-  const [a1 = '0', a2 = '0'] = x.split('-')
-  const [b1 = '0', b2 = '0'] = y.split('-')
-  return compareIds(a1, b1) || compareIds(a2, b2)
 }

@@ -1,4 +1,4 @@
-import { map, type Observable, scan } from 'rxjs'
+import { map, type Observable, type OperatorFunction, pipe, scan } from 'rxjs'
 import { applyBookEvent } from '../book/apply-book-event.js'
 import type { BookEvent } from '../book/book-event.js'
 import type { OrderBook } from '../book/order-book.js'
@@ -68,16 +68,17 @@ export function watchDepth(
 }
 
 /**
- * `watchDepth` folded through `applyBookEvent`: an immutable `OrderBook` after every
- * event (bids, asks, best prices, spread, mid, depth queries).
+ * Folds `BookEvent`s through `applyBookEvent`: an immutable `OrderBook` after every event
+ * (bids, asks, best prices, spread, mid, depth queries). `watchOrderBook` is `watchDepth`
+ * through it, whether the events are polled or relayed.
+ *
+ * @example
+ * ```ts
+ * venue.watchDepth(0).pipe(toOrderBooks()).subscribe((book) => console.log(book.mid))
+ * ```
  */
-export function watchOrderBook(
-  context: StreamContext,
-  defaultSource: MarketDataSource,
-  poolId: number,
-  options?: DepthStreamOptions,
-): Observable<OrderBook> {
-  return watchDepth(context, defaultSource, poolId, options, 'watchOrderBook').pipe(
+export function toOrderBooks(): OperatorFunction<BookEvent, OrderBook> {
+  return pipe(
     scan<BookEvent, OrderBook | undefined, undefined>(applyBookEvent, undefined),
     map((book) => book as OrderBook),
   )

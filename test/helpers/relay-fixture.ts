@@ -4,6 +4,7 @@
  * manual clock, relays with short leases, and venues reading through them or polling.
  * Everything is closed after the current test.
  */
+import { take } from 'rxjs'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { createVenue, type Venue, type VenueOptions } from '../../src/index.js'
 import { type Relay, type RelayOptions, startRelay } from '../../src/relay.js'
@@ -95,4 +96,13 @@ export function relayFixture(tag: string): RelayFixture {
       }),
     direct: (sim) => venue({ baseUrl: sim.url, apiKey: sim.apiKey, ...QUICK }),
   }
+}
+
+/** The current health state of `key` in `venue`'s report. */
+export function healthOf(venue: Venue, key: string): string | undefined {
+  let state: string | undefined
+  venue.health.pipe(take(1)).subscribe((report) => {
+    state = report[key]?.state
+  })
+  return state
 }
