@@ -325,6 +325,11 @@ describe('relay: one poller, consumers read from Redis', () => {
     const sim = await simulator()
     const venue = consumer(sim, nextPrefix())
     expect(() => venue.watchDepth(1, { limit: 5 })).toThrow(VenueInputError)
+    expect(() => venue.watchDepth(1, { limit: 5 })).toThrow(/a relayed stream takes no limit/)
+    // The market data the relay publishes may be named; another is refused.
+    expect(() => venue.watchDepth(1, { source: venue.settings.marketData })).not.toThrow()
+    expect(() => venue.watchTrades(1, { source: 'v1' })).toThrow(/publishes the v2 market data/)
+    expect(() => venue.watchBalances({ includeValuation: true })).toThrow(VenueInputError)
     expect(() => venue.watchKlines(0, '7m' as never)).toThrow(VenueInputError)
     await expect(
       startRelay({ baseUrl: sim.url, redis: server().url, streams: ['my-trades'] }),

@@ -2,10 +2,11 @@ import type { Redis } from 'ioredis'
 import { concatMap, defer, from, map, type Observable } from 'rxjs'
 import type { BookEvent } from '../book/book-event.js'
 import type { CursorProgress } from '../core/paginate-cursor.js'
+import { VenueInputError } from '../errors/venue-input-error.js'
 import { VenueRelayError } from '../errors/venue-relay-error.js'
 import { type RelayScope, relayKeys } from '../redis/redis.js'
 import { type RelayStream, relayStreamName } from '../redis/stream-names.js'
-import { checkPoolId, unsignedId } from '../rest/index.js'
+import { checkPoolId, checkSource, unsignedId } from '../rest/index.js'
 import type { Balance } from '../schemas/balance.js'
 import type { PoolSummary } from '../schemas/pool-summary.js'
 import type { TradeDetail } from '../schemas/trade-detail.js'
@@ -13,7 +14,6 @@ import type { Transfer } from '../schemas/transfer.js'
 import type { Checkpoint } from '../streams/checkpoint.js'
 import { feedOptions } from '../streams/cursor-feed.js'
 import { checkFillCursor, type Fill, rememberFillCursor } from '../streams/fills.js'
-import { streamOptions } from '../streams/stream-options.js'
 import type { StreamSet } from '../streams/stream-set.js'
 import type { BalancesUpdate } from '../streams/watch-balances.js'
 import { checkInterval, type KlineEvent } from '../streams/watch-klines.js'
@@ -62,17 +62,44 @@ export function relayStreams(reader: RelayReader, scope: RelayScope): StreamSet 
       decode,
     })
   const one = <T>(entry: RelayEntry): readonly T[] => [entry.event as T]
-  const noOptions = (method: string, options: unknown) => streamOptions(method, options, [])
+  // The options of the polled stream that a relayed one honours: the market data the
+  // relay publishes (`source`, when it is the venue's own).
+  const relayedOptions = (method: string, options: unknown, honoured: readonly string[]) => {
+    if (options === undefined) return
+    if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+      const what = honoured.length > 0 ? ` with ${honoured.join(', ')}` : ''
+      throw new VenueInputError('options', `${method}: options must be an object${what}`)
+    }
+    const given = options as Record<string, unknown>
+    const keys = Object.keys(given)
+    for (const name of keys) {
+      if (!honoured.includes(name) && given[name] !== undefined) {
+        throw new VenueInputError(
+          name,
+          `${method}: a relayed stream takes no ${name} (the relay publishes it one way for the whole fleet)`,
+        )
+      }
+    }
+    if (given['source'] !== undefined) {
+      const source = checkSource(method, given['source'], scope.marketData)
+      if (source !== scope.marketData) {
+        throw new VenueInputError(
+          'source',
+          `${method}: the relay publishes the ${scope.marketData} market data, not ${source}`,
+        )
+      }
+    }
+  }
 
   return {
     watchDepth: (poolId, options, method = 'watchDepth') => {
       checkPoolId(method, poolId)
-      noOptions(method, options)
+      relayedOptions(method, options, ['source'])
       return follow({ kind: 'depth', poolId }, { from: 'state' }, one<BookEvent>)
     },
     watchTrades: (poolId, options) => {
       checkPoolId('watchTrades', poolId)
-      noOptions('watchTrades', options)
+      relayedOptions('watchTrades', options, ['source'])
       return follow({ kind: 'trades', poolId }, { from: 'end' }, one<PublicTradeEvent>)
     },
     watchKlines: (poolId, interval, options) => {
@@ -82,7 +109,7 @@ export function relayStreams(reader: RelayReader, scope: RelayScope): StreamSet 
         poolId,
         interval: checkInterval('watchKlines', interval),
       }
-      noOptions('watchKlines', options)
+      relayedOptions('watchKlines', options, ['source'])
       return follow(stream, { from: 'state' }, one<KlineEvent>)
     },
     watchMyTrades: (options) => {
@@ -129,7 +156,7 @@ export function relayStreams(reader: RelayReader, scope: RelayScope): StreamSet 
       })
     },
     watchBalances: (options) => {
-      noOptions('watchBalances', options)
+      relayedOptions('watchBalances', options, [])
       return follow(
         { kind: 'balances' },
         { from: 'state' },
