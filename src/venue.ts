@@ -9,7 +9,7 @@ import { VenueAbortError } from './errors/venue-abort-error.js'
 import { redactError } from './errors/venue-error.js'
 import { type ResolvedVenueOptions, resolveOptions, type VenueOptions } from './options.js'
 import { budgetKey, describeRedis } from './redis/redis.js'
-import { RelayConnection } from './relay-reader/relay-connection.js'
+import { RedisConnection } from './redis/redis-connection.js'
 import { relayStreams } from './relay-reader/relay-streams.js'
 import { createRestClient, type RestClient } from './rest/index.js'
 import type { AccountInfo } from './schemas/account-info.js'
@@ -270,7 +270,7 @@ export function createVenue(options: VenueOptions): Venue {
     relay === undefined
       ? polledStreams(context, resolved.marketData)
       : relayStreams(
-          { context, connection: new RelayConnection(relay.redis) },
+          { context, connection: new RedisConnection(relay.redis, 'venue-rx-reader') },
           {
             prefix: relay.prefix,
             baseUrl: resolved.baseUrl,

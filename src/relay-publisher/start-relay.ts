@@ -1,18 +1,20 @@
 import { randomBytes } from 'node:crypto'
 import type { Redis } from 'ioredis'
 import type { Subscription } from 'rxjs'
+import { backoffDelay } from '../core/retry-backoff.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import type { VenueOptions } from '../options.js'
 import {
   checkRedis,
-  connectRedis,
   DEFAULT_PREFIX,
   type RelayKeys,
   type RelayRedis,
   relayError,
   relayKeys,
 } from '../redis/redis.js'
+import { RedisConnection } from '../redis/redis-connection.js'
 import { parseRelayStream, type RelayStream, relayStreamName } from '../redis/stream-names.js'
+import { realTimers, schedulerTimers, type TimerProvider } from '../timers.js'
 import { createVenue, type Venue } from '../venue.js'
 import { ACQUIRE, PUBLISH, RELEASE } from './scripts.js'
 import { type InOrder, type Publish, streamSource, takeoverOf } from './stream-sources.js'
@@ -130,6 +132,9 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     leaseMs: positiveInteger('leaseMs', leaseMs, DEFAULT_LEASE_MS, 100),
     maxLen: positiveInteger('maxLen', maxLen, DEFAULT_MAX_LEN, 100),
     id: relayId === undefined ? randomBytes(8).toString('hex') : checkId(relayId),
+    // The venue's clock: its `scheduler` when one is given.
+    timers:
+      venueOptions.scheduler === undefined ? realTimers : schedulerTimers(venueOptions.scheduler),
   }
   const venue = createVenue(venueOptions)
   const scope = {
@@ -140,7 +145,8 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   }
   // Keys first: an account stream without an API key is refused before anything starts.
   const keyed = parsed.map((stream) => ({ stream, keys: relayKeys(scope, stream) }))
-  const connection = new SharedConnection(where)
+  const connection = new RedisConnection(where, 'venue-rx-relay')
+  const release = connection.hold()
   const publishers = keyed.map(
     ({ stream, keys }) => new StreamPublisher(stream, keys, venue, connection, settings),
   )
@@ -154,7 +160,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     close: () => {
       closing ??= (async () => {
         await Promise.all(publishers.map((publisher) => publisher.stop()))
-        connection.close()
+        release()
         await venue.close()
       })()
       return closing
@@ -162,35 +168,11 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   }
 }
 
-/** One command connection for every publisher of a relay, made again when Redis is back. */
-class SharedConnection {
-  readonly #where: RelayRedis
-  #client: Promise<Redis> | undefined
-  #closed = false
-
-  constructor(where: RelayRedis) {
-    this.#where = where
-  }
-
-  get(): Promise<Redis> {
-    if (this.#closed) return Promise.reject(new Error('the relay is closed'))
-    this.#client ??= connectRedis(this.#where, 'venue-rx-relay').catch((error: unknown) => {
-      this.#client = undefined
-      throw error
-    })
-    return this.#client
-  }
-
-  close(): void {
-    this.#closed = true
-    void this.#client?.then((client) => client.disconnect()).catch(() => undefined)
-  }
-}
-
 interface PublisherSettings {
   readonly leaseMs: number
   readonly maxLen: number
   readonly id: string
+  readonly timers: TimerProvider
 }
 
 /** Publishes one stream while this relay holds its lease; waits as a standby otherwise. */
@@ -200,7 +182,7 @@ class StreamPublisher {
   readonly #stream: RelayStream
   readonly #keys: RelayKeys
   readonly #venue: Venue
-  readonly #connection: SharedConnection
+  readonly #connection: RedisConnection
   readonly #settings: PublisherSettings
   #stopped = false
   #running: Promise<void> | undefined
@@ -216,7 +198,7 @@ class StreamPublisher {
     stream: RelayStream,
     keys: RelayKeys,
     venue: Venue,
-    connection: SharedConnection,
+    connection: RedisConnection,
     settings: PublisherSettings,
   ) {
     this.#stream = stream
@@ -238,7 +220,7 @@ class StreamPublisher {
     await this.#running
     if (this.state === 'active' || this.#holding) {
       try {
-        const redis = await this.#connection.get()
+        const redis = await this.#connection.client()
         await redis.eval(RELEASE, 1, this.#keys.lease, this.#settings.id)
       } catch {
         // Redis is away: the lease runs out by itself.
@@ -248,10 +230,11 @@ class StreamPublisher {
   }
 
   #sleep(ms: number): Promise<void> {
+    const { timers } = this.#settings
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms)
+      const timer = timers.setTimeout(resolve, ms)
       this.#wake = () => {
-        clearTimeout(timer)
+        timers.clearTimeout(timer)
         resolve()
       }
     })
@@ -262,7 +245,7 @@ class StreamPublisher {
     let failures = 0
     while (!this.#stopped) {
       try {
-        const redis = await this.#connection.get()
+        const redis = await this.#connection.client()
         const held = await redis.eval(ACQUIRE, 1, this.#keys.lease, id, leaseTtl(leaseMs))
         if (held !== 1) {
           this.#holding = false
@@ -278,7 +261,9 @@ class StreamPublisher {
         if (this.#stopped) break
         failures += 1
         this.state = 'standby'
-        await this.#sleep(Math.min(100 * 2 ** (failures - 1), 2_000, leaseMs))
+        await this.#sleep(
+          backoffDelay(failures, Math.min(100, leaseMs), Math.min(2_000, leaseMs), 2),
+        )
       }
     }
   }
@@ -290,12 +275,14 @@ class StreamPublisher {
     const takeover = await takeoverOf(redis, this.#stream, this.#keys)
     this.state = 'active'
     let subscription: Subscription | undefined
-    let renewal: NodeJS.Timeout | undefined
+    const { timers } = this.#settings
+    let renewal: unknown
     const ended = new Promise<void>((resolve, reject) => {
       this.#endSession = (error) => (error === undefined ? resolve() : reject(error))
     })
-    try {
-      renewal = setInterval(
+    // Renews the lease every quarter of leaseMs, on the venue's clock.
+    const renew = () => {
+      renewal = timers.setTimeout(
         () => {
           redis.eval(ACQUIRE, 1, this.#keys.lease, id, leaseTtl(leaseMs)).then(
             (held) => {
@@ -303,9 +290,13 @@ class StreamPublisher {
             },
             (error: unknown) => this.#endSession?.(error),
           )
+          renew()
         },
         Math.max(10, Math.floor(leaseMs / 4)),
       )
+    }
+    try {
+      renew()
       const publish: Publish = (entryId, event, state) =>
         this.#publish(redis, entryId, event, state)
       const inOrder: InOrder = (step) => {
@@ -319,7 +310,7 @@ class StreamPublisher {
       })
       await ended
     } finally {
-      clearInterval(renewal)
+      timers.clearTimeout(renewal)
       subscription?.unsubscribe()
       this.#endSession = undefined
       // A publish still under way lands before the next session reads where to go on from.

@@ -12,9 +12,9 @@ import { retryBackoff } from '../core/retry-backoff.js'
 import { compareIds } from '../decimal.js'
 import { VenueRelayError } from '../errors/venue-relay-error.js'
 import { type RelayKeys, relayError } from '../redis/redis.js'
+import type { RedisConnection } from '../redis/redis-connection.js'
 import { type PollingLane, pollingPipeline } from '../streams/polling-pipeline.js'
 import type { StreamContext } from '../streams/stream-context.js'
-import type { RelayConnection } from './relay-connection.js'
 
 /** One entry of a relayed stream: its id and its event, parsed. */
 export interface RelayEntry {
@@ -56,7 +56,7 @@ export interface FollowSpec<T> {
 /** What the readers of one venue share: its streams' context and its one connection. */
 export interface RelayReader {
   readonly context: StreamContext
-  readonly connection: RelayConnection
+  readonly connection: RedisConnection
 }
 
 /**

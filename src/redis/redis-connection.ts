@@ -1,31 +1,34 @@
 import type { Redis } from 'ioredis'
-import { connectRedis, type RelayRedis } from '../redis/redis.js'
+import { connectRedis, type RelayRedis } from './redis.js'
 
 /**
- * The one Redis connection of a venue's relayed streams: every reader of the venue sends
- * its commands on it (reads never block it: see `followRelay`). It opens when the first
- * reader starts and closes when the last one stops, so an idle venue holds no socket open
- * and a process can exit.
+ * One Redis connection shared by everything of one venue or one relay that talks to Redis
+ * (the readers of a venue's relayed streams, whose reads never block it; the publishers of
+ * a relay). It opens when the first holder needs it and closes when the last one lets go,
+ * so an idle venue holds no socket open and a process can exit. `name` shows in Redis's
+ * `CLIENT LIST`.
  *
  * @example
  * ```ts
- * const connection = new RelayConnection('redis://127.0.0.1:6379')
+ * const connection = new RedisConnection('redis://127.0.0.1:6379', 'venue-rx-reader')
  * const release = connection.hold()
  * const redis = await connection.client()
  * await redis.get('venue-rx:...:state')
  * release() // the last holder: the connection closes
  * ```
  */
-export class RelayConnection {
+export class RedisConnection {
   readonly #redis: RelayRedis
+  readonly #name: string
   #client: Promise<Redis> | undefined
   #holders = 0
 
-  constructor(redis: RelayRedis) {
+  constructor(redis: RelayRedis, name: string) {
     this.#redis = redis
+    this.#name = name
   }
 
-  /** Readers holding the connection open. */
+  /** Holders keeping the connection open. */
   get holders(): number {
     return this.#holders
   }
@@ -48,7 +51,7 @@ export class RelayConnection {
    */
   client(): Promise<Redis> {
     if (this.#client === undefined) {
-      const connecting = connectRedis(this.#redis, 'venue-rx-reader')
+      const connecting = connectRedis(this.#redis, this.#name)
       this.#client = connecting
       connecting.then(
         // Everyone left while it connected (its release found no client to close yet).
