@@ -5,7 +5,7 @@ import { VenueError } from '../errors/venue-error.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { VenueNotFoundError } from '../errors/venue-not-found-error.js'
 import { VenueRateLimitError } from '../errors/venue-rate-limit-error.js'
-import { VenueServerError } from '../errors/venue-server-error.js'
+import type { VenueServerError } from '../errors/venue-server-error.js'
 import {
   checkPathSegment,
   checkText,
@@ -26,6 +26,7 @@ import {
   startOrder,
   stepOrder,
 } from './order-life.js'
+import { isUnseen } from './order-unseen.js'
 import { recentFills } from './recent-fills.js'
 import { findEnded } from './recent-orders.js'
 import type { StreamContext } from './stream-context.js'
@@ -134,13 +135,9 @@ function wholeMs(name: string, value: unknown, fallback: number): number {
   return ms
 }
 
-/** The venue does not show the order (yet or any more): not found, or its ambiguous 500. */
-const unseen = (error: unknown) =>
-  error instanceof VenueNotFoundError || (error instanceof VenueServerError && error.ambiguous)
-
 /** Transport trouble, retried like every stream's. */
 const transient = (error: unknown) =>
-  !unseen(error) && error instanceof VenueError && error.retryable
+  !isUnseen(error) && error instanceof VenueError && error.retryable
 
 /**
  * The newest order in `orders` (newest first) that `wanted` names: by id, or by client id
@@ -451,7 +448,7 @@ class OrderWatch {
           now: this.#now,
         }),
         (error: unknown): OrderInput => {
-          if (unseen(error)) return { type: 'unanswered', now: this.#now }
+          if (isUnseen(error)) return { type: 'unanswered', now: this.#now }
           throw error
         },
       )
@@ -543,7 +540,7 @@ class OrderWatch {
       try {
         return await this.#retry(request)
       } catch (error) {
-        if (!unseen(error) || this.#abort.signal.aborted) throw error
+        if (!isUnseen(error) || this.#abort.signal.aborted) throw error
         const waited = this.#now - started
         if (waited >= this.#visibleWithinMs) {
           throw new VenueNotFoundError(
