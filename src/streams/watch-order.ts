@@ -1,10 +1,18 @@
-import { asyncScheduler, Observable, type Subscriber, Subscription, timer } from 'rxjs'
-import { backoffDelay } from '../core/retry-backoff.js'
+import {
+  asyncScheduler,
+  catchError,
+  defer,
+  first,
+  Observable,
+  type Subscriber,
+  Subscription,
+  timer,
+} from 'rxjs'
+import { type RetryBackoffOptions, retryBackoff } from '../core/retry-backoff.js'
 import { addDecimal, compareDecimal, compareIds } from '../decimal.js'
 import { VenueError } from '../errors/venue-error.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { VenueNotFoundError } from '../errors/venue-not-found-error.js'
-import { VenueRateLimitError } from '../errors/venue-rate-limit-error.js'
 import type { VenueServerError } from '../errors/venue-server-error.js'
 import {
   checkPathSegment,
@@ -518,59 +526,62 @@ class OrderWatch {
    * Runs `request`, retrying transport trouble with the venue's backoff (a 429's
    * Retry-After honoured); anything else is thrown.
    */
-  async #retry<R>(request: () => Promise<R>): Promise<R> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await request()
-      } catch (error) {
-        if (!transient(error) || this.#abort.signal.aborted) throw error
-        await this.#pause(this.#delay(attempt, error))
-      }
-    }
+  #retry<R>(request: () => Promise<R>): Promise<R> {
+    return this.#settle(this.#retried(request))
+  }
+
+  #retried<R>(request: () => Promise<R>): Observable<R> {
+    return defer(request).pipe(retryBackoff<R>(this.#backoff({ isRetryable: transient })))
   }
 
   /**
    * Runs `request` until the venue shows what it asks for: transport trouble is retried as
-   * in {@link OrderWatch.#retry}, and "not shown" (404, the ambiguous 500) for
-   * `visibleWithinMs`; then the stream fails with a `VenueNotFoundError` naming `what`.
+   * in {@link OrderWatch.#retry}, and "not shown" ({@link isUnseen}) for `visibleWithinMs`;
+   * then the stream fails with a `VenueNotFoundError` naming `what`.
    */
-  async #visible<R>(request: () => Promise<R>, what: () => string): Promise<R> {
-    const started = this.#now
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await this.#retry(request)
-      } catch (error) {
-        if (!isUnseen(error) || this.#abort.signal.aborted) throw error
-        const waited = this.#now - started
-        if (waited >= this.#visibleWithinMs) {
-          throw new VenueNotFoundError(
-            `${METHOD}: the venue did not show ${what()} within ${this.#visibleWithinMs} ms`,
-            { status: (error as VenueNotFoundError | VenueServerError).status, cause: error },
-          )
-        }
-        // Asked again at least once a poll interval: a new order is found as soon as the
-        // streams would see it anyway.
-        const delay = Math.min(this.#delay(attempt, error), this.#context.pollIntervalMs)
-        await this.#pause(Math.min(delay, this.#visibleWithinMs - waited))
-      }
-    }
+  #visible<R>(request: () => Promise<R>, what: () => string): Promise<R> {
+    const visibleWithinMs = this.#visibleWithinMs
+    return this.#settle(
+      defer(() => {
+        const started = this.#now
+        const left = () => visibleWithinMs - (this.#now - started)
+        return this.#retried(request).pipe(
+          retryBackoff<R>(
+            this.#backoff({
+              isRetryable: (error) => isUnseen(error) && left() > 0,
+              // Asked again at least once a poll interval (a new order is found as soon as
+              // the streams would see it anyway), and once more when the time is up.
+              waitAtMostMs: () => Math.min(this.#context.pollIntervalMs, left()),
+            }),
+          ),
+          catchError((error: unknown) => {
+            if (!isUnseen(error)) throw error
+            throw new VenueNotFoundError(
+              `${METHOD}: the venue did not show ${what()} within ${visibleWithinMs} ms`,
+              { status: (error as VenueNotFoundError | VenueServerError).status, cause: error },
+            )
+          }),
+        )
+      }),
+    )
   }
 
-  #delay(attempt: number, error: unknown): number {
-    const { initialMs, maxMs, factor, jitter } = this.#context.backoff
-    const computed = backoffDelay(attempt, initialMs, maxMs, factor)
-    const drawn = jitter ? Math.floor(Math.random() * computed) : computed
-    const retryAfter = error instanceof VenueRateLimitError ? (error.retryAfterMs ?? 0) : 0
-    return clampDelay(Math.max(drawn, retryAfter))
+  /** The venue's backoff on its scheduler, for the errors `isRetryable` takes. */
+  #backoff(
+    settings: Pick<RetryBackoffOptions, 'isRetryable' | 'waitAtMostMs'>,
+  ): RetryBackoffOptions {
+    const { backoff, scheduler } = this.#context
+    return { ...backoff, ...settings, ...(scheduler === undefined ? {} : { scheduler }) }
   }
 
-  #pause(ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const wait = timer(ms, this.#context.scheduler ?? undefined).subscribe(() => {
-        this.#subscriptions.remove(wait)
-        resolve()
-      })
-      this.#subscriptions.add(wait)
+  /**
+   * The first value of `source` (a request and its retries), as a promise. Stopping the
+   * watch drops `source`, its waits included; the promise then never settles, as nothing
+   * waits for it any more.
+   */
+  #settle<R>(source: Observable<R>): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.#subscriptions.add(source.pipe(first()).subscribe({ next: resolve, error: reject }))
     })
   }
 }
