@@ -1,13 +1,18 @@
 import {
   asyncScheduler,
   catchError,
+  concatMap,
   defer,
   first,
   Observable,
+  Subject,
   type Subscriber,
   Subscription,
+  take,
+  tap,
   timer,
 } from 'rxjs'
+import { backfillThenJoin, type JoinSpec } from '../core/backfill-then-join.js'
 import { type RetryBackoffOptions, retryBackoff } from '../core/retry-backoff.js'
 import { addDecimal, compareDecimal, compareIds } from '../decimal.js'
 import { VenueError } from '../errors/venue-error.js'
@@ -23,7 +28,7 @@ import {
 } from '../rest/index.js'
 import type { OpenOrder, Order, OrderWithTrades } from '../schemas/order.js'
 import { clampDelay } from '../timers.js'
-import { sharedTail, type TailEvent } from './cursor-feed.js'
+import { MAX_QUEUED, sharedTail, type TailEvent } from './cursor-feed.js'
 import { chainAccount, type Fill, fillsOf } from './fills.js'
 import {
   type OrderEvent,
@@ -100,6 +105,17 @@ const DEFAULT_PLACED_WINDOW_MS = 60_000
 
 /** The most trades the venue has been seen to list with an order. */
 const ORDER_TRADES_CAP = 100
+
+/** The order as first found, with the fills known of it then. */
+interface Found {
+  readonly record: OpenOrder | Order
+  readonly fills: readonly Fill[]
+}
+
+/** The order's fills as {@link backfillThenJoin} passes them on: found, then each later one. */
+type OrderFill =
+  | ({ readonly type: 'found' } & Found)
+  | { readonly type: 'fill'; readonly fill: Fill }
 
 /** How one order is asked for: by composite id, or by client id first. */
 type Target =
@@ -212,12 +228,12 @@ class OrderWatch {
   readonly #subscriptions = new Subscription()
   /** The account's chain account (tells its side of a trade), known once finding starts. */
   #account: string | undefined
-  /** Fills from the tail before the order is known. */
-  #queued: Fill[] = []
   #life: OrderLife | undefined
   #wake: Subscription | undefined
   /** When the fills tail first answered this subscription (scheduler clock). */
-  #tailStartedAt = 0
+  #tailStartedAt: number | undefined
+  /** Polls newer than the subscription, while the order is not found yet. */
+  readonly #newPolls = new Subject<OpenOrdersState>()
 
   constructor(
     context: StreamContext,
@@ -239,20 +255,18 @@ class OrderWatch {
   }
 
   /**
-   * Listens to the fills first, so that none between finding the order and the tail is
-   * missed: the order is looked for once the tail knows where it starts.
+   * The order's fills, through {@link backfillThenJoin}: the fills tail is listened to
+   * first, so that none between finding the order and the tail is missed; the order is
+   * looked for once the tail knows where it starts (the backfill: its record and the fills
+   * known then), and the tail's fills of it follow.
    */
   start(tail: Observable<TailEvent<Fill, string>>): void {
-    let started = false
     this.#subscriptions.add(
-      tail.subscribe({
-        next: (event) => {
-          if (!started) {
-            started = true
-            this.#tailStartedAt = this.#now
-            this.#listenToPolls()
-          }
-          if (event.type === 'item') this.#onFill(event.item)
+      backfillThenJoin(() => this.#fillsAttempt(tail)).subscribe({
+        next: (item) => {
+          if (item.type === 'found') {
+            this.#run(startOrder(item.record, item.fills, this.#settings, this.#now))
+          } else this.#input({ type: 'fills', fills: [item.fill] })
         },
         error: (error: unknown) => this.#subscriber.error(error),
         complete: () => this.#subscriber.complete(),
@@ -266,15 +280,61 @@ class OrderWatch {
     this.#subscriptions.unsubscribe()
   }
 
-  #onFill(fill: Fill): void {
-    if (this.#life !== undefined) {
-      if (this.#mine(fill, this.#life.id)) this.#input({ type: 'fills', fills: [fill] })
-      return
+  /**
+   * One attempt at the order's fills. The tail's fills of the wanted order that come
+   * before it is found are found with it, sorted with its record's fills as one batch (the
+   * tail passes them on again at the join: dropped there). The order is looked for after
+   * the tail started, so its record's fills and the tail from its start leave no gap; a
+   * fill both show is emitted once (the order's life keeps the `global_seq`s emitted).
+   */
+  #fillsAttempt(
+    tail: Observable<TailEvent<Fill, string>>,
+  ): JoinSpec<Found, TailEvent<Fill, string>, OrderFill> {
+    const early: Fill[] = []
+    let id: string | undefined
+    return {
+      backfill: (join) => {
+        join.listen()
+        return this.#newPolls.pipe(
+          take(1),
+          concatMap((state) => this.#find(state)),
+        )
+      },
+      shared: tail.pipe(
+        tap((event) => {
+          this.#tailStarted()
+          if (event.type === 'item' && id === undefined && this.#isWanted(event.item)) {
+            early.push(event.item)
+          }
+        }),
+      ),
+      fromBackfill: (found, emit) => {
+        const foundId = found.record.id
+        id = foundId
+        const fills = [...found.fills, ...early.filter((fill) => this.#mine(fill, foundId))]
+        emit({ type: 'found', record: found.record, fills })
+      },
+      fromShared: (event, emit) => {
+        if (event.type !== 'item' || id === undefined || early.includes(event.item)) return
+        if (this.#mine(event.item, id)) emit({ type: 'fill', fill: event.item })
+      },
+      covers: () => id !== undefined,
+      hold: MAX_QUEUED,
+      handOver: 'when-backfill-ends',
     }
+  }
+
+  /** The tail's first event: the polls are listened to from then on. */
+  #tailStarted(): void {
+    if (this.#tailStartedAt !== undefined) return
+    this.#tailStartedAt = this.#now
+    this.#listenToPolls()
+  }
+
+  /** Whether a fill is of the order asked for (by id, or by client id before it is found). */
+  #isWanted(fill: Fill): boolean {
     const wanted = this.#wanted
-    if ('id' in wanted ? this.#mine(fill, wanted.id) : fill.clientId === wanted.clientId) {
-      this.#queued.push(fill)
-    }
+    return 'id' in wanted ? this.#mine(fill, wanted.id) : fill.clientId === wanted.clientId
   }
 
   #mine(fill: Fill, id: string): boolean {
@@ -287,21 +347,18 @@ class OrderWatch {
   }
 
   /**
-   * The shared open-orders poll: its first answer newer than this subscription finds the
-   * order (a state replayed at once may predate fills the tail already passed on), and
-   * every answer after that is a tick of the order's own clock.
+   * The shared open-orders poll: until the order is found, its answers newer than this
+   * subscription go to {@link OrderWatch.#newPolls} (the first finds the order; a state
+   * replayed at once may predate fills the tail already passed on), and every answer after
+   * that is a tick of the order's own clock.
    */
   #listenToPolls(): void {
     let subscribing = true
-    let finding = false
     this.#subscriptions.add(
       openOrdersState(this.#context).subscribe({
         next: (state) => {
           if (this.#life !== undefined) this.#onPoll(state)
-          else if (!subscribing && !finding) {
-            finding = true
-            this.#find(state).catch((error: unknown) => this.#subscriber.error(error))
-          }
+          else if (!subscribing) this.#newPolls.next(state)
         },
         error: (error: unknown) => this.#subscriber.error(error),
         complete: () => this.#subscriber.complete(),
@@ -310,8 +367,11 @@ class OrderWatch {
     subscribing = false
   }
 
-  /** Finds the order: the open list, the newest ended orders, then a look-up. */
-  async #find(state: OpenOrdersState): Promise<void> {
+  /**
+   * Finds the order, with the fills known of it so far: the open list, the newest ended
+   * orders, then a look-up.
+   */
+  async #find(state: OpenOrdersState): Promise<Found> {
     this.#account = await this.#retry(() => chainAccount(this.#context, this.#rest))
     const wanted =
       'id' in this.#wanted
@@ -325,8 +385,7 @@ class OrderWatch {
           }
     const listed = pickOrder(state.orders, wanted)
     if (listed !== undefined && compareDecimal(listed.executed_amount, '0') === 0) {
-      this.#begin(listed, await this.#earlyFills(listed))
-      return
+      return { record: listed, fills: await this.#earlyFills(listed) }
     }
     const found =
       listed ??
@@ -335,15 +394,14 @@ class OrderWatch {
       ))
     // Ended without a fill: nothing more to read.
     if (found !== undefined && compareDecimal(found.executed_amount, '0') === 0) {
-      this.#begin(found, [])
-      return
+      return { record: found, fills: [] }
     }
     const id = found?.id ?? ('id' in wanted ? wanted.id : await this.#idOfClientId(wanted))
     const record = await this.#visible(
       () => this.#rest.order(id, { signal: this.#abort.signal }),
       () => `order ${id}`,
     )
-    this.#begin(record, await this.#fillsOf(record))
+    return { record, fills: await this.#fillsOf(record) }
   }
 
   /**
@@ -357,7 +415,7 @@ class OrderWatch {
     const since = venueMs - DEFAULT_PLACED_WINDOW_MS
     if (order.order_time < since) return []
     const fills = await this.#retry(() =>
-      recentFills(this.#context, this.#rest, since, this.#tailStartedAt),
+      recentFills(this.#context, this.#rest, since, this.#tailStartedAt as number),
     )
     return fills.filter((fill) => this.#mine(fill, order.id))
   }
@@ -388,13 +446,6 @@ class OrderWatch {
           : ` (only order ${older.id}, placed ${new Date(older.order_time).toISOString()}, uses it)`),
     )
     return order.id
-  }
-
-  #begin(record: OpenOrder | Order, fills: readonly Fill[]): void {
-    const id = record.id
-    const queued = this.#queued.filter((fill) => this.#mine(fill, id))
-    this.#queued = []
-    this.#run(startOrder(record, [...fills, ...queued], this.#settings, this.#now))
   }
 
   #onPoll(state: OpenOrdersState): void {
