@@ -10,7 +10,7 @@ import { VirtualTimeScheduler } from 'rxjs'
 import { MockAgent } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createVenue, type HealthReport, type Venue, VenueNotFoundError } from '../src/index.js'
-import { dataFor, tradeDetail } from './helpers/fixtures.js'
+import { dataFor, orderWithTrades, tradeDetail } from './helpers/fixtures.js'
 
 const ORIGIN = 'http://venue.test'
 
@@ -36,7 +36,7 @@ function rig(
     path: string,
     query: URLSearchParams,
   ) => number | { status: number; retryAfter?: string; message?: string } = () => 200,
-  payload: (pathname: string) => unknown = dataFor,
+  payload: (pathname: string, query: URLSearchParams) => unknown = dataFor,
 ): Rig {
   const scheduler = new VirtualTimeScheduler(undefined, Number.POSITIVE_INFINITY)
   const agent = new MockAgent()
@@ -57,7 +57,15 @@ function rig(
       const { retryAfter, message = 'unavailable' } = typeof answer === 'number' ? {} : answer
       const headers = retryAfter === undefined ? {} : { 'retry-after': retryAfter }
       return code === 200
-        ? { statusCode: 200, data: { code: 0, message: '', data: payload(pathname), meta: {} } }
+        ? {
+            statusCode: 200,
+            data: {
+              code: 0,
+              message: '',
+              data: payload(pathname, new URLSearchParams(request.path.split('?')[1] ?? '')),
+              meta: {},
+            },
+          }
         : {
             statusCode: code,
             data: { code, message, data: null, meta: {} },
@@ -158,6 +166,37 @@ describe('a venue on a virtual clock', () => {
     expect((failure as Error).message).toBe(
       'watchOrder: the venue did not show order 0-999-0 within 5000 ms',
     )
+  })
+
+  it('watchOrder: a fill the tail sent before the order was found comes in global_seq order with the fills of its record', async () => {
+    // The order's record lists its later trade (1003) and not yet the earlier one (1002),
+    // which the fills tail passed on before the order was looked up.
+    const trade = (seq: number) => ({ ...tradeDetail, global_seq: seq, base_quantity: '1' })
+    const payload = (pathname: string, query: URLSearchParams) => {
+      if (pathname === '/api/v1/trades') {
+        if (query.get('sort') === 'desc') return [tradeDetail]
+        return query.get('global_seq') === String(tradeDetail.global_seq) ? [trade(1002)] : []
+      }
+      if (pathname === '/api/v1/open-orders' || pathname === '/api/v1/history-orders') return []
+      if (pathname === '/api/v1/orders/1-7-0') return { ...orderWithTrades, trades: [trade(1003)] }
+      return dataFor(pathname)
+    }
+    const { venue, requests, advance } = rig(
+      { pollIntervalMs: 1000, settleMs: 0 },
+      () => 200,
+      payload,
+    )
+    const fills: string[] = []
+    const subscription = venue.watchOrder('1-7-0').subscribe((event) => {
+      if (event.type === 'fill') fills.push(event.fill.globalSeq)
+    })
+    await advance(5000)
+    subscription.unsubscribe()
+    const tailed = requests.findIndex((r) => r.path.includes('global_seq=1001&sort=asc'))
+    const looked = requests.findIndex((r) => r.path.startsWith('/api/v1/orders/1-7-0'))
+    expect(tailed).toBeGreaterThanOrEqual(0)
+    expect(tailed).toBeLessThan(looked)
+    expect(fills).toEqual(['1002', '1003'])
   })
 
   it('keeps polling lingerMs after the last subscriber left, then stops', async () => {
