@@ -171,6 +171,50 @@ describe('retryBackoff: timing', () => {
   })
 })
 
+describe('retryBackoff: waitAtMostMs', () => {
+  it('bounds every wait by what it says before the wait, and reports the wait that happens', () => {
+    const { notices, options } = recorded({ ...NO_JITTER, waitAtMostMs: () => 150 })
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold('-#', undefined, server503())
+      expectObservable(source.pipe(retryBackoff(options)), '^ 400ms !').toBe('')
+      expectSubscriptions(source.subscriptions).toBe(failingSpans([100, 150, 150]))
+    })
+    expect(delaysOf(notices)).toEqual([100, 150, 150])
+  })
+
+  it('asks afresh before each wait: a deadline drawing near shortens the last wait to it', () => {
+    const scheduler = testScheduler()
+    const left = () => 500 - scheduler.now()
+    const { notices, options } = recorded({
+      ...NO_JITTER,
+      // Retried until frame 500: 100, 200, then the 197 ms left; at 501 the error passes.
+      isRetryable: () => left() > 0,
+      waitAtMostMs: left,
+    })
+    const error = server503()
+    scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold('-#', undefined, error)
+      expectObservable(source.pipe(retryBackoff(options))).toBe('501ms #', undefined, error)
+      // The three waits, then the last try at the deadline.
+      const spans = [...failingSpans([100, 200, 197]), span(500, 501)]
+      expectSubscriptions(source.subscriptions).toBe(spans)
+    })
+    expect(delaysOf(notices)).toEqual([100, 200, 197])
+  })
+
+  it('bounds a Retry-After too', () => {
+    const limited = new VenueRateLimitError('HTTP 429', { status: 429, retryAfterMs: 5000 })
+    const { notices, options } = recorded({ ...NO_JITTER, waitAtMostMs: () => 300 })
+    testScheduler().run(({ cold, expectObservable }) => {
+      const retried = inTurn(cold('-#', undefined, limited), cold('-a|')).pipe(
+        retryBackoff(options),
+      )
+      expectObservable(retried).toBe('302ms a|')
+    })
+    expect(delaysOf(notices)).toEqual([300])
+  })
+})
+
 describe('retryBackoff: Retry-After', () => {
   eachCase(
     [

@@ -9,8 +9,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import { VirtualTimeScheduler } from 'rxjs'
 import { MockAgent } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createVenue, type HealthReport, type Venue } from '../src/index.js'
-import { dataFor, tradeDetail } from './helpers/fixtures.js'
+import { createVenue, type HealthReport, type Venue, VenueNotFoundError } from '../src/index.js'
+import { dataFor, orderWithTrades, tradeDetail } from './helpers/fixtures.js'
 
 const ORIGIN = 'http://venue.test'
 
@@ -35,8 +35,8 @@ function rig(
     n: number,
     path: string,
     query: URLSearchParams,
-  ) => number | { status: number; retryAfter: string } = () => 200,
-  payload: (pathname: string) => unknown = dataFor,
+  ) => number | { status: number; retryAfter?: string; message?: string } = () => 200,
+  payload: (pathname: string, query: URLSearchParams) => unknown = dataFor,
 ): Rig {
   const scheduler = new VirtualTimeScheduler(undefined, Number.POSITIVE_INFINITY)
   const agent = new MockAgent()
@@ -54,12 +54,21 @@ function rig(
         new URLSearchParams(request.path.split('?')[1] ?? ''),
       )
       const code = typeof answer === 'number' ? answer : answer.status
-      const headers = typeof answer === 'number' ? {} : { 'retry-after': answer.retryAfter }
+      const { retryAfter, message = 'unavailable' } = typeof answer === 'number' ? {} : answer
+      const headers = retryAfter === undefined ? {} : { 'retry-after': retryAfter }
       return code === 200
-        ? { statusCode: 200, data: { code: 0, message: '', data: payload(pathname), meta: {} } }
+        ? {
+            statusCode: 200,
+            data: {
+              code: 0,
+              message: '',
+              data: payload(pathname, new URLSearchParams(request.path.split('?')[1] ?? '')),
+              meta: {},
+            },
+          }
         : {
             statusCode: code,
-            data: { code, message: 'unavailable', data: null, meta: {} },
+            data: { code, message, data: null, meta: {} },
             responseOptions: { headers },
           }
     })
@@ -120,6 +129,74 @@ describe('a venue on a virtual clock', () => {
       .filter((h) => h?.state === 'retrying')
       .map((h) => (h?.state === 'retrying' ? h.nextDelayMs : 0))
     expect(waits).toEqual([1000, 2000, 4000, 1000])
+  })
+
+  it('watchOrder asks for an order it cannot see yet with the backoff, at least once a poll, until visibleWithinMs; transport trouble between is retried from initialMs', async () => {
+    const ORDER = '/api/v1/orders/0-999-0'
+    let lookups = 0
+    const { venue, requests, advance } = rig(
+      {
+        pollIntervalMs: 1000,
+        backoff: { initialMs: 300, maxMs: 60_000, factor: 2, jitter: false },
+      },
+      (_, path) => {
+        if (path !== ORDER) return 200
+        lookups += 1
+        // The 1st and the 4th look-ups meet transport trouble; every other one the 500
+        // the venue answers for an order it does not know.
+        return lookups === 1 || lookups === 4
+          ? 503
+          : { status: 500, message: 'service internal error' }
+      },
+    )
+    let failure: unknown
+    const subscription = venue
+      .watchOrder('0-999-0', { visibleWithinMs: 5000 })
+      .subscribe({ error: (error: unknown) => (failure = error) })
+    await advance(20_000)
+    subscription.unsubscribe()
+    const asked = requests.filter((r) => r.path === ORDER).map((r) => r.at)
+    const first = asked[0] ?? Number.NaN
+    // 503, +300 (transport, attempt 1); then the 500s: +300, +600, 503 then +300
+    // (transport, from attempt 1 again), +1200 capped at the poll interval (1000), +1000,
+    // and the 500 ms left at the deadline (5000 ms after the first look-up).
+    expect(asked.map((at) => at - first)).toEqual([0, 300, 600, 1200, 1500, 2500, 3500, 4500, 5000])
+    expect(failure).toBeInstanceOf(VenueNotFoundError)
+    expect((failure as VenueNotFoundError).status).toBe(500)
+    expect((failure as Error).message).toBe(
+      'watchOrder: the venue did not show order 0-999-0 within 5000 ms',
+    )
+  })
+
+  it('watchOrder: a fill the tail sent before the order was found comes in global_seq order with the fills of its record', async () => {
+    // The order's record lists its later trade (1003) and not yet the earlier one (1002),
+    // which the fills tail passed on before the order was looked up.
+    const trade = (seq: number) => ({ ...tradeDetail, global_seq: seq, base_quantity: '1' })
+    const payload = (pathname: string, query: URLSearchParams) => {
+      if (pathname === '/api/v1/trades') {
+        if (query.get('sort') === 'desc') return [tradeDetail]
+        return query.get('global_seq') === String(tradeDetail.global_seq) ? [trade(1002)] : []
+      }
+      if (pathname === '/api/v1/open-orders' || pathname === '/api/v1/history-orders') return []
+      if (pathname === '/api/v1/orders/1-7-0') return { ...orderWithTrades, trades: [trade(1003)] }
+      return dataFor(pathname)
+    }
+    const { venue, requests, advance } = rig(
+      { pollIntervalMs: 1000, settleMs: 0 },
+      () => 200,
+      payload,
+    )
+    const fills: string[] = []
+    const subscription = venue.watchOrder('1-7-0').subscribe((event) => {
+      if (event.type === 'fill') fills.push(event.fill.globalSeq)
+    })
+    await advance(5000)
+    subscription.unsubscribe()
+    const tailed = requests.findIndex((r) => r.path.includes('global_seq=1001&sort=asc'))
+    const looked = requests.findIndex((r) => r.path.startsWith('/api/v1/orders/1-7-0'))
+    expect(tailed).toBeGreaterThanOrEqual(0)
+    expect(tailed).toBeLessThan(looked)
+    expect(fills).toEqual(['1002', '1003'])
   })
 
   it('keeps polling lingerMs after the last subscriber left, then stops', async () => {

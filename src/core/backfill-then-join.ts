@@ -3,8 +3,8 @@ import { catchError, Observable, type Subscription, throwError } from 'rxjs'
 /**
  * A subscriber that is behind catches up on a source of its own (its backfill), then
  * joins a source every caught-up subscriber shares, losing and repeating nothing at the
- * hand-over. The cursor feeds (shared tail of events) and the candle stream (shared run
- * of whole states) are both built on it.
+ * hand-over. The cursor feeds and `watchOrder` (shared tail of events) and the candle
+ * stream (shared run of whole states) are built on it.
  *
  * @packageDocumentation
  */

@@ -99,6 +99,12 @@ export interface RetryBackoffOptions {
   readonly maxAmbiguousRetries?: number
   /** Decides whether an error is retried. Default: `VenueError#retryable`, others not. */
   readonly isRetryable?: (error: unknown) => boolean
+  /**
+   * The longest wait before the next retry, asked for before each wait (a deadline drawing
+   * near, a cadence the retries must keep); applied last, over a 429's Retry-After too.
+   * Default: no bound but `maxMs`.
+   */
+  readonly waitAtMostMs?: () => number
   /** Called before each wait (health reporting). */
   readonly onRetry?: (notice: RetryNotice) => void
   /** Scheduler of the waits (tests). */
@@ -118,8 +124,9 @@ export function backoffDelay(
 /**
  * Retries with exponential backoff and full jitter, capped at `maxMs`; the attempt count
  * resets after every value, so a stream that recovers starts again from `initialMs`.
- * A 429's `retryAfterMs` is honoured: the wait is never shorter. Errors that are not
- * retryable (input, auth, not found, other 4xx, schema drift) pass through at once.
+ * A 429's `retryAfterMs` is honoured: the wait is never shorter (only `waitAtMostMs`
+ * bounds it). Errors that are not retryable (input, auth, not found, other 4xx, schema
+ * drift) pass through at once.
  *
  * @example
  * ```ts
@@ -136,6 +143,7 @@ export function retryBackoff<T>(options: RetryBackoffOptions): MonoTypeOperatorF
     random = Math.random,
     maxAmbiguousRetries = Number.POSITIVE_INFINITY,
     isRetryable = (error: unknown) => error instanceof VenueError && error.retryable,
+    waitAtMostMs,
     onRetry,
     scheduler,
   } = options
@@ -165,6 +173,7 @@ export function retryBackoff<T>(options: RetryBackoffOptions): MonoTypeOperatorF
             // A Retry-After of weeks is beyond what a timer keeps (it would fire at once):
             // the wait is clamped, and the wait reported is the one that really happens.
             delayMs = clampDelay(delayMs)
+            if (waitAtMostMs !== undefined) delayMs = clampDelay(Math.min(delayMs, waitAtMostMs()))
             onRetry?.({ attempt, delayMs, error })
             return timer(delayMs, scheduler as SchedulerLike)
           },

@@ -84,9 +84,10 @@ export type TailEvent<T, C> =
 
 /**
  * Items a subscriber may hold from the shared tail while it backfills or saves; beyond
- * that it drops them and backfills on its own again (memory stays bounded).
+ * that it drops them and backfills on its own again (memory stays bounded). `watchOrder`
+ * holds as many of the fills tail while it looks for its order.
  */
-const MAX_QUEUED = 10_000
+export const MAX_QUEUED = 10_000
 
 /**
  * Checks the options object of a cursor feed at the call: only `cursor`, `checkpoint`,

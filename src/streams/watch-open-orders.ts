@@ -2,11 +2,10 @@ import { defer, map, mergeMap, type Observable, scan } from 'rxjs'
 import { diffByKey } from '../core/keyed-diff.js'
 import { compareDecimal } from '../decimal.js'
 import { VenueError } from '../errors/venue-error.js'
-import { VenueNotFoundError } from '../errors/venue-not-found-error.js'
-import { VenueServerError } from '../errors/venue-server-error.js'
 import type { RestClient } from '../rest/index.js'
 import type { OpenOrder, OrderWithTrades } from '../schemas/order.js'
 import { type OrderOutcome, orderOutcome } from './order-outcome.js'
+import { isUnseen } from './order-unseen.js'
 import { pollAnswers, pollingPipeline } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
@@ -220,13 +219,6 @@ async function lookUpEnding(
     if (!(error instanceof VenueError)) throw error
     return { unanswered: describeRefusal(error) }
   }
-}
-
-/** Not found, or the venue's ambiguous 500 (its answer for an unknown order). */
-function isUnseen(error: VenueError): boolean {
-  return (
-    error instanceof VenueNotFoundError || (error instanceof VenueServerError && error.ambiguous)
-  )
 }
 
 /** What the venue answered, in a few words (HTTP status and message). */

@@ -1,11 +1,24 @@
-import { asyncScheduler, Observable, type Subscriber, Subscription, timer } from 'rxjs'
-import { backoffDelay } from '../core/retry-backoff.js'
+import {
+  asyncScheduler,
+  catchError,
+  concatMap,
+  defer,
+  first,
+  Observable,
+  Subject,
+  type Subscriber,
+  Subscription,
+  take,
+  tap,
+  timer,
+} from 'rxjs'
+import { backfillThenJoin, type JoinSpec } from '../core/backfill-then-join.js'
+import { type RetryBackoffOptions, retryBackoff } from '../core/retry-backoff.js'
 import { addDecimal, compareDecimal, compareIds } from '../decimal.js'
 import { VenueError } from '../errors/venue-error.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { VenueNotFoundError } from '../errors/venue-not-found-error.js'
-import { VenueRateLimitError } from '../errors/venue-rate-limit-error.js'
-import { VenueServerError } from '../errors/venue-server-error.js'
+import type { VenueServerError } from '../errors/venue-server-error.js'
 import {
   checkPathSegment,
   checkText,
@@ -15,7 +28,7 @@ import {
 } from '../rest/index.js'
 import type { OpenOrder, Order, OrderWithTrades } from '../schemas/order.js'
 import { clampDelay } from '../timers.js'
-import { sharedTail, type TailEvent } from './cursor-feed.js'
+import { MAX_QUEUED, sharedTail, type TailEvent } from './cursor-feed.js'
 import { chainAccount, type Fill, fillsOf } from './fills.js'
 import {
   type OrderEvent,
@@ -26,6 +39,7 @@ import {
   startOrder,
   stepOrder,
 } from './order-life.js'
+import { isUnseen } from './order-unseen.js'
 import { recentFills } from './recent-fills.js'
 import { findEnded } from './recent-orders.js'
 import type { StreamContext } from './stream-context.js'
@@ -92,6 +106,17 @@ const DEFAULT_PLACED_WINDOW_MS = 60_000
 /** The most trades the venue has been seen to list with an order. */
 const ORDER_TRADES_CAP = 100
 
+/** The order as first found, with the fills known of it then. */
+interface Found {
+  readonly record: OpenOrder | Order
+  readonly fills: readonly Fill[]
+}
+
+/** The order's fills as {@link backfillThenJoin} passes them on: found, then each later one. */
+type OrderFill =
+  | ({ readonly type: 'found' } & Found)
+  | { readonly type: 'fill'; readonly fill: Fill }
+
 /** How one order is asked for: by composite id, or by client id first. */
 type Target =
   | { readonly id: string }
@@ -134,13 +159,9 @@ function wholeMs(name: string, value: unknown, fallback: number): number {
   return ms
 }
 
-/** The venue does not show the order (yet or any more): not found, or its ambiguous 500. */
-const unseen = (error: unknown) =>
-  error instanceof VenueNotFoundError || (error instanceof VenueServerError && error.ambiguous)
-
 /** Transport trouble, retried like every stream's. */
 const transient = (error: unknown) =>
-  !unseen(error) && error instanceof VenueError && error.retryable
+  !isUnseen(error) && error instanceof VenueError && error.retryable
 
 /**
  * The newest order in `orders` (newest first) that `wanted` names: by id, or by client id
@@ -207,12 +228,12 @@ class OrderWatch {
   readonly #subscriptions = new Subscription()
   /** The account's chain account (tells its side of a trade), known once finding starts. */
   #account: string | undefined
-  /** Fills from the tail before the order is known. */
-  #queued: Fill[] = []
   #life: OrderLife | undefined
   #wake: Subscription | undefined
   /** When the fills tail first answered this subscription (scheduler clock). */
-  #tailStartedAt = 0
+  #tailStartedAt: number | undefined
+  /** Polls newer than the subscription, while the order is not found yet. */
+  readonly #newPolls = new Subject<OpenOrdersState>()
 
   constructor(
     context: StreamContext,
@@ -234,20 +255,18 @@ class OrderWatch {
   }
 
   /**
-   * Listens to the fills first, so that none between finding the order and the tail is
-   * missed: the order is looked for once the tail knows where it starts.
+   * The order's fills, through {@link backfillThenJoin}: the fills tail is listened to
+   * first, so that none between finding the order and the tail is missed; the order is
+   * looked for once the tail knows where it starts (the backfill: its record and the fills
+   * known then), and the tail's fills of it follow.
    */
   start(tail: Observable<TailEvent<Fill, string>>): void {
-    let started = false
     this.#subscriptions.add(
-      tail.subscribe({
-        next: (event) => {
-          if (!started) {
-            started = true
-            this.#tailStartedAt = this.#now
-            this.#listenToPolls()
-          }
-          if (event.type === 'item') this.#onFill(event.item)
+      backfillThenJoin(() => this.#fillsAttempt(tail)).subscribe({
+        next: (item) => {
+          if (item.type === 'found') {
+            this.#run(startOrder(item.record, item.fills, this.#settings, this.#now))
+          } else this.#input({ type: 'fills', fills: [item.fill] })
         },
         error: (error: unknown) => this.#subscriber.error(error),
         complete: () => this.#subscriber.complete(),
@@ -261,15 +280,61 @@ class OrderWatch {
     this.#subscriptions.unsubscribe()
   }
 
-  #onFill(fill: Fill): void {
-    if (this.#life !== undefined) {
-      if (this.#mine(fill, this.#life.id)) this.#input({ type: 'fills', fills: [fill] })
-      return
+  /**
+   * One attempt at the order's fills. The tail's fills of the wanted order that come
+   * before it is found are found with it, sorted with its record's fills as one batch (the
+   * tail passes them on again at the join: dropped there). The order is looked for after
+   * the tail started, so its record's fills and the tail from its start leave no gap; a
+   * fill both show is emitted once (the order's life keeps the `global_seq`s emitted).
+   */
+  #fillsAttempt(
+    tail: Observable<TailEvent<Fill, string>>,
+  ): JoinSpec<Found, TailEvent<Fill, string>, OrderFill> {
+    const early: Fill[] = []
+    let id: string | undefined
+    return {
+      backfill: (join) => {
+        join.listen()
+        return this.#newPolls.pipe(
+          take(1),
+          concatMap((state) => this.#find(state)),
+        )
+      },
+      shared: tail.pipe(
+        tap((event) => {
+          this.#tailStarted()
+          if (event.type === 'item' && id === undefined && this.#isWanted(event.item)) {
+            early.push(event.item)
+          }
+        }),
+      ),
+      fromBackfill: (found, emit) => {
+        const foundId = found.record.id
+        id = foundId
+        const fills = [...found.fills, ...early.filter((fill) => this.#mine(fill, foundId))]
+        emit({ type: 'found', record: found.record, fills })
+      },
+      fromShared: (event, emit) => {
+        if (event.type !== 'item' || id === undefined || early.includes(event.item)) return
+        if (this.#mine(event.item, id)) emit({ type: 'fill', fill: event.item })
+      },
+      covers: () => id !== undefined,
+      hold: MAX_QUEUED,
+      handOver: 'when-backfill-ends',
     }
+  }
+
+  /** The tail's first event: the polls are listened to from then on. */
+  #tailStarted(): void {
+    if (this.#tailStartedAt !== undefined) return
+    this.#tailStartedAt = this.#now
+    this.#listenToPolls()
+  }
+
+  /** Whether a fill is of the order asked for (by id, or by client id before it is found). */
+  #isWanted(fill: Fill): boolean {
     const wanted = this.#wanted
-    if ('id' in wanted ? this.#mine(fill, wanted.id) : fill.clientId === wanted.clientId) {
-      this.#queued.push(fill)
-    }
+    return 'id' in wanted ? this.#mine(fill, wanted.id) : fill.clientId === wanted.clientId
   }
 
   #mine(fill: Fill, id: string): boolean {
@@ -282,21 +347,18 @@ class OrderWatch {
   }
 
   /**
-   * The shared open-orders poll: its first answer newer than this subscription finds the
-   * order (a state replayed at once may predate fills the tail already passed on), and
-   * every answer after that is a tick of the order's own clock.
+   * The shared open-orders poll: until the order is found, its answers newer than this
+   * subscription go to {@link OrderWatch.#newPolls} (the first finds the order; a state
+   * replayed at once may predate fills the tail already passed on), and every answer after
+   * that is a tick of the order's own clock.
    */
   #listenToPolls(): void {
     let subscribing = true
-    let finding = false
     this.#subscriptions.add(
       openOrdersState(this.#context).subscribe({
         next: (state) => {
           if (this.#life !== undefined) this.#onPoll(state)
-          else if (!subscribing && !finding) {
-            finding = true
-            this.#find(state).catch((error: unknown) => this.#subscriber.error(error))
-          }
+          else if (!subscribing) this.#newPolls.next(state)
         },
         error: (error: unknown) => this.#subscriber.error(error),
         complete: () => this.#subscriber.complete(),
@@ -305,8 +367,11 @@ class OrderWatch {
     subscribing = false
   }
 
-  /** Finds the order: the open list, the newest ended orders, then a look-up. */
-  async #find(state: OpenOrdersState): Promise<void> {
+  /**
+   * Finds the order, with the fills known of it so far: the open list, the newest ended
+   * orders, then a look-up.
+   */
+  async #find(state: OpenOrdersState): Promise<Found> {
     this.#account = await this.#retry(() => chainAccount(this.#context, this.#rest))
     const wanted =
       'id' in this.#wanted
@@ -320,8 +385,7 @@ class OrderWatch {
           }
     const listed = pickOrder(state.orders, wanted)
     if (listed !== undefined && compareDecimal(listed.executed_amount, '0') === 0) {
-      this.#begin(listed, await this.#earlyFills(listed))
-      return
+      return { record: listed, fills: await this.#earlyFills(listed) }
     }
     const found =
       listed ??
@@ -330,15 +394,14 @@ class OrderWatch {
       ))
     // Ended without a fill: nothing more to read.
     if (found !== undefined && compareDecimal(found.executed_amount, '0') === 0) {
-      this.#begin(found, [])
-      return
+      return { record: found, fills: [] }
     }
     const id = found?.id ?? ('id' in wanted ? wanted.id : await this.#idOfClientId(wanted))
     const record = await this.#visible(
       () => this.#rest.order(id, { signal: this.#abort.signal }),
       () => `order ${id}`,
     )
-    this.#begin(record, await this.#fillsOf(record))
+    return { record, fills: await this.#fillsOf(record) }
   }
 
   /**
@@ -352,7 +415,7 @@ class OrderWatch {
     const since = venueMs - DEFAULT_PLACED_WINDOW_MS
     if (order.order_time < since) return []
     const fills = await this.#retry(() =>
-      recentFills(this.#context, this.#rest, since, this.#tailStartedAt),
+      recentFills(this.#context, this.#rest, since, this.#tailStartedAt as number),
     )
     return fills.filter((fill) => this.#mine(fill, order.id))
   }
@@ -383,13 +446,6 @@ class OrderWatch {
           : ` (only order ${older.id}, placed ${new Date(older.order_time).toISOString()}, uses it)`),
     )
     return order.id
-  }
-
-  #begin(record: OpenOrder | Order, fills: readonly Fill[]): void {
-    const id = record.id
-    const queued = this.#queued.filter((fill) => this.#mine(fill, id))
-    this.#queued = []
-    this.#run(startOrder(record, [...fills, ...queued], this.#settings, this.#now))
   }
 
   #onPoll(state: OpenOrdersState): void {
@@ -451,7 +507,7 @@ class OrderWatch {
           now: this.#now,
         }),
         (error: unknown): OrderInput => {
-          if (unseen(error)) return { type: 'unanswered', now: this.#now }
+          if (isUnseen(error)) return { type: 'unanswered', now: this.#now }
           throw error
         },
       )
@@ -521,59 +577,62 @@ class OrderWatch {
    * Runs `request`, retrying transport trouble with the venue's backoff (a 429's
    * Retry-After honoured); anything else is thrown.
    */
-  async #retry<R>(request: () => Promise<R>): Promise<R> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await request()
-      } catch (error) {
-        if (!transient(error) || this.#abort.signal.aborted) throw error
-        await this.#pause(this.#delay(attempt, error))
-      }
-    }
+  #retry<R>(request: () => Promise<R>): Promise<R> {
+    return this.#settle(this.#retried(request))
+  }
+
+  #retried<R>(request: () => Promise<R>): Observable<R> {
+    return defer(request).pipe(retryBackoff<R>(this.#backoff({ isRetryable: transient })))
   }
 
   /**
    * Runs `request` until the venue shows what it asks for: transport trouble is retried as
-   * in {@link OrderWatch.#retry}, and "not shown" (404, the ambiguous 500) for
-   * `visibleWithinMs`; then the stream fails with a `VenueNotFoundError` naming `what`.
+   * in {@link OrderWatch.#retry}, and "not shown" ({@link isUnseen}) for `visibleWithinMs`;
+   * then the stream fails with a `VenueNotFoundError` naming `what`.
    */
-  async #visible<R>(request: () => Promise<R>, what: () => string): Promise<R> {
-    const started = this.#now
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await this.#retry(request)
-      } catch (error) {
-        if (!unseen(error) || this.#abort.signal.aborted) throw error
-        const waited = this.#now - started
-        if (waited >= this.#visibleWithinMs) {
-          throw new VenueNotFoundError(
-            `${METHOD}: the venue did not show ${what()} within ${this.#visibleWithinMs} ms`,
-            { status: (error as VenueNotFoundError | VenueServerError).status, cause: error },
-          )
-        }
-        // Asked again at least once a poll interval: a new order is found as soon as the
-        // streams would see it anyway.
-        const delay = Math.min(this.#delay(attempt, error), this.#context.pollIntervalMs)
-        await this.#pause(Math.min(delay, this.#visibleWithinMs - waited))
-      }
-    }
+  #visible<R>(request: () => Promise<R>, what: () => string): Promise<R> {
+    const visibleWithinMs = this.#visibleWithinMs
+    return this.#settle(
+      defer(() => {
+        const started = this.#now
+        const left = () => visibleWithinMs - (this.#now - started)
+        return this.#retried(request).pipe(
+          retryBackoff<R>(
+            this.#backoff({
+              isRetryable: (error) => isUnseen(error) && left() > 0,
+              // Asked again at least once a poll interval (a new order is found as soon as
+              // the streams would see it anyway), and once more when the time is up.
+              waitAtMostMs: () => Math.min(this.#context.pollIntervalMs, left()),
+            }),
+          ),
+          catchError((error: unknown) => {
+            if (!isUnseen(error)) throw error
+            throw new VenueNotFoundError(
+              `${METHOD}: the venue did not show ${what()} within ${visibleWithinMs} ms`,
+              { status: (error as VenueNotFoundError | VenueServerError).status, cause: error },
+            )
+          }),
+        )
+      }),
+    )
   }
 
-  #delay(attempt: number, error: unknown): number {
-    const { initialMs, maxMs, factor, jitter } = this.#context.backoff
-    const computed = backoffDelay(attempt, initialMs, maxMs, factor)
-    const drawn = jitter ? Math.floor(Math.random() * computed) : computed
-    const retryAfter = error instanceof VenueRateLimitError ? (error.retryAfterMs ?? 0) : 0
-    return clampDelay(Math.max(drawn, retryAfter))
+  /** The venue's backoff on its scheduler, for the errors `isRetryable` takes. */
+  #backoff(
+    settings: Pick<RetryBackoffOptions, 'isRetryable' | 'waitAtMostMs'>,
+  ): RetryBackoffOptions {
+    const { backoff, scheduler } = this.#context
+    return { ...backoff, ...settings, ...(scheduler === undefined ? {} : { scheduler }) }
   }
 
-  #pause(ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const wait = timer(ms, this.#context.scheduler ?? undefined).subscribe(() => {
-        this.#subscriptions.remove(wait)
-        resolve()
-      })
-      this.#subscriptions.add(wait)
+  /**
+   * The first value of `source` (a request and its retries), as a promise. Stopping the
+   * watch drops `source`, its waits included; the promise then never settles, as nothing
+   * waits for it any more.
+   */
+  #settle<R>(source: Observable<R>): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.#subscriptions.add(source.pipe(first()).subscribe({ next: resolve, error: reject }))
     })
   }
 }
