@@ -88,8 +88,9 @@ export function fillsOf(trade: TradeDetail, account: string): Fill[] {
   if (trade.maker === account) fills.push(fill('maker'))
   if (trade.taker === account) fills.push(fill('taker'))
   if (fills.length === 0) {
+    // Well-formed, but not a trade of this account: not drift of the schema.
     throw new VenueResponseError(
-      'schema',
+      'inconsistent',
       `trades: trade ${trade.global_seq} names neither side as the account's chain account`,
       { status: 200 },
     )
