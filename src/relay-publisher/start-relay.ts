@@ -13,7 +13,8 @@ import {
   relayKeys,
 } from '../redis/redis.js'
 import { parseRelayStream, type RelayStream, relayStreamName } from '../redis/stream-names.js'
-import { createVenue, type Venue } from '../venue.js'
+import type { RelaySources } from '../streams/relay-sources.js'
+import { createRelayVenue, type Venue } from '../venue.js'
 import { ACQUIRE, PUBLISH, RELEASE } from './scripts.js'
 import { type InOrder, type Publish, streamSource, takeoverOf } from './stream-sources.js'
 
@@ -131,7 +132,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     maxLen: positiveInteger('maxLen', maxLen, DEFAULT_MAX_LEN, 100),
     id: relayId === undefined ? randomBytes(8).toString('hex') : checkId(relayId),
   }
-  const venue = createVenue(venueOptions)
+  const { venue, sources } = createRelayVenue(venueOptions)
   const scope = {
     prefix: settings.prefix,
     baseUrl: venue.settings.baseUrl,
@@ -142,7 +143,8 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const keyed = parsed.map((stream) => ({ stream, keys: relayKeys(scope, stream) }))
   const connection = new SharedConnection(where)
   const publishers = keyed.map(
-    ({ stream, keys }) => new StreamPublisher(stream, keys, venue, connection, settings),
+    ({ stream, keys }) =>
+      new StreamPublisher(stream, keys, { venue, sources }, connection, settings),
   )
   for (const publisher of publishers) publisher.start()
   let closing: Promise<void> | undefined
@@ -200,6 +202,7 @@ class StreamPublisher {
   readonly #stream: RelayStream
   readonly #keys: RelayKeys
   readonly #venue: Venue
+  readonly #sources: RelaySources
   readonly #connection: SharedConnection
   readonly #settings: PublisherSettings
   #stopped = false
@@ -215,7 +218,7 @@ class StreamPublisher {
   constructor(
     stream: RelayStream,
     keys: RelayKeys,
-    venue: Venue,
+    { venue, sources }: { readonly venue: Venue; readonly sources: RelaySources },
     connection: SharedConnection,
     settings: PublisherSettings,
   ) {
@@ -223,6 +226,7 @@ class StreamPublisher {
     this.name = relayStreamName(stream)
     this.#keys = keys
     this.#venue = venue
+    this.#sources = sources
     this.#connection = connection
     this.#settings = settings
   }
@@ -312,7 +316,14 @@ class StreamPublisher {
         this.#publishing = this.#publishing.then(step)
         this.#publishing.catch((error: unknown) => this.#endSession?.(error))
       }
-      const events = streamSource(this.#stream, this.#venue, takeover, publish, inOrder)
+      const events = streamSource(
+        this.#stream,
+        this.#venue,
+        this.#sources,
+        takeover,
+        publish,
+        inOrder,
+      )
       subscription = events.subscribe({
         error: (error: unknown) => this.#endSession?.(error),
         complete: () => this.#endSession?.(),
