@@ -22,6 +22,7 @@ import type { TradeDetail } from './schemas/trade-detail.js'
 import type { Transfer } from './schemas/transfer.js'
 import { SharedBudget } from './shared-budget/shared-budget.js'
 import type { Fill } from './streams/fills.js'
+import { type RelaySources, relaySources } from './streams/relay-sources.js'
 import type { StreamContext } from './streams/stream-context.js'
 import { noArguments } from './streams/stream-options.js'
 import { polledStreams, type StreamSet } from './streams/stream-set.js'
@@ -183,6 +184,31 @@ export interface Venue {
  * ```
  */
 export function createVenue(options: VenueOptions): Venue {
+  return buildVenue(options).venue
+}
+
+/**
+ * A venue as {@link createVenue} makes it, and beside it the sources the relay publisher
+ * reads on the same streams ({@link RelaySources}: the first poll of a stream as one
+ * batch). For `startRelay` only: not exported by the package. The sources bypass the
+ * `relay` option (`startRelay` refuses it: a relay polls the venue).
+ *
+ * @example
+ * ```ts
+ * const { venue, sources } = createRelayVenue({ baseUrl, apiKey })
+ * sources.openOrders() // the open orders, one batch per poll, the first flagged initial
+ * venue.watchDepth(1) // the venue's streams as ever
+ * ```
+ */
+export function createRelayVenue(options: VenueOptions): {
+  readonly venue: Venue
+  readonly sources: RelaySources
+} {
+  return buildVenue(options)
+}
+
+/** The venue of `options`, and the relay sources on its {@link StreamContext}. */
+function buildVenue(options: VenueOptions): { venue: Venue; sources: RelaySources } {
   const resolved = resolveOptions(options)
   // One clock for the streams and the budget: the caller's scheduler, or real time.
   const clock =
@@ -313,7 +339,13 @@ export function createVenue(options: VenueOptions): Venue {
     toJSON: { value: () => ({ settings }), enumerable: false },
     [inspect.custom]: { value: () => `Venue ${inspect(settings)}`, enumerable: false },
   })
-  return Object.freeze(venue)
+  // Errors of the sources are cleaned of the key as the venue's streams' are.
+  const { trades, openOrders } = relaySources(context, resolved.marketData)
+  const sources: RelaySources = {
+    trades: guard('watchTrades', (poolId: number) => trades(poolId)),
+    openOrders: guard('watchOpenOrders', () => openOrders()),
+  }
+  return { venue: Object.freeze(venue), sources }
 }
 
 /**

@@ -162,7 +162,7 @@ describe('error types', () => {
     expectTypeOf<VenueServerError['ambiguous']>().toEqualTypeOf<boolean>()
     expectTypeOf<VenueResponseError['problem']>().toEqualTypeOf<VenueResponseProblem>()
     expectTypeOf<VenueResponseProblem>().toEqualTypeOf<
-      'json' | 'envelope' | 'schema' | 'status' | 'size'
+      'json' | 'envelope' | 'schema' | 'status' | 'size' | 'inconsistent'
     >()
     expectTypeOf<VenueApiError['venueCode']>().toEqualTypeOf<number>()
     expectTypeOf<VenueNetworkError['causeCode']>().toEqualTypeOf<string | undefined>()

@@ -10,12 +10,27 @@ import { VirtualTimeScheduler } from 'rxjs'
 import { MockAgent } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createVenue, type HealthReport, type Venue, VenueNotFoundError } from '../src/index.js'
-import { dataFor, orderWithTrades, tradeDetail } from './helpers/fixtures.js'
+import type {
+  OpenOrderEvent,
+  PollBatch,
+  PublicTradeEvent,
+  RelaySources,
+} from '../src/streams/relay-sources.js'
+import { createRelayVenue } from '../src/venue.js'
+import {
+  dataFor,
+  openOrder,
+  orderWithTrades,
+  publicTrade,
+  tradeDetail,
+} from './helpers/fixtures.js'
 
 const ORIGIN = 'http://venue.test'
 
 interface Rig {
   readonly venue: Venue
+  /** The relay publisher's sources on the venue's streams (`createRelayVenue`). */
+  readonly sources: RelaySources | undefined
   readonly scheduler: VirtualTimeScheduler
   /** Virtual time of every request, by path. */
   readonly requests: { path: string; at: number }[]
@@ -28,7 +43,10 @@ afterEach(async () => {
   for (const rig of rigs.splice(0)) await rig.venue.close()
 })
 
-/** A venue on a virtual clock whose answers are `status(n)` for the n-th request. */
+/**
+ * A venue on a virtual clock whose answers are `status(n)` for the n-th request; made by
+ * `createRelayVenue` (with its sources) when `relay`.
+ */
 function rig(
   options: Partial<Parameters<typeof createVenue>[0]> = {},
   status: (
@@ -37,6 +55,7 @@ function rig(
     query: URLSearchParams,
   ) => number | { status: number; retryAfter?: string; message?: string } = () => 200,
   payload: (pathname: string, query: URLSearchParams) => unknown = dataFor,
+  relay = false,
 ): Rig {
   const scheduler = new VirtualTimeScheduler(undefined, Number.POSITIVE_INFINITY)
   const agent = new MockAgent()
@@ -73,13 +92,16 @@ function rig(
           }
     })
     .persist()
-  const venue = createVenue({
+  const venueOptions = {
     baseUrl: ORIGIN,
     apiKey: 'k-virtual-time',
     dispatcher: agent,
     scheduler,
     ...options,
-  })
+  }
+  const { venue, sources } = relay
+    ? createRelayVenue(venueOptions)
+    : { venue: createVenue(venueOptions), sources: undefined }
   const settle = async () => {
     for (let i = 0; i < 5; i += 1) await nextTurn()
   }
@@ -95,7 +117,7 @@ function rig(
     // Nothing is due before `to` any more: the clock reads `to`.
     scheduler.frame = to
   }
-  const made = { venue, scheduler, requests, advance }
+  const made = { venue, sources, scheduler, requests, advance }
   rigs.push(made)
   return made
 }
@@ -374,5 +396,52 @@ describe('a venue on a virtual clock', () => {
     // latest value at once.
     expect(requests.map((r) => r.at)).toEqual([0, 50, 100, 150, 200, 250])
     expect(values).toHaveLength(1)
+  })
+})
+
+describe('the relay sources: one batch per poll, the first flagged initial', () => {
+  /** `answers[n]` for the n-th request of `path` (the last one from then on), else fixtures. */
+  const sequence = (path: string, answers: readonly unknown[]) => {
+    let n = 0
+    return (pathname: string) =>
+      pathname === path ? answers[Math.min(n++, answers.length - 1)] : dataFor(pathname)
+  }
+
+  it('open orders: the first poll is one initial batch, empty when no order is open', async () => {
+    const { sources, advance } = rig(
+      { pollIntervalMs: 1000 },
+      () => 200,
+      sequence('/api/v1/open-orders', [[], [], [openOrder]]),
+      true,
+    )
+    const batches: PollBatch<OpenOrderEvent>[] = []
+    const subscription = sources?.openOrders().subscribe((batch) => batches.push(batch))
+    await advance(2500)
+    subscription?.unsubscribe()
+    expect(batches.map(({ initial, events }) => [initial, events.map((e) => e.type)])).toEqual([
+      [true, []],
+      [false, []],
+      [false, ['opened']],
+    ])
+  })
+
+  it('public trades: the initial batch holds the window, later ones what a poll added', async () => {
+    const later = { ...publicTrade, traded_at: publicTrade.traded_at + 1 }
+    const { sources, advance } = rig(
+      { pollIntervalMs: 1000 },
+      () => 200,
+      sequence('/api/v1/latest-trades/v2', [[publicTrade], [later, publicTrade]]),
+      true,
+    )
+    const batches: PollBatch<PublicTradeEvent>[] = []
+    const subscription = sources?.trades(1).subscribe((batch) => batches.push(batch))
+    await advance(1500)
+    subscription?.unsubscribe()
+    const times = (events: readonly PublicTradeEvent[]) =>
+      events.map((e) => (e.type === 'trade' ? e.trade.traded_at / 1000 : e.type))
+    expect(batches.map(({ initial, events }) => [initial, times(events)])).toEqual([
+      [true, [publicTrade.traded_at]],
+      [false, [later.traded_at]],
+    ])
   })
 })

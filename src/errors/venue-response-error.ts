@@ -14,7 +14,13 @@ import { VenueError } from './venue-error.js'
  * }
  * ```
  */
-export type VenueResponseProblem = 'json' | 'envelope' | 'schema' | 'status' | 'size'
+export type VenueResponseProblem =
+  | 'json'
+  | 'envelope'
+  | 'schema'
+  | 'status'
+  | 'size'
+  | 'inconsistent'
 
 /**
  * One validation issue, as zod reports it (path into the envelope's `data`).
@@ -36,7 +42,8 @@ export interface VenueResponseIssue {
 }
 
 /**
- * The venue's answer is unusable: a 2xx whose body cannot be read, or an unexpected status.
+ * The venue's answer is unusable: a 2xx whose body cannot be read or does not fit the
+ * account, or an unexpected status.
  *
  * - `problem: 'json'`: not valid JSON (e.g. truncated). Retryable: usually a transport fault.
  * - `problem: 'envelope'`: JSON, but not the `{ code, message, data }` envelope. Retryable.
@@ -47,6 +54,9 @@ export interface VenueResponseIssue {
  * - `problem: 'size'`: the body is larger than the venue's `maxResponseBytes`; it was not
  *   read to the end. Not retryable (ask for less, e.g. a smaller depth `limit`, or raise
  *   the bound).
+ * - `problem: 'inconsistent'`: the answer is well-formed, but does not fit the account it
+ *   was asked for (an own trade that names neither side as the account's chain account).
+ *   Not retryable.
  *
  * @example
  * ```ts

@@ -14,8 +14,9 @@ import {
 } from '../redis/redis.js'
 import { RedisConnection } from '../redis/redis-connection.js'
 import { parseRelayStream, type RelayStream, relayStreamName } from '../redis/stream-names.js'
+import type { RelaySources } from '../streams/relay-sources.js'
 import { realTimers, schedulerTimers, type TimerProvider } from '../timers.js'
-import { createVenue, type Venue } from '../venue.js'
+import { createRelayVenue, type Venue } from '../venue.js'
 import { ACQUIRE, PUBLISH, RELEASE } from './scripts.js'
 import { type InOrder, type Publish, streamSource, takeoverOf } from './stream-sources.js'
 
@@ -136,7 +137,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     timers:
       venueOptions.scheduler === undefined ? realTimers : schedulerTimers(venueOptions.scheduler),
   }
-  const venue = createVenue(venueOptions)
+  const { venue, sources } = createRelayVenue(venueOptions)
   const scope = {
     prefix: settings.prefix,
     baseUrl: venue.settings.baseUrl,
@@ -148,7 +149,8 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const connection = new RedisConnection(where, 'venue-rx-relay')
   const release = connection.hold()
   const publishers = keyed.map(
-    ({ stream, keys }) => new StreamPublisher(stream, keys, venue, connection, settings),
+    ({ stream, keys }) =>
+      new StreamPublisher(stream, keys, { venue, sources }, connection, settings),
   )
   for (const publisher of publishers) publisher.start()
   let closing: Promise<void> | undefined
@@ -182,6 +184,7 @@ class StreamPublisher {
   readonly #stream: RelayStream
   readonly #keys: RelayKeys
   readonly #venue: Venue
+  readonly #sources: RelaySources
   readonly #connection: RedisConnection
   readonly #settings: PublisherSettings
   #stopped = false
@@ -197,7 +200,7 @@ class StreamPublisher {
   constructor(
     stream: RelayStream,
     keys: RelayKeys,
-    venue: Venue,
+    { venue, sources }: { readonly venue: Venue; readonly sources: RelaySources },
     connection: RedisConnection,
     settings: PublisherSettings,
   ) {
@@ -205,6 +208,7 @@ class StreamPublisher {
     this.name = relayStreamName(stream)
     this.#keys = keys
     this.#venue = venue
+    this.#sources = sources
     this.#connection = connection
     this.#settings = settings
   }
@@ -303,7 +307,14 @@ class StreamPublisher {
         this.#publishing = this.#publishing.then(step)
         this.#publishing.catch((error: unknown) => this.#endSession?.(error))
       }
-      const events = streamSource(this.#stream, this.#venue, takeover, publish, inOrder)
+      const events = streamSource(
+        this.#stream,
+        this.#venue,
+        this.#sources,
+        takeover,
+        publish,
+        inOrder,
+      )
       subscription = events.subscribe({
         error: (error: unknown) => this.#endSession?.(error),
         complete: () => this.#endSession?.(),

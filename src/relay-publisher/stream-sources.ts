@@ -8,7 +8,6 @@ import { filter, type Observable, tap } from 'rxjs'
 import { applyBookEvent } from '../book/apply-book-event.js'
 import type { BookEvent } from '../book/book-event.js'
 import type { OrderBook } from '../book/order-book.js'
-import { newInWindow } from '../core/new-in-window.js'
 import type { RelayKeys } from '../redis/redis.js'
 import type { RelayStream } from '../redis/stream-names.js'
 import { feedIds } from '../relay-reader/relay-streams.js'
@@ -16,10 +15,14 @@ import type { Balance } from '../schemas/balance.js'
 import type { OpenOrder } from '../schemas/order.js'
 import type { PublicTrade } from '../schemas/public-trade.js'
 import type { Checkpoint } from '../streams/checkpoint.js'
-import { orderOutcome } from '../streams/order-outcome.js'
-import { balanceChanges } from '../streams/watch-balances.js'
-import type { OpenOrderEvent } from '../streams/watch-open-orders.js'
-import { sameTrade } from '../streams/watch-trades.js'
+import {
+  balanceChanges,
+  type OpenOrderEvent,
+  orderOutcome,
+  type PublicTradeEvent,
+  type RelaySources,
+  tradesAfter,
+} from '../streams/relay-sources.js'
 import type { Venue } from '../venue.js'
 
 /** Writes one event (and the state, `''` to keep it); false when the lease is lost. */
@@ -55,11 +58,14 @@ export async function takeoverOf(
 /**
  * The venue's events of `stream`, each published (through `inOrder`, one publish after
  * the other) as it comes; on a takeover, going on from what the last relay published.
- * A feed's cursor moves only once its item is in Redis.
+ * A feed's cursor moves only once its item is in Redis. Public trades and open orders
+ * come from `sources` (the venue's streams one batch per poll): their first poll, flagged
+ * `initial`, is what is sorted out against the last relay's entries.
  */
 export function streamSource(
   stream: RelayStream,
   venue: Venue,
+  sources: RelaySources,
   { resume, lastClosed, published, state: left }: Takeover,
   publish: Publish,
   inOrder: InOrder,
@@ -90,28 +96,13 @@ export function streamSource(
     case 'trades': {
       // A new poller's first window holds trades published already: what follows the
       // last ones published is new (as between two polls), and no overlap is a gap.
-      let firstWindow: PublicTrade[] | undefined = published.length === 0 ? undefined : []
       const poolId = stream.poolId
-      return tapEach(venue.watchTrades(poolId), (event) => {
-        if (firstWindow === undefined) {
-          inOrder(() => publish('*', event, ''))
-          return
-        }
-        // The first window's trades come in one go: they are sorted out after it.
-        if (firstWindow.length === 0) {
-          queueMicrotask(() => {
-            const window = firstWindow ?? []
-            firstWindow = undefined
-            const { added, gap } = newInWindow(published, window, sameTrade)
-            if (gap) {
-              const since = published.at(-1)?.traded_at ?? 0
-              const until = window[0]?.traded_at ?? since
-              inOrder(() => publish('*', { type: 'gap', poolId, since, until }, ''))
-            }
-            for (const trade of added) inOrder(() => publish('*', { type: 'trade', trade }, ''))
-          })
-        }
-        if (event.type === 'trade') firstWindow.push(event.trade)
+      return tapEach(sources.trades(poolId), ({ initial, events }) => {
+        const fresh =
+          initial && published.length > 0
+            ? tradesAfter(published, tradesOf(events), poolId)
+            : events
+        for (const event of fresh) inOrder(() => publish('*', event, ''))
       })
     }
     case 'klines': {
@@ -164,7 +155,7 @@ export function streamSource(
       })
     }
     case 'open-orders':
-      return openOrdersSource(venue, left, inOrder, publish)
+      return openOrdersSource(venue, sources, left, inOrder, publish)
     case 'my-trades':
       return feed(resume, feedIds.cursorOf, feedIds.ofCursor, publish, (checkpoint) =>
         venue.watchMyTrades({ checkpoint }),
@@ -189,10 +180,11 @@ export function streamSource(
  */
 function openOrdersSource(
   venue: Venue,
+  sources: RelaySources,
   left: readonly unknown[] | undefined,
   inOrder: InOrder,
   publish: Publish,
-): Observable<OpenOrderEvent> {
+): Observable<unknown> {
   const open = new Map<string, OpenOrder>()
   for (const event of (left ?? []) as OpenOrderEvent[]) open.set(event.order.id, event.order)
   const stateNow = () =>
@@ -203,8 +195,7 @@ function openOrdersSource(
     const state = stateNow()
     inOrder(() => publish('*', event, state))
   }
-  // The first poll's events, sorted out against `left` once they are all in.
-  let first: OpenOrderEvent[] | undefined = left === undefined ? undefined : []
+  // The first poll's events, sorted out against `left`.
   const settle = async (events: readonly OpenOrderEvent[]) => {
     const listed = new Set(events.map((event) => event.order.id))
     for (const event of events) {
@@ -225,20 +216,10 @@ function openOrdersSource(
       }
     }
   }
-  return venue.watchOpenOrders().pipe(
-    tap((event) => {
-      if (first === undefined) {
-        send(event)
-        return
-      }
-      if (first.length === 0) {
-        queueMicrotask(() => {
-          const events = first ?? []
-          first = undefined
-          inOrder(() => settle(events))
-        })
-      }
-      first.push(event)
+  return sources.openOrders().pipe(
+    tap(({ initial, events }) => {
+      if (initial && left !== undefined) inOrder(() => settle(events))
+      else for (const event of events) send(event)
     }),
   )
 }
@@ -270,6 +251,11 @@ function feed<T>(
       pending = item
     }),
   )
+}
+
+/** The trades among public trade events. */
+function tradesOf(events: readonly PublicTradeEvent[]): PublicTrade[] {
+  return events.flatMap((event) => (event.type === 'trade' ? [event.trade] : []))
 }
 
 /** The events of a stream's state (`<id> <JSON list>`), or undefined without one. */

@@ -13,7 +13,7 @@ import type { TradeDetail } from '../schemas/trade-detail.js'
 import type { Transfer } from '../schemas/transfer.js'
 import type { Checkpoint } from '../streams/checkpoint.js'
 import { feedOptions } from '../streams/cursor-feed.js'
-import { checkFillCursor, type Fill, rememberFillCursor } from '../streams/fills.js'
+import { checkFillCursor, type Fill } from '../streams/fills.js'
 import type { StreamSet } from '../streams/stream-set.js'
 import type { BalancesUpdate } from '../streams/watch-balances.js'
 import { checkInterval, type KlineEvent } from '../streams/watch-klines.js'
@@ -150,7 +150,6 @@ export function relayStreams(reader: RelayReader, scope: RelayScope): StreamSet 
         cursorOf: feedIds.fillCursorOf,
         decode: (entry) => {
           const fill = entry.event as Fill
-          rememberFillCursor(fill, feedIds.fillCursorOf(entry.id))
           return poolId === undefined || fill.poolId === poolId ? [fill] : []
         },
       })

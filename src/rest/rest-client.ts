@@ -91,7 +91,10 @@ export interface RestClient {
   token(symbol: string, options?: CallOptions): Promise<Token>
 }
 
-/** Sends one endpoint's request and validates the answer; the seam the streams build on. */
+/**
+ * Sends one endpoint's request and validates the answer: what every method of the
+ * {@link RestClient} calls (the streams build on the `RestClient`, not on this).
+ */
 export type RequestEndpoint = <S extends z.ZodType>(
   endpoint: Endpoint<S>,
   path: string,
@@ -103,7 +106,7 @@ export type RequestEndpoint = <S extends z.ZodType>(
 
 /** The venue settings a REST client uses (and nothing else of the venue's options). */
 export interface RestClientSettings {
-  /** Sent to account endpoints only. */
+  /** Sent to account endpoints only; removed from the text of every error. */
   readonly apiKey: ApiKey | undefined
   readonly requestTimeoutMs: number
   /** Market-data set when a call names no `source`. */
@@ -125,10 +128,17 @@ export interface RestClientDeps {
   readonly now?: () => number
 }
 
-/** Requests whose last output is kept for `fast` (see `Endpoint.remember`). */
+/**
+ * How many requests keep their last output for `fast` (see `Endpoint.remember`): past
+ * that, the one answered longest ago is dropped.
+ */
 const REMEMBERED = 8
 
-/** Builds the low-level request function: auth header, timeout, typed errors, validation. */
+/**
+ * Builds the low-level request function: auth header, timeout, typed errors, the hint of
+ * a 404, validation (through the endpoint's fast path when it has one, given the last
+ * output of the same request when the endpoint `remember`s).
+ */
 export function createRequester(deps: RestClientDeps): RequestEndpoint {
   const { transport, options } = deps
   const now = deps.now ?? Date.now
@@ -196,8 +206,9 @@ const API_PREFIX_AT_END = /\/api\/v1\/*$/i
  * request with an id in its path (an order, a pool, a token) may name something the venue
  * does not have: no hint, the id is the likely cause. Any other request (ping, the pool
  * list, balances...) cannot be "not found" unless the path is wrong, so the hint says
- * what `baseUrl` should be; for a request naming a pool in its query (depth, klines), the
- * pool may be the cause too.
+ * what `baseUrl` should be; for a request naming a pool in its query (depth, klines, the
+ * latest trades, the account's trades, its open or history orders), the pool may be the
+ * cause too.
  */
 function notFoundHints(
   options: RestClientSettings,
@@ -233,6 +244,10 @@ function notFoundHints(
   }
 }
 
+/**
+ * Checks the call options of a method (`signal`, `onMeta`, nothing else) and returns the
+ * signal; a wrong one throws `VenueInputError` naming it.
+ */
 function callSignal(method: string, callOptions: unknown): AbortSignal | undefined {
   if (callOptions === undefined) return undefined
   if (typeof callOptions !== 'object' || callOptions === null || Array.isArray(callOptions)) {
@@ -258,7 +273,7 @@ function callSignal(method: string, callOptions: unknown): AbortSignal | undefin
   return signal
 }
 
-/** Creates `venue.rest`. */
+/** Creates a REST client: `venue.rest`, and the client of each lane of the streams. */
 export function createRestClient(deps: RestClientDeps): RestClient {
   const request = createRequester(deps)
   const { paramNames, marketData } = deps.options

@@ -49,13 +49,50 @@ export interface Fill {
   readonly timestamp: number
 }
 
-/** Feed cursors of fills, kept beside the fills (an own-trade cursor is one form of it). */
-const cursors = new WeakMap<Fill, string>()
+/**
+ * A fill with its feed cursor: what the fills feed carries from page to checkpoint (the
+ * cursor is data beside the fill, not looked up by the fill's identity), unwrapped to the
+ * fill where it leaves the feed.
+ */
+export interface FillAtCursor {
+  readonly fill: Fill
+  /** The trade's `global_seq`, or `global_seq/1` for the first fill of a self-trade. */
+  readonly cursor: string
+}
 
 /**
- * The fills of `account` in one of its trades: one, or two for a self-trade (the maker
- * fill first). Each fill's feed cursor is the trade's `global_seq`, except the first fill
- * of a self-trade: `global_seq/1` (half the trade delivered).
+ * The fills of `account` in one of its trades, each with its feed cursor: one, or two for a
+ * self-trade (the maker fill first). Each fill's cursor is the trade's `global_seq`,
+ * except the first fill of a self-trade: `global_seq/1` (half the trade delivered). A
+ * trade that names neither side as `account` is a `VenueResponseError` (`inconsistent`).
+ *
+ * @example
+ * ```ts
+ * fillsAtCursors(selfTrade, 'alice')
+ * // [{ fill: { role: 'maker', ... }, cursor: '1058/1' },
+ * //  { fill: { role: 'taker', ... }, cursor: '1058' }]
+ * ```
+ */
+export function fillsAtCursors(trade: TradeDetail, account: string): FillAtCursor[] {
+  const roles: ('maker' | 'taker')[] = []
+  if (trade.maker === account) roles.push('maker')
+  if (trade.taker === account) roles.push('taker')
+  if (roles.length === 0) {
+    // Well-formed, but not a trade of this account: not drift of the schema.
+    throw new VenueResponseError(
+      'inconsistent',
+      `trades: trade ${trade.global_seq} names neither side as the account's chain account`,
+      { status: 200 },
+    )
+  }
+  return roles.map((role, i) => ({
+    fill: fillOf(trade, role),
+    cursor: i < roles.length - 1 ? `${trade.global_seq}/1` : trade.global_seq,
+  }))
+}
+
+/**
+ * The fills of `account` in one of its trades: {@link fillsAtCursors} without the cursors.
  *
  * @example
  * ```ts
@@ -64,50 +101,29 @@ const cursors = new WeakMap<Fill, string>()
  * ```
  */
 export function fillsOf(trade: TradeDetail, account: string): Fill[] {
-  const fill = (role: 'maker' | 'taker'): Fill => {
-    const maker = role === 'maker'
-    const bought = maker ? !trade.taker_is_bid : trade.taker_is_bid
-    return {
-      globalSeq: trade.global_seq,
-      txId: trade.tx_id,
-      poolId: trade.pool_id,
-      orderId: maker ? trade.maker_order_id : trade.taker_order_id,
-      clientId: maker ? trade.maker_order_cid : trade.taker_order_cid,
-      price: trade.price,
-      quantity: trade.base_quantity,
-      quoteQuantity: trade.quote_quantity,
-      fee: maker ? trade.maker_fee : trade.taker_fee,
-      // The fee comes out of what the account receives: base when it bought, else quote.
-      feeCoin: bought ? trade.base_coin : trade.quote_coin,
-      role,
-      side: bought ? 'buy' : 'sell',
-      timestamp: trade.timestamp,
-    }
-  }
-  const fills: Fill[] = []
-  if (trade.maker === account) fills.push(fill('maker'))
-  if (trade.taker === account) fills.push(fill('taker'))
-  if (fills.length === 0) {
-    throw new VenueResponseError(
-      'schema',
-      `trades: trade ${trade.global_seq} names neither side as the account's chain account`,
-      { status: 200 },
-    )
-  }
-  fills.forEach((each, i) => {
-    cursors.set(each, i < fills.length - 1 ? `${trade.global_seq}/1` : trade.global_seq)
-  })
-  return fills
+  return fillsAtCursors(trade, account).map(({ fill }) => fill)
 }
 
-/** Keeps `cursor` as the feed cursor of `fill` (a fill read from a relay). */
-export function rememberFillCursor(fill: Fill, cursor: string): void {
-  cursors.set(fill, cursor)
-}
-
-/** The feed cursor of a fill made by {@link fillsOf}. */
-export function fillCursor(fill: Fill): string {
-  return cursors.get(fill) ?? fill.globalSeq
+/** The side `role` of `trade` as a fill. */
+function fillOf(trade: TradeDetail, role: 'maker' | 'taker'): Fill {
+  const maker = role === 'maker'
+  const bought = maker ? !trade.taker_is_bid : trade.taker_is_bid
+  return {
+    globalSeq: trade.global_seq,
+    txId: trade.tx_id,
+    poolId: trade.pool_id,
+    orderId: maker ? trade.maker_order_id : trade.taker_order_id,
+    clientId: maker ? trade.maker_order_cid : trade.taker_order_cid,
+    price: trade.price,
+    quantity: trade.base_quantity,
+    quoteQuantity: trade.quote_quantity,
+    fee: maker ? trade.maker_fee : trade.taker_fee,
+    // The fee comes out of what the account receives: base when it bought, else quote.
+    feeCoin: bought ? trade.base_coin : trade.quote_coin,
+    role,
+    side: bought ? 'buy' : 'sell',
+    timestamp: trade.timestamp,
+  }
 }
 
 /** Splits a fill cursor into its `global_seq` and whether only half its trade is delivered. */

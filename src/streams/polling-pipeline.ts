@@ -21,6 +21,17 @@ export interface Polled<T> {
 }
 
 /**
+ * The events one poll of a stream gave one subscriber, together: `initial` on the first
+ * batch of the subscription (what the stream knew when it joined, e.g. every open order),
+ * so that a consumer can tell it from what changed later without relying on when the
+ * events arrive. A batch may be empty (a poll that changed nothing it reports).
+ */
+export interface PollBatch<T> {
+  readonly initial: boolean
+  readonly events: readonly T[]
+}
+
+/**
  * What {@link pollingPipeline} hands the source of one run of a stream: a REST client in
  * the stream's lane of the request budget, the venue's cadence and clock, its retry
  * settings wired to the health board, and the call that reports an answer.

@@ -1,4 +1,4 @@
-import type { Observable } from 'rxjs'
+import { map, type Observable } from 'rxjs'
 import { checkPoolId } from '../rest/index.js'
 import type { Checkpoint } from './checkpoint.js'
 import {
@@ -6,14 +6,16 @@ import {
   type CursorFeedSpec,
   cursorFeed,
   feedOptions,
+  sharedTail,
+  type TailEvent,
 } from './cursor-feed.js'
 import {
   chainAccount,
   checkFillCursor,
   compareFillCursors,
   type Fill,
-  fillCursor,
-  fillsOf,
+  type FillAtCursor,
+  fillsAtCursors,
   tradesCursorBefore,
 } from './fills.js'
 import type { StreamContext } from './stream-context.js'
@@ -53,11 +55,15 @@ export interface FillsOptions extends Omit<CursorFeedOptions<string>, 'cursor' |
 /** The venue's largest page of trades. */
 const PAGE = 100
 
-/** The feed spec of the account's fills on the venue of `context`, optionally of one pool. */
+/**
+ * The feed spec of the account's fills on the venue of `context`, optionally of one pool.
+ * Its items are fills with their cursors ({@link FillAtCursor}): a self-trade's two fills
+ * share a `global_seq`, so the cursor cannot be read off the fill.
+ */
 export function fillsSpec(
   context: StreamContext,
   poolId: number | undefined,
-): CursorFeedSpec<Fill, string> {
+): CursorFeedSpec<FillAtCursor, string> {
   return {
     key: streamKey('watchFills', poolId === undefined ? [] : [{ poolId }]),
     pageSize: PAGE,
@@ -67,12 +73,12 @@ export function fillsSpec(
         { poolId, afterSeq: tradesCursorBefore(after), sort: 'asc', limit: PAGE },
         { signal },
       )
-      return trades.flatMap((trade) => fillsOf(trade, account))
+      return trades.flatMap((trade) => fillsAtCursors(trade, account))
     },
     head: async (rest, signal) =>
       (await rest.trades({ poolId, sort: 'desc', limit: 1 }, { signal }))[0]?.global_seq,
-    cursorOf: fillCursor,
-    timeOf: (fill) => fill.timestamp,
+    cursorOf: (item) => item.cursor,
+    timeOf: (item) => item.fill.timestamp,
     compare: compareFillCursors,
     checkCursor: (cursor) => checkFillCursor('watchFills', cursor),
   }
@@ -90,5 +96,20 @@ export function watchFills(context: StreamContext, options?: FillsOptions): Obse
   if (poolId !== undefined) checkPoolId('watchFills', poolId)
   const cursor =
     given.cursor === undefined ? undefined : checkFillCursor('watchFills', given.cursor)
-  return cursorFeed(context, fillsSpec(context, poolId), { ...given, cursor })
+  return cursorFeed(context, fillsSpec(context, poolId), { ...given, cursor }).pipe(
+    map((item) => item.fill),
+  )
+}
+
+/**
+ * The shared tail of every fill of the account (the one `watchFills` without a pool joins),
+ * its items unwrapped to the fills: what `watchOrder` follows.
+ */
+export function fillsTail(context: StreamContext): Observable<TailEvent<Fill, string>> {
+  return sharedTail(context, fillsSpec(context, undefined)).pipe(
+    map(
+      (event): TailEvent<Fill, string> =>
+        event.type === 'item' ? { type: 'item', item: event.item.fill } : event,
+    ),
+  )
 }

@@ -6,7 +6,7 @@ import type { RestClient } from '../rest/index.js'
 import type { OpenOrder, OrderWithTrades } from '../schemas/order.js'
 import { type OrderOutcome, orderOutcome } from './order-outcome.js'
 import { isUnseen } from './order-unseen.js'
-import { pollAnswers, pollingPipeline } from './polling-pipeline.js'
+import { type PollBatch, pollAnswers, pollingPipeline } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 
@@ -239,6 +239,16 @@ function describeRefusal(error: VenueError): string {
  * that moment.
  */
 export function watchOpenOrders(context: StreamContext): Observable<OpenOrderEvent> {
+  return openOrderBatches(context).pipe(mergeMap((batch) => batch.events))
+}
+
+/**
+ * {@link watchOpenOrders} one batch per poll: the first (`initial`) calls every order open
+ * when the subscription joined `opened` (empty when none is), each later one what that
+ * poll changed (often nothing). For a consumer that treats the first poll apart (the relay
+ * publisher sorts it out against the open set the last relay left).
+ */
+export function openOrderBatches(context: StreamContext): Observable<PollBatch<OpenOrderEvent>> {
   return openOrdersState(context).pipe(
     scan(
       (last: { open: ReadonlyMap<string, OpenOrder>; events: OpenOrderEvent[] }, state) => {
@@ -269,6 +279,8 @@ export function watchOpenOrders(context: StreamContext): Observable<OpenOrderEve
       },
       { open: new Map<string, OpenOrder>(), events: [] },
     ),
-    mergeMap((step) => step.events),
+    map(
+      (step, index): PollBatch<OpenOrderEvent> => ({ initial: index === 0, events: step.events }),
+    ),
   )
 }

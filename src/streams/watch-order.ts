@@ -28,7 +28,7 @@ import {
 } from '../rest/index.js'
 import type { OpenOrder, Order, OrderWithTrades } from '../schemas/order.js'
 import { clampDelay } from '../timers.js'
-import { MAX_QUEUED, sharedTail, type TailEvent } from './cursor-feed.js'
+import { MAX_QUEUED, type TailEvent } from './cursor-feed.js'
 import { chainAccount, type Fill, fillsOf } from './fills.js'
 import {
   type OrderEvent,
@@ -45,7 +45,7 @@ import { findEnded } from './recent-orders.js'
 import type { StreamContext } from './stream-context.js'
 import { streamOptions } from './stream-options.js'
 import { venueNow } from './venue-clock.js'
-import { fillsSpec } from './watch-fills.js'
+import { fillsTail } from './watch-fills.js'
 import { type OpenOrdersState, openOrdersState } from './watch-open-orders.js'
 
 export type { OrderEvent, OrderProgress } from './order-life.js'
@@ -208,7 +208,7 @@ export function watchOrder(
     recheckPolls: RECHECK_POLLS,
     fillGraceMs: wholeMs('fillGraceMs', given['fillGraceMs'], context.fillGraceMs),
   }
-  const tail = sharedTail(context, fillsSpec(context, undefined))
+  const tail = fillsTail(context)
   return new Observable<OrderEvent>((subscriber) => {
     const watch = new OrderWatch(context, wanted, visibleWithinMs, settings, subscriber)
     watch.start(tail)

@@ -1,9 +1,10 @@
-import { concatMap, from, Observable } from 'rxjs'
+import { map, mergeMap, Observable } from 'rxjs'
 import { newInWindow } from '../core/new-in-window.js'
 import type { MarketDataSource } from '../rest/index.js'
 import { checkPoolId, checkSource } from '../rest/index.js'
 import type { PublicTrade } from '../schemas/public-trade.js'
 import { polledResource } from './polled-resource.js'
+import type { PollBatch } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 import { streamOptions } from './stream-options.js'
@@ -52,7 +53,7 @@ export type PublicTradeEvent =
 const WINDOW = 100
 
 /** Whether two public trades are the same record (they carry no id). */
-export function sameTrade(a: PublicTrade, b: PublicTrade): boolean {
+function sameTrade(a: PublicTrade, b: PublicTrade): boolean {
   return (
     a.traded_at === b.traded_at &&
     a.price === b.price &&
@@ -62,6 +63,32 @@ export function sameTrade(a: PublicTrade, b: PublicTrade): boolean {
     a.seller === b.seller &&
     a.pool_id === b.pool_id
   )
+}
+
+/**
+ * The events of a window of public trades after the window before it (both oldest first):
+ * a `gap` first when they do not overlap, then each trade that follows the overlap.
+ *
+ * @example
+ * ```ts
+ * tradesAfter([t1, t2], [t2, t3], 0) // [{ type: 'trade', trade: t3 }]
+ * tradesAfter([t1], [t5, t6], 0)     // [{ type: 'gap', poolId: 0, since: t1.traded_at, until: t5.traded_at }, t5, t6 as trades]
+ * ```
+ */
+export function tradesAfter(
+  previous: readonly PublicTrade[],
+  current: readonly PublicTrade[],
+  poolId: number,
+): PublicTradeEvent[] {
+  const { added, gap } = newInWindow(previous, current, sameTrade)
+  const events: PublicTradeEvent[] = []
+  if (gap) {
+    const since = previous.at(-1)?.traded_at ?? 0
+    const until = current[0]?.traded_at ?? since
+    events.push({ type: 'gap', poolId, since, until })
+  }
+  for (const trade of added) events.push({ type: 'trade', trade })
+  return events
 }
 
 /**
@@ -78,6 +105,23 @@ export function watchTrades(
   poolId: number,
   options?: PublicTradesOptions,
 ): Observable<PublicTradeEvent> {
+  return tradeBatches(context, defaultSource, poolId, options).pipe(
+    mergeMap((batch) => batch.events),
+  )
+}
+
+/**
+ * {@link watchTrades} one batch per poll: the first (`initial`) holds the trades of the
+ * window when the subscription joined, each later one what that poll added (empty when a
+ * changed window added nothing). For a consumer that treats the first window apart (the
+ * relay publisher goes on from the trades it published last).
+ */
+export function tradeBatches(
+  context: StreamContext,
+  defaultSource: MarketDataSource,
+  poolId: number,
+  options?: PublicTradesOptions,
+): Observable<PollBatch<PublicTradeEvent>> {
   checkPoolId('watchTrades', poolId)
   const given = streamOptions('watchTrades', options, ['source'])
   const source = checkSource('watchTrades', given['source'], defaultSource)
@@ -85,23 +129,17 @@ export function watchTrades(
   const windows = polledResource(context, key, (rest, signal) =>
     rest.latestTrades({ poolId, limit: WINDOW, source }, { signal }),
   )
-  return new Observable<PublicTradeEvent>((subscriber) => {
+  return new Observable<PollBatch<PublicTradeEvent>>((subscriber) => {
     let previous: readonly PublicTrade[] = []
     return windows
       .pipe(
-        concatMap((newestFirst) => {
+        map((newestFirst, index): PollBatch<PublicTradeEvent> => {
           const current = [...newestFirst].reverse()
-          const { added, gap } = newInWindow(previous, current, sameTrade)
-          const events: PublicTradeEvent[] = []
-          if (gap) {
-            const since = previous.at(-1)?.traded_at ?? 0
-            const until = current[0]?.traded_at ?? since
-            events.push({ type: 'gap', poolId, since, until })
-            context.health.gap(key, since, until)
-          }
-          for (const trade of added) events.push({ type: 'trade', trade })
+          const events = tradesAfter(previous, current, poolId)
+          const first = events[0]
+          if (first?.type === 'gap') context.health.gap(key, first.since, first.until)
           previous = current
-          return from(events)
+          return { initial: index === 0, events }
         }),
       )
       .subscribe(subscriber)
