@@ -85,9 +85,11 @@ export interface VenueOptions {
   /** Overrides for the unconfirmed filter wire names. */
   readonly paramNames?: ParamNamesOverride
   /**
-   * The clock of every stream: poll intervals, retry waits, linger and the request
-   * budget. Default rxjs's `asyncScheduler` (real time). Tests pass a `TestScheduler` or
-   * `VirtualTimeScheduler` to run streams in virtual time; request timeouts stay real.
+   * The clock of every stream, polled or relayed: poll intervals, retry waits, linger, the
+   * request budget (local or shared), the relay reader's waits, and a relay's leases
+   * (`startRelay`). Default rxjs's `asyncScheduler` (real time). Tests pass a
+   * `TestScheduler` or `VirtualTimeScheduler` to run streams in virtual time; request
+   * timeouts stay real (they bound a real socket).
    */
   readonly scheduler?: SchedulerLike
   /**
