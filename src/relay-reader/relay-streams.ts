@@ -112,48 +112,29 @@ export function relayStreams(reader: RelayReader, scope: RelayScope): StreamSet 
       relayedOptions('watchKlines', options, ['source'])
       return follow(stream, { from: 'state' }, one<KlineEvent>)
     },
-    watchMyTrades: (options) => {
-      const { given, poolId } = poolFeedOptions('watchMyTrades', options)
-      return cursorFeed<TradeDetail>(reader, scope, {
+    watchMyTrades: (options) =>
+      cursorFeed<TradeDetail>(reader, scope, options, {
         method: 'watchMyTrades',
         stream: { kind: 'my-trades' },
-        options: given,
         check: (cursor) => unsignedId('watchMyTrades', 'cursor', cursor),
-        idOf: feedIds.ofCursor,
-        cursorOf: feedIds.cursorOf,
-        decode: (entry) => {
-          const trade = entry.event as TradeDetail
-          return poolId === undefined || trade.pool_id === poolId ? [trade] : []
-        },
-      })
-    },
-    watchTransfers: (options) => {
-      const given = feedOptions('watchTransfers', options, [])
-      return cursorFeed<Transfer>(reader, scope, {
+        ids: SEQ_IDS,
+        poolOf: (trade) => trade.pool_id,
+      }),
+    watchTransfers: (options) =>
+      cursorFeed<Transfer>(reader, scope, options, {
         method: 'watchTransfers',
         stream: { kind: 'transfers' },
-        options: given,
         check: (cursor) => unsignedId('watchTransfers', 'cursor', cursor),
-        idOf: feedIds.ofCursor,
-        cursorOf: feedIds.cursorOf,
-        decode: one<Transfer>,
-      })
-    },
-    watchFills: (options) => {
-      const { given, poolId } = poolFeedOptions('watchFills', options)
-      return cursorFeed<Fill>(reader, scope, {
+        ids: SEQ_IDS,
+      }),
+    watchFills: (options) =>
+      cursorFeed<Fill>(reader, scope, options, {
         method: 'watchFills',
         stream: { kind: 'fills' },
-        options: given,
         check: (cursor) => checkFillCursor('watchFills', cursor),
-        idOf: feedIds.ofFillCursor,
-        cursorOf: feedIds.fillCursorOf,
-        decode: (entry) => {
-          const fill = entry.event as Fill
-          return poolId === undefined || fill.poolId === poolId ? [fill] : []
-        },
-      })
-    },
+        ids: { idOf: feedIds.ofFillCursor, cursorOf: feedIds.fillCursorOf },
+        poolOf: (fill) => fill.poolId,
+      }),
     watchBalances: (options) => {
       relayedOptions('watchBalances', options, [])
       return follow(
@@ -181,22 +162,20 @@ export function relayStreams(reader: RelayReader, scope: RelayScope): StreamSet 
  */
 const relayHealthKey = (stream: RelayStream): string => `relay ${relayStreamName(stream)}`
 
-/** A feed's options, with its `poolId` (checked) when one is given. */
-function poolFeedOptions(method: string, options: unknown) {
-  const given = feedOptions(method, options, ['poolId'])
-  const poolId = given['poolId'] as number | undefined
-  if (poolId !== undefined) checkPoolId(method, poolId)
-  return { given, poolId }
-}
+/** Entry ids of the feeds whose cursor is one number (`global_seq`, a transfer's `sid`). */
+const SEQ_IDS = { idOf: feedIds.ofCursor, cursorOf: feedIds.cursorOf }
 
 interface FeedSpec<T> {
   readonly method: string
   readonly stream: RelayStream
-  readonly options: Readonly<Record<string, unknown>>
   readonly check: (cursor: unknown) => string
-  readonly idOf: (cursor: string) => string
-  readonly cursorOf: (id: string) => string
-  readonly decode: (entry: RelayEntry) => readonly T[]
+  /** A cursor's entry id, and back. */
+  readonly ids: {
+    readonly idOf: (cursor: string) => string
+    readonly cursorOf: (id: string) => string
+  }
+  /** The pool of an item, for a feed that takes `poolId` (it filters what the relay publishes). */
+  readonly poolOf?: (item: T) => number
 }
 
 /**
@@ -204,31 +183,43 @@ interface FeedSpec<T> {
  * once in order, the cursor saved after each entry before the next one is read, progress
  * after each batch (`backfill` while batches come full, then `tail`).
  */
-function cursorFeed<T>(reader: RelayReader, scope: RelayScope, spec: FeedSpec<T>): Observable<T> {
-  const { options } = spec
+function cursorFeed<T>(
+  reader: RelayReader,
+  scope: RelayScope,
+  given: unknown,
+  spec: FeedSpec<T>,
+): Observable<T> {
+  const { method, poolOf } = spec
+  const options = feedOptions(method, given, poolOf === undefined ? [] : ['poolId'])
+  const poolId = options['poolId'] as number | undefined
+  if (poolId !== undefined) checkPoolId(method, poolId)
+  const decode = (entry: RelayEntry): readonly T[] => {
+    const item = entry.event as T
+    return poolId === undefined || poolOf?.(item) === poolId ? [item] : []
+  }
   const checkpoint = options['checkpoint'] as Checkpoint<string> | undefined
   const onProgress = options['onProgress'] as
     | ((progress: CursorProgress<string>) => void)
     | undefined
-  const given = options['cursor'] === undefined ? undefined : spec.check(options['cursor'])
+  const cursorGiven = options['cursor'] === undefined ? undefined : spec.check(options['cursor'])
   const keys = relayKeys(scope, spec.stream)
   return defer(() => from(Promise.resolve(checkpoint?.load()))).pipe(
     concatMap((saved) => {
-      let cursor = saved === undefined ? given : spec.check(saved)
+      let cursor = saved === undefined ? cursorGiven : spec.check(saved)
       let pages = 0
       let items = 0
-      const start = cursor === undefined ? '0-0' : spec.idOf(cursor)
+      const start = cursor === undefined ? '0-0' : spec.ids.idOf(cursor)
       return followRelay<T>(reader, {
         key: relayHealthKey(spec.stream),
         keys,
         start: { from: 'after', id: start },
         decode: (entry) => {
-          const values = spec.decode(entry)
+          const values = decode(entry)
           items += values.length
           return values
         },
         afterEntry: (entry) => {
-          cursor = spec.cursorOf(entry.id)
+          cursor = spec.ids.cursorOf(entry.id)
           return checkpoint?.save(cursor)
         },
         afterBatch: (caughtUp) => {
