@@ -190,6 +190,42 @@ describe('a venue on a virtual clock', () => {
     )
   })
 
+  it('watchOrder reports its look-ups to health under its own key: retrying with the wait on transport trouble, failed with the error it ends with', async () => {
+    const ORDER = '/api/v1/orders/0-998-0'
+    let lookups = 0
+    const { venue, advance } = rig(
+      {
+        pollIntervalMs: 1000,
+        backoff: { initialMs: 300, maxMs: 60_000, factor: 2, jitter: false },
+      },
+      (_, path) => {
+        if (path !== ORDER) return 200
+        lookups += 1
+        return lookups <= 2 ? 503 : { status: 500, message: 'service internal error' }
+      },
+    )
+    const reports: HealthReport[] = []
+    venue.health.subscribe((report) => reports.push(report))
+    const subscription = venue
+      .watchOrder('0-998-0', { visibleWithinMs: 2000 })
+      .subscribe({ error: () => undefined })
+    await advance(10_000)
+    subscription.unsubscribe()
+    const keys = new Set(reports.flatMap((report) => Object.keys(report)))
+    const key = [...keys].find((name) => name.startsWith('watchOrder("0-998-0")#'))
+    expect(key).toBeDefined()
+    const states = reports.map((report) => report[key as string]).filter((h) => h !== undefined)
+    const retrying = states.filter((h) => h.state === 'retrying')
+    expect(retrying.map((h) => (h.state === 'retrying' ? h.nextDelayMs : 0))).toEqual([300, 600])
+    expect(retrying[0]).toMatchObject({ lastErrorCode: 'VENUE_SERVER' })
+    // Its other look-ups (the account, the venue's clock) answered: ok; then the end.
+    expect(states.some((h) => h.state === 'ok')).toBe(true)
+    expect(reports.at(-1)?.[key as string]).toMatchObject({
+      state: 'failed',
+      errorCode: 'VENUE_NOT_FOUND',
+    })
+  })
+
   it('watchOrder: a fill the tail sent before the order was found comes in global_seq order with the fills of its record', async () => {
     // The order's record lists its later trade (1003) and not yet the earlier one (1002),
     // which the fills tail passed on before the order was looked up.

@@ -63,6 +63,20 @@ export interface PollingPipelineSettings<T, R> {
 let ownRuns = 0
 
 /**
+ * The health key of one subscription's own run of a stream: `key#n`, `n` counting every
+ * such run of the process (a feed's own backfill, a `watchOrder`).
+ *
+ * @example
+ * ```ts
+ * ownRunKey('watchMyTrades()') // 'watchMyTrades()#3'
+ * ```
+ */
+export function ownRunKey(key: string): string {
+  ownRuns += 1
+  return `${key}#${ownRuns}`
+}
+
+/**
  * The one pipeline of the venue's polled streams: polled resources, balances, open orders,
  * public trades, depth, candles and the cursor feeds (a relayed stream reads Redis
  * instead; `watchOrder` builds on the open orders and the fills feed, and looks an order
@@ -95,7 +109,7 @@ export function pollingPipeline<T, R = T>(
   const run = (runKey: string) => source(laneOf(context, runKey)).pipe(shape)
   if (settings.sharing === 'own') {
     return defer(() => {
-      const runKey = `${key}#${++ownRuns}`
+      const runKey = ownRunKey(key)
       // The venue closing ends the run: it completes, it is not an error.
       return run(runKey).pipe(takeUntil(closed), reportEnd(health, runKey))
     })

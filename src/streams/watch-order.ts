@@ -13,6 +13,7 @@ import {
   timer,
 } from 'rxjs'
 import { backfillThenJoin, type JoinSpec } from '../core/backfill-then-join.js'
+import { reportEnd } from '../core/health.js'
 import { type RetryBackoffOptions, retryBackoff } from '../core/retry-backoff.js'
 import { addDecimal, compareDecimal, compareIds } from '../decimal.js'
 import { VenueError } from '../errors/venue-error.js'
@@ -40,9 +41,11 @@ import {
   stepOrder,
 } from './order-life.js'
 import { isUnseen } from './order-unseen.js'
+import { ownRunKey } from './polling-pipeline.js'
 import { recentFills } from './recent-fills.js'
 import { findEnded } from './recent-orders.js'
 import type { StreamContext } from './stream-context.js'
+import { streamKey } from './stream-key.js'
 import { streamOptions } from './stream-options.js'
 import { venueNow } from './venue-clock.js'
 import { fillsTail } from './watch-fills.js'
@@ -209,16 +212,23 @@ export function watchOrder(
     fillGraceMs: wholeMs('fillGraceMs', given['fillGraceMs'], context.fillGraceMs),
   }
   const tail = fillsTail(context)
-  return new Observable<OrderEvent>((subscriber) => {
-    const watch = new OrderWatch(context, wanted, visibleWithinMs, settings, subscriber)
-    watch.start(tail)
-    return () => watch.stop()
+  return defer(() => {
+    // Each subscription reports its own look-ups: `retrying` while the venue is away,
+    // `ok` once it answers, `failed` when the stream ends with an error.
+    const key = ownRunKey(streamKey(METHOD, [ref]))
+    return new Observable<OrderEvent>((subscriber) => {
+      const watch = new OrderWatch(context, key, wanted, visibleWithinMs, settings, subscriber)
+      watch.start(tail)
+      return () => watch.stop()
+    }).pipe(reportEnd(context.health, key))
   })
 }
 
 /** The I/O around one order's {@link OrderLife}: requests, the feeds, timers. */
 class OrderWatch {
   readonly #context: StreamContext
+  /** Health key of this subscription. */
+  readonly #key: string
   readonly #wanted: Target
   readonly #visibleWithinMs: number
   readonly #settings: OrderLifeSettings
@@ -237,12 +247,14 @@ class OrderWatch {
 
   constructor(
     context: StreamContext,
+    key: string,
     wanted: Target,
     visibleWithinMs: number,
     settings: OrderLifeSettings,
     subscriber: Subscriber<OrderEvent>,
   ) {
     this.#context = context
+    this.#key = key
     this.#wanted = wanted
     this.#visibleWithinMs = visibleWithinMs
     this.#settings = settings
@@ -582,7 +594,17 @@ class OrderWatch {
   }
 
   #retried<R>(request: () => Promise<R>): Observable<R> {
-    return defer(request).pipe(retryBackoff<R>(this.#backoff({ isRetryable: transient })))
+    const { health } = this.#context
+    return defer(request).pipe(
+      tap(() => health.ok(this.#key)),
+      retryBackoff<R>(
+        this.#backoff({
+          isRetryable: transient,
+          onRetry: ({ attempt, delayMs, error }) =>
+            health.retrying(this.#key, attempt, delayMs, error),
+        }),
+      ),
+    )
   }
 
   /**
@@ -619,7 +641,7 @@ class OrderWatch {
 
   /** The venue's backoff on its scheduler, for the errors `isRetryable` takes. */
   #backoff(
-    settings: Pick<RetryBackoffOptions, 'isRetryable' | 'waitAtMostMs'>,
+    settings: Pick<RetryBackoffOptions, 'isRetryable' | 'waitAtMostMs' | 'onRetry'>,
   ): RetryBackoffOptions {
     const { backoff, scheduler } = this.#context
     return { ...backoff, ...settings, ...(scheduler === undefined ? {} : { scheduler }) }
