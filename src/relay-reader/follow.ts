@@ -13,8 +13,8 @@ import { compareIds } from '../decimal.js'
 import { VenueRelayError } from '../errors/venue-relay-error.js'
 import { type RelayKeys, relayError } from '../redis/redis.js'
 import type { RedisConnection } from '../redis/redis-connection.js'
-import { type PollingLane, pollingPipeline } from '../streams/polling-pipeline.js'
 import type { StreamContext } from '../streams/stream-context.js'
+import { type StreamLane, streamPipeline } from '../streams/stream-pipeline.js'
 
 /** One entry of a relayed stream: its id and its event, parsed. */
 export interface RelayEntry {
@@ -97,7 +97,7 @@ const MAX_HELD = 10_000
  */
 export function followRelay<T>(reader: RelayReader, spec: FollowSpec<T>): Observable<T> {
   const { context } = reader
-  const tail = pollingPipeline<TailValue>(context, spec.key, (lane) =>
+  const tail = streamPipeline<TailValue>(context, spec.key, (lane) =>
     readTail(reader, spec.keys, lane),
   )
   return defer(() => {
@@ -143,7 +143,7 @@ export function followRelay<T>(reader: RelayReader, spec: FollowSpec<T>): Observ
         // Held from the start: the tail replays where it is, so a subscriber that caught
         // up joins at once (and a Redis that is away shows under the stream's own key).
         join.listen()
-        return pollingPipeline<RelayEntry>(
+        return streamPipeline<RelayEntry>(
           context,
           spec.key,
           (lane) =>
@@ -169,7 +169,7 @@ export function followRelay<T>(reader: RelayReader, spec: FollowSpec<T>): Observ
  * The shared tail of a stream: from its newest entry (or, after a failure, from the last
  * entry read), every later entry in order.
  */
-function readTail(reader: RelayReader, keys: RelayKeys, lane: PollingLane): Observable<TailValue> {
+function readTail(reader: RelayReader, keys: RelayKeys, lane: StreamLane): Observable<TailValue> {
   let last: string | undefined
   return defer(() =>
     readLoop<TailValue>(reader, lane, async (redis, emit) => {
@@ -200,7 +200,7 @@ function catchUp<T>(
   reader: RelayReader,
   spec: FollowSpec<T>,
   start: Exclude<FollowStart, { from: 'end' }>,
-  lane: PollingLane,
+  lane: StreamLane,
   at: { delivered: string | undefined },
   join: { listen(): void; covered(): boolean | undefined },
 ): Observable<RelayEntry> {
@@ -241,7 +241,7 @@ function catchUp<T>(
  */
 function readLoop<V>(
   reader: RelayReader,
-  lane: PollingLane,
+  lane: StreamLane,
   step: (
     redis: Redis,
     emit: (value: V) => void,

@@ -16,9 +16,9 @@ import { type CursorProgress, paginateCursor } from '../core/paginate-cursor.js'
 import { retryBackoff } from '../core/retry-backoff.js'
 import type { RestClient } from '../rest/index.js'
 import type { Checkpoint } from './checkpoint.js'
-import { pollingPipeline } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
 import { checkpointOption, onProgressOption, streamOptions } from './stream-options.js'
+import { streamPipeline } from './stream-pipeline.js'
 
 /**
  * Options every cursor feed takes.
@@ -107,14 +107,14 @@ export function feedOptions(
 
 /**
  * The shared tail of a feed: one poller per key for every subscriber (the
- * {@link pollingPipeline}, shared): it finds the newest item (`head`), emits `start`
+ * {@link streamPipeline}, shared): it finds the newest item (`head`), emits `start`
  * there, then each newer item once as it appears.
  */
 export function sharedTail<T, C>(
   context: StreamContext,
   spec: CursorFeedSpec<T, C>,
 ): Observable<TailEvent<T, C>> {
-  return pollingPipeline<TailEvent<T, C>>(context, spec.key, (lane) => {
+  return streamPipeline<TailEvent<T, C>>(context, spec.key, (lane) => {
     const pages = new Subject<TailEvent<T, C>>()
     return fromRequest((signal) => spec.head(lane.rest, signal)).pipe(
       retryBackoff<C | undefined>(lane.retry()),
@@ -149,7 +149,7 @@ export function sharedTail<T, C>(
 /**
  * A cursor feed on the venue: each item exactly once, ascending, from the checkpoint (or
  * `cursor`), saved after delivery. A subscriber that is behind backfills on its own
- * (`paginateCursor` in full pages, run by the {@link pollingPipeline} under `key#n`), then
+ * (`paginateCursor` in full pages, run by the {@link streamPipeline} under `key#n`), then
  * joins the feed's shared tail, which every caught-up subscriber shares: one poller
  * whatever their number. The hand-over ({@link backfillThenJoin}) loses and repeats
  * nothing: when the backfill first catches up the subscriber starts listening to the tail
@@ -182,7 +182,7 @@ export function cursorFeed<T, C>(
           // on its events are held, so none is missed while the backfill reaches where
           // the tail starts.
           backfill: (join) =>
-            pollingPipeline<T>(
+            streamPipeline<T>(
               context,
               spec.key,
               (lane) =>

@@ -1,8 +1,8 @@
 import { map, type Observable, pipe } from 'rxjs'
 import { distinctUntilDeepChanged } from '../core/distinct-until-deep-changed.js'
 import type { RestClient } from '../rest/index.js'
-import { pollAnswers, pollingPipeline } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
+import { pollAnswers, streamPipeline } from './stream-pipeline.js'
 
 /** Settings of {@link polledResource}. */
 export interface PolledResourceOptions {
@@ -11,7 +11,7 @@ export interface PolledResourceOptions {
 }
 
 /**
- * A state stream: the {@link pollingPipeline} emitting the resource only when it
+ * A state stream: the {@link streamPipeline} emitting the resource only when it
  * deep-changed (the comparison runs once per answer, before sharing).
  */
 export function polledResource<T>(
@@ -20,7 +20,7 @@ export function polledResource<T>(
   fetch: (rest: RestClient, signal: AbortSignal) => Promise<T>,
   options: PolledResourceOptions = {},
 ): Observable<T> {
-  return pollingPipeline(context, key, pollAnswers(fetch, options.maxAmbiguousRetries), {
+  return streamPipeline(context, key, pollAnswers(fetch, options.maxAmbiguousRetries), {
     shape: pipe(
       map((polled) => polled.value),
       distinctUntilDeepChanged(),

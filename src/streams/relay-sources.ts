@@ -11,13 +11,13 @@
  */
 import type { Observable } from 'rxjs'
 import type { MarketDataSource } from '../rest/index.js'
-import type { PollBatch } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
+import type { PollBatch } from './stream-pipeline.js'
 import { type OpenOrderEvent, openOrderBatches } from './watch-open-orders.js'
 import { type PublicTradeEvent, tradeBatches } from './watch-trades.js'
 
 export { orderOutcome } from './order-outcome.js'
-export type { PollBatch } from './polling-pipeline.js'
+export type { PollBatch } from './stream-pipeline.js'
 export { balanceChanges } from './watch-balances.js'
 export type { OpenOrderEvent } from './watch-open-orders.js'
 export { type PublicTradeEvent, tradesAfter } from './watch-trades.js'

@@ -5,10 +5,10 @@ import type { OrderBook } from '../book/order-book.js'
 import { normalizeDecimal } from '../decimal.js'
 import type { DepthArgs, MarketDataSource } from '../rest/index.js'
 import { checkPoolId, checkSource, depthQuery } from '../rest/index.js'
-import { pollAnswers, pollingPipeline } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 import { streamOptions } from './stream-options.js'
+import { pollAnswers, streamPipeline } from './stream-pipeline.js'
 import { type DepthPoll, toBookEvents } from './to-book-events.js'
 
 /**
@@ -58,7 +58,7 @@ export function watchDepth(
       ]),
   )
   const key = streamKey('watchDepth', [{ ...query, source }])
-  const polls = pollingPipeline(
+  const polls = streamPipeline(
     context,
     key,
     pollAnswers((rest, signal) => rest.depth({ ...args, source }, { signal })),

@@ -4,10 +4,10 @@ import { backfillThenJoin } from '../core/backfill-then-join.js'
 import type { MarketDataSource, RestClient } from '../rest/index.js'
 import { checkPoolId, checkSource, failArgument, INTERVAL_SECONDS } from '../rest/index.js'
 import { KLINE_INTERVALS, type Kline, type KlineInterval } from '../schemas/kline.js'
-import { type PollingLane, pollAnswers, pollingPipeline } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 import { streamOptions } from './stream-options.js'
+import { pollAnswers, type StreamLane, streamPipeline } from './stream-pipeline.js'
 
 /**
  * The candle stream (`watchKlines`): the open candle as `update` events, each finished
@@ -397,13 +397,13 @@ export function watchKlines(
   const key = streamKey(method, [poolId, { interval, source }])
   const scan =
     (from: number | undefined) =>
-    (lane: PollingLane): Observable<KlineState> => {
+    (lane: StreamLane): Observable<KlineState> => {
       const run = new KlineScan(poolId, interval, source, from)
       return pollAnswers((rest, signal) => run.poll(rest, signal))(lane).pipe(
         map((polled) => polled.value),
       )
     }
-  const shared = pollingPipeline(context, key, scan(undefined))
+  const shared = streamPipeline(context, key, scan(undefined))
   if (since === undefined) {
     return new Observable<KlineEvent>((subscriber) => {
       const follower = new Follower(undefined)
@@ -414,7 +414,7 @@ export function watchKlines(
       })
     })
   }
-  const own = pollingPipeline(context, key, scan(since), { sharing: 'own' })
+  const own = streamPipeline(context, key, scan(since), { sharing: 'own' })
   return sinceThenShared(shared, own, since)
 }
 

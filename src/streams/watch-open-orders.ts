@@ -6,9 +6,9 @@ import type { RestClient } from '../rest/index.js'
 import type { OpenOrder, OrderWithTrades } from '../schemas/order.js'
 import { type OrderOutcome, orderOutcome } from './order-outcome.js'
 import { isUnseen } from './order-unseen.js'
-import { type PollBatch, pollAnswers, pollingPipeline } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
+import { type PollBatch, pollAnswers, streamPipeline } from './stream-pipeline.js'
 
 /**
  * A change of the account's working orders, keyed by order `id`.
@@ -118,7 +118,7 @@ export async function allOpenOrders(rest: RestClient, signal: AbortSignal): Prom
  *   with the venue's backoff and reported `retrying`.
  */
 export function openOrdersState(context: StreamContext): Observable<OpenOrdersState> {
-  return pollingPipeline(
+  return streamPipeline(
     context,
     streamKey('watchOpenOrders'),
     (lane) =>

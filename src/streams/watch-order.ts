@@ -41,12 +41,12 @@ import {
   stepOrder,
 } from './order-life.js'
 import { isUnseen } from './order-unseen.js'
-import { ownRunKey } from './polling-pipeline.js'
 import { recentFills } from './recent-fills.js'
 import { findEnded } from './recent-orders.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 import { streamOptions } from './stream-options.js'
+import { ownRunKey } from './stream-pipeline.js'
 import { venueNow } from './venue-clock.js'
 import { fillsTail } from './watch-fills.js'
 import { type OpenOrdersState, openOrdersState } from './watch-open-orders.js'

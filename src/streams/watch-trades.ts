@@ -4,10 +4,10 @@ import type { MarketDataSource } from '../rest/index.js'
 import { checkPoolId, checkSource } from '../rest/index.js'
 import type { PublicTrade } from '../schemas/public-trade.js'
 import { polledResource } from './polled-resource.js'
-import type { PollBatch } from './polling-pipeline.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 import { streamOptions } from './stream-options.js'
+import type { PollBatch } from './stream-pipeline.js'
 
 /**
  * Options of `watchTrades`.

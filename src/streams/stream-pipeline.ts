@@ -32,11 +32,11 @@ export interface PollBatch<T> {
 }
 
 /**
- * What {@link pollingPipeline} hands the source of one run of a stream: a REST client in
+ * What {@link streamPipeline} hands the source of one run of a stream: a REST client in
  * the stream's lane of the request budget, the venue's cadence and clock, its retry
  * settings wired to the health board, and the call that reports an answer.
  */
-export interface PollingLane {
+export interface StreamLane {
   /** The health key of this run (`watchMyTrades()#3` for a feed of its own). */
   readonly key: string
   readonly rest: RestClient
@@ -48,8 +48,22 @@ export interface PollingLane {
   readonly ok: () => void
 }
 
-/** Settings of {@link pollingPipeline}. */
-export interface PollingPipelineSettings<T, R> {
+/**
+ * Where a stream's values come from, given its lane: polling the venue, or following a
+ * relay. Everything else (registry, sharing, linger, health, retry settings, the clock)
+ * is the pipeline's.
+ *
+ * @example
+ * ```ts
+ * const pools: StreamSource<Polled<PoolSummary[]>> = pollAnswers((rest, signal) =>
+ *   rest.pools(undefined, { signal }),
+ * )
+ * ```
+ */
+export type StreamSource<T> = (lane: StreamLane) => Observable<T>
+
+/** Settings of {@link streamPipeline}. */
+export interface StreamPipelineSettings<T, R> {
   /** Shapes the source's values before sharing (diffs run once, not once per subscriber). */
   readonly shape?: OperatorFunction<T, R>
   /**
@@ -77,32 +91,35 @@ export function ownRunKey(key: string): string {
 }
 
 /**
- * The one pipeline of the venue's polled streams: polled resources, balances, open orders,
- * public trades, depth, candles and the cursor feeds (a relayed stream reads Redis
- * instead; `watchOrder` builds on the open orders and the fills feed, and looks an order
- * up on its own). It owns what they have in common:
+ * The one pipeline of a venue's streams, whatever their source: polled resources,
+ * balances, open orders, public trades, depth, candles and the cursor feeds polling the
+ * venue, and every relayed stream following Redis (`followRelay`). `watchOrder` builds on
+ * the open orders and the fills feed, and reports its own look-ups the same way. It owns
+ * what they have in common:
  *
- * - the REST lane of the stream (its share of the request budget);
+ * - the stream's lane (its share of the request budget);
  * - retry settings (the venue's backoff and scheduler) with every retry reported to the
  *   health board as `retrying`, every answer as `ok`, and the end as gone or `failed`;
  * - completion when the venue closes;
- * - sharing: one run per key for every subscriber (`shared`) or one per subscription.
+ * - sharing: one run per key for every subscriber (`shared`, kept `lingerMs` after the
+ *   last one left) or one per subscription (`own`, reported under `key#n`).
  *
- * The source builds the run from its lane: {@link pollAnswers} for a resource polled
- * every `pollIntervalMs`, `paginateCursor` for a feed.
+ * The {@link StreamSource} builds the run from its lane: {@link pollAnswers} for a
+ * resource polled every `pollIntervalMs`, `paginateCursor` for a feed, a Redis reader for
+ * a relayed stream.
  *
  * @example
  * ```ts
- * pollingPipeline(context, 'watchPools()', pollAnswers((rest, signal) => rest.pools(undefined, { signal })), {
+ * streamPipeline(context, 'watchPools()', pollAnswers((rest, signal) => rest.pools(undefined, { signal })), {
  *   shape: pipe(map((polled) => polled.value), distinctUntilDeepChanged()),
  * })
  * ```
  */
-export function pollingPipeline<T, R = T>(
+export function streamPipeline<T, R = T>(
   context: StreamContext,
   key: string,
-  source: (lane: PollingLane) => Observable<T>,
-  settings: PollingPipelineSettings<T, R> = {},
+  source: StreamSource<T>,
+  settings: StreamPipelineSettings<T, R> = {},
 ): Observable<R> {
   const { registry, health, closed } = context
   const shape = settings.shape ?? ((values: Observable<T>) => values as unknown as Observable<R>)
@@ -118,7 +135,7 @@ export function pollingPipeline<T, R = T>(
   return registry.shared(key, () => run(key))
 }
 
-function laneOf(context: StreamContext, key: string): PollingLane {
+function laneOf(context: StreamContext, key: string): StreamLane {
   const { backoff, health, scheduler } = context
   return {
     key,
@@ -151,7 +168,7 @@ function laneOf(context: StreamContext, key: string): PollingLane {
 export function pollAnswers<T>(
   fetch: (rest: RestClient, signal: AbortSignal) => Promise<T>,
   maxAmbiguousRetries?: number,
-): (lane: PollingLane) => Observable<Polled<T>> {
+): StreamSource<Polled<T>> {
   return (lane) => {
     let afterRecovery = false
     return poll((signal) => fetch(lane.rest, signal), {
