@@ -158,6 +158,12 @@ describe('relay: one poller, consumers read from Redis', () => {
     expect(error).toBeInstanceOf(VenueRelayError)
     expect(error).toMatchObject({ retryable: false })
     expect(String((error as Error).message)).toMatch(/no longer holds the items after the cursor/)
+    // Reported as a polled stream's failure is: `failed`, with the reason, in health.
+    const report = await firstValueFrom(venue.health)
+    const failed = Object.entries(report).filter(([name]) => name.startsWith('relay my-trades#'))
+    expect(failed.map(([, health]) => health)).toContainEqual(
+      expect.objectContaining({ state: 'failed', errorCode: 'VENUE_RELAY' }),
+    )
   })
 
   it('ends a feed with the error of a save that fails, and with a malformed entry, never retrying either', async () => {
