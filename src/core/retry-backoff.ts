@@ -103,6 +103,13 @@ export interface RetryBackoffOptions {
    * The longest wait before the next retry, asked for before each wait (a deadline drawing
    * near, a cadence the retries must keep); applied last, over a 429's Retry-After too.
    * Default: no bound but `maxMs`.
+   *
+   * @example
+   * ```ts
+   * const deadline = Date.now() + 10_000
+   * // Retried with the backoff, but never past the deadline, and at least once a second.
+   * retryBackoff({ initialMs: 500, maxMs: 30_000, waitAtMostMs: () => Math.min(1_000, deadline - Date.now()) })
+   * ```
    */
   readonly waitAtMostMs?: () => number
   /** Called before each wait (health reporting). */
