@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis'
-import { connectRedis, type RelayRedis } from './redis.js'
+import type { VenueRelayError } from '../errors/venue-relay-error.js'
+import { connectRedis, describeRedis, type RelayRedis, relayError } from './redis.js'
 
 /**
  * One Redis connection shared by everything of one venue or one relay that talks to Redis
@@ -22,6 +23,8 @@ export class RedisConnection {
   readonly #name: string
   #client: Promise<Redis> | undefined
   #holders = 0
+  /** The latest error the connection reported (why it is down, when it is). */
+  #reason: unknown
 
   constructor(redis: RelayRedis, name: string) {
     this.#redis = redis
@@ -51,7 +54,9 @@ export class RedisConnection {
    */
   client(): Promise<Redis> {
     if (this.#client === undefined) {
-      const connecting = connectRedis(this.#redis, this.#name)
+      const connecting = connectRedis(this.#redis, this.#name, (error) => {
+        this.#reason = error
+      })
       this.#client = connecting
       connecting.then(
         // Everyone left while it connected (its release found no client to close yet).
@@ -62,6 +67,33 @@ export class RedisConnection {
       )
     }
     return this.#client
+  }
+
+  /**
+   * Runs `command` on the client. Its failure (or the connect's) is a retryable
+   * `VenueRelayError` naming Redis's address and, while the connection is down, why (a
+   * command then fails with only "Connection is closed").
+   *
+   * @example
+   * ```ts
+   * const state = await connection.run((redis) => redis.get(keys.state))
+   * ```
+   */
+  async run<R>(command: (redis: Redis) => Promise<R>): Promise<R> {
+    const redis = await this.client()
+    try {
+      return await command(redis)
+    } catch (error) {
+      throw this.#failure(redis, error)
+    }
+  }
+
+  #failure(redis: Redis, error: unknown): VenueRelayError {
+    const where = `Redis at ${describeRedis(this.#redis)}`
+    const reason = this.#reason
+    if (redis.status === 'ready' || !(reason instanceof Error)) return relayError(where, error)
+    const message = error instanceof Error ? error.message : String(error)
+    return relayError(`${where}: ${message.replace(/\.$/, '')}`, reason)
   }
 
   #disconnect(): void {

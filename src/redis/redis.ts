@@ -51,10 +51,16 @@ export function describeRedis(redis: RelayRedis): string {
 /**
  * A new ioredis connection that fails commands at once while Redis is away (no offline
  * queue, no silent resend: the caller retries with its own backoff and reports it), and
- * keeps reconnecting in the background (every 50 ms doubling up to 1 s). Resolves once
- * connected.
+ * keeps reconnecting in the background (every 50 ms doubling up to 1 s). A command
+ * fails after {@link COMMAND_TIMEOUT_MS} (a Redis that hangs). Resolves once connected;
+ * a failed connect names its reason (`WRONGPASS ...`, `connect ECONNREFUSED ...`).
+ * `onError` hears every connection error.
  */
-export async function connectRedis(redis: RelayRedis, name: string): Promise<Redis> {
+export async function connectRedis(
+  redis: RelayRedis,
+  name: string,
+  onError?: (error: unknown) => void,
+): Promise<Redis> {
   const { Redis } = await import('ioredis')
   const settings: RedisOptions = {
     lazyConnect: true,
@@ -68,28 +74,45 @@ export async function connectRedis(redis: RelayRedis, name: string): Promise<Red
     disconnectTimeout: 100,
     connectionName: name,
     retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 5), 1_000),
+    // A Redis that hangs (stopped, swapping) fails each command after this long, so that
+    // the caller retries and reports it instead of waiting for ever.
+    commandTimeout: COMMAND_TIMEOUT_MS,
   }
   // ioredis's option types do not allow `undefined` where they are optional (casts below).
   const client =
     typeof redis === 'string'
       ? new Redis(redis, settings as never)
       : new Redis({ ...redis, ...settings } as never)
-  // Errors reach the commands that fail; without a listener ioredis would print each one.
-  client.on('error', () => undefined)
+  // The reason a connection failed (a wrong password, a refused connect) comes as an
+  // 'error' event; the command or connect that fails says only "Connection is closed".
+  let reason: unknown
+  client.on('error', (error: unknown) => {
+    reason = error
+    onError?.(error)
+  })
   try {
     await client.connect()
   } catch (error) {
     client.disconnect()
-    throw relayError(`cannot reach Redis at ${describeRedis(redis)}`, error)
+    throw relayError(`cannot reach Redis at ${describeRedis(redis)}`, reason ?? error)
   }
   return client
 }
 
-/** A {@link VenueRelayError} for a failed Redis call, keeping the client's error as cause. */
+/** How long a Redis command may take before it fails as timed out, ms. */
+export const COMMAND_TIMEOUT_MS = 2_000
+
+/**
+ * A {@link VenueRelayError} for a failed Redis call. Its cause is a plain copy of the
+ * client's error (name and message): an ioredis error carries the command it failed with,
+ * arguments included, and the arguments of `AUTH` / `HELLO` are the password.
+ */
 export function relayError(message: string, cause: unknown): VenueRelayError {
   const reason = cause instanceof Error ? cause.message : String(cause)
   // ioredis messages name commands and states, never credentials.
-  return new VenueRelayError(`${message}: ${reason}`, { cause })
+  const copy = new Error(reason)
+  if (cause instanceof Error) copy.name = cause.name
+  return new VenueRelayError(`${message}: ${reason}`, { cause: copy })
 }
 
 /** The Redis keys of one relayed stream. */

@@ -4,14 +4,17 @@ import {
   defer,
   NEVER,
   Observable,
+  of,
+  retry,
   type SchedulerLike,
   type Subscription,
+  throwError,
 } from 'rxjs'
 import { backfillThenJoin } from '../core/backfill-then-join.js'
 import { retryBackoff } from '../core/retry-backoff.js'
 import { compareIds } from '../decimal.js'
 import { VenueRelayError } from '../errors/venue-relay-error.js'
-import { type RelayKeys, relayError } from '../redis/redis.js'
+import type { RelayKeys } from '../redis/redis.js'
 import type { RedisConnection } from '../redis/redis-connection.js'
 import type { StreamContext } from '../streams/stream-context.js'
 import { type StreamLane, streamPipeline } from '../streams/stream-pipeline.js'
@@ -47,10 +50,14 @@ export interface FollowSpec<T> {
   /** After each read that delivered entries: whether it reached the stream's end. */
   readonly afterBatch?: ((caughtUp: boolean) => void) | undefined
   /**
-   * Checks the start against what Redis still holds (a cursor feed's items may have been
-   * trimmed); throws to end the stream.
+   * What a subscription does when entries it has not read were trimmed from the stream
+   * (the relay keeps its last `maxLen`; a reader paused or saving slowly falls behind):
+   * `resync` from the stream's state (a book: its stored snapshot, then what follows), or
+   * `fail` with a non-retryable `VenueRelayError` (a feed, whose items would be missing).
    */
-  readonly checkStart?: ((redis: Redis, id: string) => Promise<void>) | undefined
+  readonly onTrimmed: 'resync' | 'fail'
+  /** Names the stream in errors (`watchMyTrades`). */
+  readonly method: string
 }
 
 /** What the readers of one venue share: its streams' context and its one connection. */
@@ -67,6 +74,8 @@ export type TailValue =
   | { readonly type: 'start'; readonly after: string }
   | { readonly type: 'entry'; readonly after: string; readonly entry: RelayEntry }
   | { readonly type: 'read'; readonly after: string; readonly caughtUp: boolean }
+  /** Entries after `after` up to `floor` were trimmed before the tail read them. */
+  | { readonly type: 'trimmed'; readonly after: string; readonly floor: string }
 
 /** Entries per read, and the wait after a read that reached the end of a stream, ms. */
 const BATCH = 500
@@ -100,7 +109,7 @@ export function followRelay<T>(reader: RelayReader, spec: FollowSpec<T>): Observ
   const tail = streamPipeline<TailValue>(context, spec.key, (lane) =>
     readTail(reader, spec.keys, lane),
   )
-  return defer(() => {
+  const subscription = defer(() => {
     // Per subscription, across attempts: the id of the last entry delivered.
     const at: { delivered: string | undefined } = { delivered: undefined }
     const deliver = (entry: RelayEntry, emit: (value: T) => void) => {
@@ -108,6 +117,12 @@ export function followRelay<T>(reader: RelayReader, spec: FollowSpec<T>): Observ
       at.delivered = entry.id
     }
     const fromTail = (value: TailValue, emit: (value: T) => void) => {
+      if (value.type === 'trimmed') {
+        if (at.delivered !== undefined && compareEntryIds(value.floor, at.delivered) > 0) {
+          throw trimmed(spec, at.delivered, value.floor)
+        }
+        return
+      }
       if (value.type !== 'entry') {
         at.delivered ??= value.after
         if (value.type === 'read') spec.afterBatch?.(value.caughtUp)
@@ -163,6 +178,26 @@ export function followRelay<T>(reader: RelayReader, spec: FollowSpec<T>): Observ
       handOver: 'when-backfill-ends',
     }))
   })
+  // A subscription that fell behind the trim point of a stream that resyncs starts again
+  // from the stream's state.
+  return subscription.pipe(
+    retry({
+      delay: (error: unknown) => (error instanceof Resync ? of(true) : throwError(() => error)),
+    }),
+  )
+}
+
+/** A subscription to a stream that resyncs fell behind its trim point. */
+class Resync extends Error {}
+
+/** What a subscription that fell behind the trim point gets: a resync, or the error. */
+function trimmed(spec: FollowSpec<unknown>, after: string, floor: string): Error {
+  if (spec.onTrimmed === 'resync') return new Resync(`${spec.key}: trimmed after ${after}`)
+  return new VenueRelayError(
+    `${spec.method}: the relay's stream no longer holds the items after the cursor (entry ${after}; trimmed up to ${floor}); ` +
+      "resume without the relay, or raise the relay's maxLen (the reader fell behind it)",
+    { retryable: false },
+  )
 }
 
 /**
@@ -172,19 +207,25 @@ export function followRelay<T>(reader: RelayReader, spec: FollowSpec<T>): Observ
 function readTail(reader: RelayReader, keys: RelayKeys, lane: StreamLane): Observable<TailValue> {
   let last: string | undefined
   return defer(() =>
-    readLoop<TailValue>(reader, lane, async (redis, emit) => {
+    readLoop<TailValue>(reader, lane, async (run, emit) => {
       if (last === undefined) {
-        last = await newestId(redis, keys.stream)
+        last = await run((redis) => newestId(redis, keys.stream))
         emit({ type: 'start', after: last })
       }
-      const entries = await readAfter(redis, keys.stream, last)
+      const read = await run((redis) => readAfter(redis, keys, last as string))
+      const { floor } = read
+      const entries = parsed(read)
       lane.ok()
       let after = last
+      if (floor !== null && compareEntryIds(floor, after) > 0) {
+        emit({ type: 'trimmed', after, floor })
+        after = floor
+      }
       for (const entry of entries) {
         emit({ type: 'entry', after, entry })
         after = entry.id
-        last = after
       }
+      last = after
       if (entries.length > 0) emit({ type: 'read', after, caughtUp: entries.length < BATCH })
       return entries.length < BATCH
     }),
@@ -204,13 +245,11 @@ function catchUp<T>(
   at: { delivered: string | undefined },
   join: { listen(): void; covered(): boolean | undefined },
 ): Observable<RelayEntry> {
-  return readLoop<RelayEntry>(reader, lane, async (redis, emit, stopped) => {
+  return readLoop<RelayEntry>(reader, lane, async (run, emit, stopped) => {
     if (at.delivered === undefined) {
-      if (start.from === 'after') {
-        await spec.checkStart?.(redis, start.id)
-        at.delivered = start.id
-      } else {
-        const state = await fromRedis(redis.get(spec.keys.state))
+      if (start.from === 'after') at.delivered = start.id
+      else {
+        const state = await run((redis) => redis.get(spec.keys.state))
         if (state === null) at.delivered = '0-0'
         else {
           const { id, entries } = stateEntries(state)
@@ -219,8 +258,18 @@ function catchUp<T>(
         }
       }
     }
-    const entries = await readAfter(redis, spec.keys.stream, at.delivered as string)
+    const after = at.delivered
+    const read = await run((redis) => readAfter(redis, spec.keys, after))
+    const { floor } = read
+    const entries = parsed(read)
     lane.ok()
+    if (floor !== null && compareEntryIds(floor, after) > 0) {
+      const error = trimmed(spec, after, floor)
+      if (!(error instanceof Resync)) throw error
+      // The state again, then what follows it.
+      at.delivered = undefined
+      return false
+    }
     for (const entry of entries) {
       emit(entry)
       await spec.afterEntry?.(entry)
@@ -243,7 +292,7 @@ function readLoop<V>(
   reader: RelayReader,
   lane: StreamLane,
   step: (
-    redis: Redis,
+    run: <R>(command: (redis: Redis) => Promise<R>) => Promise<R>,
     emit: (value: V) => void,
     stopped: () => boolean,
   ) => Promise<boolean | 'done'>,
@@ -259,15 +308,15 @@ function readLoop<V>(
       new Promise<void>((resolve) => {
         waiting = scheduler.schedule(resolve, READ_EVERY_MS)
       })
-    const run = async () => {
-      const redis = await reader.connection.client()
+    const run = <R>(command: (redis: Redis) => Promise<R>) => reader.connection.run(command)
+    const loop = async () => {
       while (!isStopped()) {
-        const outcome = await step(redis, emit, isStopped)
+        const outcome = await step(run, emit, isStopped)
         if (outcome === 'done') return
         if (outcome && !isStopped()) await wait()
       }
     }
-    run().then(
+    loop().then(
       () => subscriber.complete(),
       (error: unknown) => subscriber.error(error),
     )
@@ -281,31 +330,36 @@ function readLoop<V>(
 
 /** The id of a stream's newest entry, `0-0` when it has none. */
 async function newestId(redis: Redis, stream: string): Promise<string> {
-  const newest = (await fromRedis(redis.xrevrange(stream, '+', '-', 'COUNT', 1)))[0]
+  const newest = (await redis.xrevrange(stream, '+', '-', 'COUNT', 1))[0]
   return newest === undefined ? '0-0' : newest[0]
 }
 
-/** Up to a batch of entries after `id`, without waiting for any. */
-async function readAfter(redis: Redis, stream: string, id: string): Promise<RelayEntry[]> {
-  const reply = (await fromRedis(redis.xread('COUNT', BATCH, 'STREAMS', stream, id))) as
-    | [string, [string, string[]][]][]
-    | null
-  return (reply?.[0]?.[1] ?? []).map(([entryId, fields]) => ({
-    id: entryId,
-    event: parseEvent(entryId, eventOf(fields)),
-  }))
+/**
+ * Up to a batch of entries after `id`, without waiting for any, and the stream's floor
+ * (the last entry trimmed) read in the same transaction: entries after `id` were trimmed
+ * unread when the floor is after `id`.
+ */
+async function readAfter(redis: Redis, keys: RelayKeys, id: string): Promise<RawRead> {
+  const replies = await redis
+    .multi()
+    .xread('COUNT', BATCH, 'STREAMS', keys.stream, id)
+    .get(keys.floor)
+    .exec()
+  const failed = replies?.find(([error]) => error !== null)?.[0]
+  if (replies === null || failed !== undefined) throw failed ?? new Error('the read was aborted')
+  const read = replies[0]?.[1] as [string, [string, string[]][]][] | null
+  return { entries: read?.[0]?.[1] ?? [], floor: replies[1]?.[1] as string | null }
 }
 
-/**
- * A Redis reply, its failure a retryable `VenueRelayError` (a save's or a decoder's error
- * is not one: it ends the stream).
- */
-export async function fromRedis<R>(reply: Promise<R>): Promise<R> {
-  try {
-    return await reply
-  } catch (error) {
-    throw relayError('Redis', error)
-  }
+/** A read as Redis answered it: entries `[id, fields]`, and the floor. */
+interface RawRead {
+  readonly entries: readonly [string, string[]][]
+  readonly floor: string | null
+}
+
+/** The entries of a read, parsed (outside the Redis call: a malformed one is not retried). */
+function parsed(read: RawRead): RelayEntry[] {
+  return read.entries.map(([id, fields]) => ({ id, event: parseEvent(id, eventOf(fields)) }))
 }
 
 /** The replayed state `<id> <JSON array of events>`, as entries under its id. */

@@ -1,9 +1,7 @@
-import type { Redis } from 'ioredis'
 import { concatMap, defer, from, map, type Observable } from 'rxjs'
 import type { BookEvent } from '../book/book-event.js'
 import type { CursorProgress } from '../core/paginate-cursor.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
-import { VenueRelayError } from '../errors/venue-relay-error.js'
 import { type RelayScope, relayKeys } from '../redis/redis.js'
 import { type RelayStream, relayStreamName } from '../redis/stream-names.js'
 import { checkPoolId, checkSource, unsignedId } from '../rest/index.js'
@@ -19,14 +17,7 @@ import type { BalancesUpdate } from '../streams/watch-balances.js'
 import { checkInterval, type KlineEvent } from '../streams/watch-klines.js'
 import type { OpenOrderEvent } from '../streams/watch-open-orders.js'
 import type { PublicTradeEvent } from '../streams/watch-trades.js'
-import {
-  compareEntryIds,
-  type FollowStart,
-  followRelay,
-  fromRedis,
-  type RelayEntry,
-  type RelayReader,
-} from './follow.js'
+import { type FollowStart, followRelay, type RelayEntry, type RelayReader } from './follow.js'
 
 /** Entry ids of the cursor feeds: the cursor itself, so a reader starts right after it. */
 export const feedIds = {
@@ -51,15 +42,21 @@ export const feedIds = {
 export function relayStreams(reader: RelayReader, scope: RelayScope): StreamSet {
   const keysOf = (stream: RelayStream) => relayKeys(scope, stream)
   const follow = <T>(
+    method: string,
     stream: RelayStream,
     start: FollowStart,
     decode: (entry: RelayEntry) => readonly T[],
+    // A book or the pool list starts again from the stored state; an event stream whose
+    // events were trimmed unread fails (they would be missing).
+    onTrimmed: 'resync' | 'fail' = 'fail',
   ) =>
     followRelay<T>(reader, {
       key: relayHealthKey(stream),
       keys: keysOf(stream),
       start,
       decode,
+      method,
+      onTrimmed,
     })
   const one = <T>(entry: RelayEntry): readonly T[] => [entry.event as T]
   // The options of the polled stream that a relayed one honours: the market data the
@@ -95,12 +92,17 @@ export function relayStreams(reader: RelayReader, scope: RelayScope): StreamSet 
     watchDepth: (poolId, options, method = 'watchDepth') => {
       checkPoolId(method, poolId)
       relayedOptions(method, options, ['source'])
-      return follow({ kind: 'depth', poolId }, { from: 'state' }, one<BookEvent>)
+      return follow(method, { kind: 'depth', poolId }, { from: 'state' }, one<BookEvent>, 'resync')
     },
     watchTrades: (poolId, options) => {
       checkPoolId('watchTrades', poolId)
       relayedOptions('watchTrades', options, ['source'])
-      return follow({ kind: 'trades', poolId }, { from: 'end' }, one<PublicTradeEvent>)
+      return follow(
+        'watchTrades',
+        { kind: 'trades', poolId },
+        { from: 'end' },
+        one<PublicTradeEvent>,
+      )
     },
     watchKlines: (poolId, interval, options) => {
       checkPoolId('watchKlines', poolId)
@@ -110,7 +112,7 @@ export function relayStreams(reader: RelayReader, scope: RelayScope): StreamSet 
         interval: checkInterval('watchKlines', interval),
       }
       relayedOptions('watchKlines', options, ['source'])
-      return follow(stream, { from: 'state' }, one<KlineEvent>)
+      return follow('watchKlines', stream, { from: 'state' }, one<KlineEvent>)
     },
     watchMyTrades: (options) =>
       cursorFeed<TradeDetail>(reader, scope, options, {
@@ -138,6 +140,7 @@ export function relayStreams(reader: RelayReader, scope: RelayScope): StreamSet 
     watchBalances: (options) => {
       relayedOptions('watchBalances', options, [])
       return follow(
+        'watchBalances',
         { kind: 'balances' },
         { from: 'state' },
         one<{ balances: Balance[]; changes: BalancesUpdate['changes'] }>,
@@ -151,8 +154,10 @@ export function relayStreams(reader: RelayReader, scope: RelayScope): StreamSet 
         ),
       )
     },
-    watchOpenOrders: () => follow({ kind: 'open-orders' }, { from: 'state' }, one<OpenOrderEvent>),
-    watchPools: () => follow({ kind: 'pools' }, { from: 'state' }, one<PoolSummary[]>),
+    watchOpenOrders: () =>
+      follow('watchOpenOrders', { kind: 'open-orders' }, { from: 'state' }, one<OpenOrderEvent>),
+    watchPools: () =>
+      follow('watchPools', { kind: 'pools' }, { from: 'state' }, one<PoolSummary[]>, 'resync'),
   }
 }
 
@@ -228,24 +233,9 @@ function cursorFeed<T>(
           const phase = caughtUp ? 'tail' : 'backfill'
           onProgress?.({ phase, pages, items, cursor, held: 0, newest: cursor })
         },
-        checkStart: (redis, id) => notTrimmed(redis, keys.floor, id, spec.method),
+        method: spec.method,
+        onTrimmed: 'fail',
       })
     }),
   )
-}
-
-/**
- * Refuses to start after `id` when entries after it were trimmed from the stream (the
- * relay keeps its last `maxLen` entries and records the last one it trimmed): those
- * items are not in Redis any more.
- */
-async function notTrimmed(redis: Redis, floorKey: string, id: string, method: string) {
-  const floor = await fromRedis(redis.get(floorKey))
-  if (floor !== null && compareEntryIds(floor, id) > 0) {
-    throw new VenueRelayError(
-      `${method}: the relay's stream no longer holds the items after the cursor (trimmed up to ${floor}); ` +
-        "resume without the relay, or raise the relay's maxLen",
-      { retryable: false },
-    )
-  }
 }
