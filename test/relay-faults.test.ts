@@ -8,19 +8,25 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { Redis } from 'ioredis'
-import { type Observable, VirtualTimeScheduler } from 'rxjs'
+import { type Observable, take, VirtualTimeScheduler } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import {
   applyBookEvent,
   type BookEvent,
   createVenue,
+  type HealthReport,
   type OrderBook,
   type TradeDetail,
+  type Venue,
   VenueRelayError,
 } from '../src/index.js'
+import { type RelayOptions, startRelay } from '../src/relay.js'
+import type { Simulator } from '../src/simulator/index.js'
 import { onCleanup } from './helpers/cleanups.js'
+import { type RedisServer, startRedisServer } from './helpers/redis-server.js'
 import { QUICK, relayFixture } from './helpers/relay-fixture.js'
 import { count, recordRequests } from './helpers/simulator-venue.js'
+import { waitFor } from './helpers/wait-for.js'
 
 const { redis: server, nextPrefix, simulator, relayOn, direct } = relayFixture('f')
 
@@ -144,5 +150,230 @@ describe('relay faults', () => {
     let folded: OrderBook | undefined
     for (const event of events.values) folded = applyBookEvent(folded, event)
     expect(folded?.bids).toEqual(served.bids)
+  })
+})
+
+/** A relay of the account's trades on `redis`, with short leases and polls. */
+async function relayTo(
+  sim: Simulator,
+  redis: string,
+  prefix: string,
+  extra: Partial<RelayOptions> = {},
+) {
+  const relay = await startRelay({
+    baseUrl: sim.url,
+    apiKey: sim.apiKey,
+    ...QUICK,
+    redis,
+    prefix,
+    streams: ['my-trades'],
+    leaseMs: 500,
+    ...extra,
+  })
+  onCleanup(() => relay.close())
+  return relay
+}
+
+/** A venue reading from the relay on `redis`. */
+function readerOf(sim: Simulator, redis: string, prefix: string): Venue {
+  const venue = createVenue({
+    baseUrl: sim.url,
+    apiKey: sim.apiKey,
+    ...QUICK,
+    relay: { redis, prefix },
+  })
+  onCleanup(() => venue.close())
+  return venue
+}
+
+/** The current report of `health`. */
+function now(health: Observable<HealthReport>): HealthReport {
+  let report: HealthReport = {}
+  health.pipe(take(1)).subscribe((value) => {
+    report = value
+  })
+  return report
+}
+
+/** The account's trades as the simulator has them. */
+const truth = (sim: Simulator) =>
+  (sim.market.account(sim.apiKey)?.trades() ?? []).map((trade) => String(trade.global_seq))
+
+/** A live reader from the start, then Redis loses everything, the market moves on, then a late reader from the start. */
+async function loseUnderLiveRelay(lose: (server: RedisServer) => Promise<void>) {
+  const server = await startRedisServer({ persist: false })
+  onCleanup(() => server.close())
+  const sim = await simulator(100)
+  const prefix = nextPrefix()
+  await relayTo(sim, server.url, prefix)
+  const live = watch(readerOf(sim, server.url, prefix).watchMyTrades({ cursor: '0' }))
+  await waitFor(() => live.values.length === truth(sim).length, 'the live reader to catch up')
+  await lose(server)
+  // A lease again (a new session's, or a renewal's that made it again): then the market.
+  const client = new Redis(server.url)
+  onCleanup(() => client.disconnect())
+  await until(async () => (await client.keys(`${prefix}:*:lease`)).length > 0, 'a lease again')
+  sim.advance(100)
+  expect(truth(sim).length).toBeGreaterThan(live.values.length)
+  await waitFor(
+    () => live.values.length >= truth(sim).length,
+    'the live reader after the loss',
+    15_000,
+  )
+  const late = watch(readerOf(sim, server.url, prefix).watchMyTrades({ cursor: '0' }))
+  await waitFor(() => late.values.length >= truth(sim).length, 'the late reader', 15_000)
+  // Every trade once, in order, for both: what Redis lost was published again.
+  expect(live.values.map((trade) => trade.global_seq)).toEqual(truth(sim))
+  expect(late.values.map((trade) => trade.global_seq)).toEqual(truth(sim))
+  expect(live.error).toBeUndefined()
+  expect(late.error).toBeUndefined()
+}
+
+describe('relay faults: Redis', () => {
+  it('FLUSHALL under a live relay: the session ends, the next one publishes again what Redis lost; live and late readers get every trade once', {
+    timeout: 30_000,
+  }, async () => {
+    await loseUnderLiveRelay(async (server) => {
+      const client = new Redis(server.url)
+      await client.flushall()
+      client.disconnect()
+    })
+  })
+
+  it('a restart without persistence under a live relay: likewise', {
+    timeout: 30_000,
+  }, async () => {
+    await loseUnderLiveRelay((server) => server.restart())
+  })
+
+  it('two relays with one relay id: the second stands by while the first holds the leases', async () => {
+    const sim = await simulator(20)
+    const prefix = nextPrefix()
+    const streams = ['depth:0', 'trades:0']
+    const first = await relayOn(sim, prefix, streams, { relayId: 'same' })
+    await waitFor(
+      () => Object.values(first.status()).every((s) => s === 'active'),
+      'the first relay active',
+    )
+    const second = await relayOn(sim, prefix, streams, { relayId: 'same' })
+    // The second has asked for each lease (its Redis answered) and was refused.
+    await waitFor(
+      () => streams.every((name) => now(second.health)[`publish ${name}`]?.state === 'ok'),
+      'the second relay to ask for the leases',
+    )
+    sim.advance(10)
+    await waitFor(
+      () => Object.values(first.status()).every((s) => s === 'active'),
+      'the first still active',
+    )
+    expect(second.status()).toEqual({ 'depth:0': 'standby', 'trades:0': 'standby' })
+    const leases = await admin().keys(`${prefix}:*:lease`)
+    for (const lease of leases) expect(await admin().get(lease)).toMatch(/^same\/[0-9a-f]{12}$/)
+    // The second takes over once the first is gone.
+    await first.close()
+    await waitFor(
+      () => Object.values(second.status()).every((s) => s === 'active'),
+      'the second active',
+    )
+  })
+
+  it('Redis hung (SIGSTOP): readers and the relay report retrying (a command timed out); once it wakes, every trade once', {
+    timeout: 30_000,
+  }, async () => {
+    const server = await startRedisServer()
+    onCleanup(() => server.close())
+    const sim = await simulator(50)
+    const prefix = nextPrefix()
+    const relay = await relayTo(sim, server.url, prefix)
+    const venue = readerOf(sim, server.url, prefix)
+    const trades = watch(venue.watchMyTrades({ cursor: '0' }))
+    await waitFor(() => trades.values.length === truth(sim).length, 'the reader to catch up')
+    server.signal('SIGSTOP')
+    onCleanup(() => server.signal('SIGCONT'))
+    await waitFor(
+      () => now(venue.health)['relay my-trades']?.state === 'retrying',
+      'the reader to report retrying',
+      10_000,
+    )
+    expect(now(venue.health)['relay my-trades']).toMatchObject({
+      lastErrorCode: 'VENUE_RELAY',
+      lastErrorMessage: expect.stringMatching(/timed out/i),
+    })
+    await waitFor(
+      () => now(relay.health)['publish my-trades']?.state === 'retrying',
+      'the relay to report retrying',
+      10_000,
+    )
+    server.signal('SIGCONT')
+    sim.advance(50)
+    await waitFor(
+      () => trades.values.length >= truth(sim).length,
+      'the trades after the wake',
+      15_000,
+    )
+    expect(trades.values.map((trade) => trade.global_seq)).toEqual(truth(sim))
+    await waitFor(() => now(venue.health)['relay my-trades']?.state === 'ok', 'the reader ok again')
+  })
+
+  it('Redis full (maxmemory, noeviction): the relay reports the refused write and goes on when there is room; the reader misses nothing', {
+    timeout: 30_000,
+  }, async () => {
+    const server = await startRedisServer()
+    onCleanup(() => server.close())
+    const client = new Redis(server.url)
+    onCleanup(() => client.disconnect())
+    const sim = await simulator(50)
+    const prefix = nextPrefix()
+    const relay = await relayTo(sim, server.url, prefix)
+    const trades = watch(readerOf(sim, server.url, prefix).watchMyTrades({ cursor: '0' }))
+    await waitFor(() => trades.values.length === truth(sim).length, 'the reader to catch up')
+    await client.config('SET', 'maxmemory-policy', 'noeviction')
+    await client.config('SET', 'maxmemory', '1')
+    sim.advance(50)
+    await waitFor(
+      () =>
+        /OOM/.test(
+          String(
+            (now(relay.health)['publish my-trades'] as { lastErrorMessage?: string })
+              ?.lastErrorMessage,
+          ),
+        ),
+      'the relay to report the refused write',
+      10_000,
+    )
+    await client.config('SET', 'maxmemory', '0')
+    await waitFor(
+      () => trades.values.length >= truth(sim).length,
+      'the trades once there is room',
+      15_000,
+    )
+    expect(trades.values.map((trade) => trade.global_seq)).toEqual(truth(sim))
+  })
+
+  it('a wrong password: the relay and the reader report WRONGPASS in health, never the password', {
+    timeout: 30_000,
+  }, async () => {
+    const server = await startRedisServer({ password: 'pw-right-0' })
+    onCleanup(() => server.close())
+    const wrong = `redis://:pw-wrong-1@127.0.0.1:${server.port}`
+    const sim = await simulator(10)
+    const prefix = nextPrefix()
+    const relay = await relayTo(sim, wrong, prefix, { streams: ['pools'] })
+    const venue = readerOf(sim, wrong, prefix)
+    const pools = watch(venue.watchPools())
+    await waitFor(
+      () =>
+        now(relay.health)['publish pools']?.state === 'retrying' &&
+        now(venue.health)['relay pools']?.state === 'retrying',
+      'both to report retrying',
+      10_000,
+    )
+    for (const report of [now(relay.health), now(venue.health)]) {
+      expect(JSON.stringify(report)).toMatch(/WRONGPASS/)
+      expect(JSON.stringify(report)).not.toContain('pw-wrong-1')
+    }
+    expect(pools.values).toEqual([])
+    expect(pools.error).toBeUndefined()
+    expect(relay.status()).toEqual({ pools: 'standby' })
   })
 })

@@ -8,6 +8,7 @@
  * once; a consumer that subscribed before any relay published gets its first value once
  * one starts.
  */
+import { Redis } from 'ioredis'
 import { filter, firstValueFrom, type Observable, take, toArray } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import {
@@ -26,7 +27,7 @@ import { onCleanup } from './helpers/cleanups.js'
 import { healthOf, relayFixture } from './helpers/relay-fixture.js'
 import { waitFor } from './helpers/wait-for.js'
 
-const { nextPrefix, simulator, relayOn, consumer, direct } = relayFixture('rs')
+const { redis: server, nextPrefix, simulator, relayOn, consumer, direct } = relayFixture('rs')
 
 /** Pool 0 is CHN/USDT. */
 const CHN = 'chain.token-CHN'
@@ -305,6 +306,32 @@ describe('relay streams: a consumer gets what a polling venue gets', () => {
     expect(closed()).toEqual(polled.map((e) => e.candle))
     const starts = closed().map((candle) => candle.timestamp)
     expect(starts).toEqual([...new Set(starts)].sort((a, b) => a - b))
+  })
+
+  it('klines: a candle the last session left open and that closed while none ran is published closed by the next', async () => {
+    const sim = await simulator(8)
+    const prefix = nextPrefix()
+    await relayOn(sim, prefix, ['klines:0:1m'])
+    const events = collect(consumer(sim, prefix).watchKlines(0, '1m'))
+    await waitFor(() => events.length > 0, 'the open candle')
+    const open = events[0]?.candle.timestamp
+    // The relay loses its lease before any candle closed (deleted here; a blocked event
+    // loop lets it run out), and the open candle closes before it publishes again: its
+    // next session starts on the same venue, whose candle poller lingers.
+    const admin = new Redis(server().url)
+    onCleanup(() => admin.disconnect())
+    await admin.del(...(await admin.keys(`${prefix}:*:lease`)))
+    sim.advance(250)
+    await waitFor(() => events.some((e) => e.type === 'closed'), 'the closed candle')
+    const closed = events.filter((e) => e.type === 'closed').map((e) => e.candle)
+    const polled = await first(
+      direct(sim)
+        .watchKlines(0, '1m', { since: 0 })
+        .pipe(filter((e) => e.type === 'closed')),
+      1,
+    )
+    expect(closed[0]?.timestamp).toBe(open)
+    expect(closed[0]).toEqual(polled[0]?.candle)
   })
 
   it('trades:0 across a relay change: no trade twice, none lost while fewer than a window passed', async () => {

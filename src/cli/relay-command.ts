@@ -288,81 +288,44 @@ function watchStates(relay: Relay, args: RelayArgs): { stop(): void } {
       }
     }
   }
+  // Redis trouble once the relay has reached Redis (before that, the waiting line below
+  // says why): one line on stderr per stream when its reason changes, and when it is over.
+  const reasons = new Map<string, string>()
+  const reached = new Set<string>()
+  let latest: string | undefined
+  const trouble = relay.health.subscribe((report) => {
+    for (const [key, health] of Object.entries(report)) {
+      const stream = key.replace(/^publish /, '')
+      const reason = health.state === 'retrying' ? health.lastErrorMessage : undefined
+      latest = reason ?? latest
+      if (!reached.has(stream)) {
+        if (reason === undefined) reached.add(stream)
+        continue
+      }
+      if (reason === reasons.get(stream)) continue
+      if (reason === undefined) reasons.delete(stream)
+      else reasons.set(stream, reason)
+      err(reason === undefined ? `${stream} redis ok` : `${stream} retrying: ${reason}`)
+    }
+  })
   let stopped = false
-  const probe = new RedisProbe(args.redis)
   const interval = setInterval(look, STATUS_EVERY_MS)
   const waiting = setTimeout(() => {
     look()
-    if (anyActive) return
-    void probe.reason().then((reason) => {
-      if (stopped || anyActive) return
-      err(
-        reason === undefined
-          ? `relay ${relay.id}: standing by: another relay publishes ${args.streams.join(', ')}`
-          : `waiting for Redis at ${args.where} (${reason}); the relay keeps trying`,
-      )
-    })
+    if (anyActive || stopped) return
+    err(
+      reached.size > 0 || latest === undefined
+        ? `relay ${relay.id}: standing by: another relay publishes ${args.streams.join(', ')}`
+        : `waiting for Redis at ${args.where} (${latest.replace(/^cannot reach Redis at \S+: /, '')}); the relay keeps trying`,
+    )
   }, WAITING_AFTER_MS)
   return {
     stop() {
       stopped = true
+      trouble.unsubscribe()
       process.stdout.off('error', onStdoutError)
       clearInterval(interval)
       clearTimeout(waiting)
-      probe.cancel()
     },
-  }
-}
-
-/** One connection attempt to Redis, to tell "unreachable" from "another relay is active". */
-class RedisProbe {
-  readonly #redis: string
-  #cancel: (() => void) | undefined
-  #cancelled = false
-
-  constructor(redis: string) {
-    this.#redis = redis
-  }
-
-  /** Why Redis cannot be reached (ioredis's message: no credentials); undefined if it can. */
-  async reason(): Promise<string | undefined> {
-    const { Redis } = await import('ioredis')
-    if (this.#cancelled) return undefined
-    const settings = {
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      connectTimeout: 5_000,
-      connectionName: 'venue-rx-relay-probe',
-      retryStrategy: () => null,
-    }
-    const client = new Redis(this.#redis, settings)
-    // The connection's own error (ECONNREFUSED, WRONGPASS ...) says more than the
-    // rejection of connect() ("Connection is closed.").
-    let failure: string | undefined
-    client.on('error', (error: Error) => {
-      failure ??= error.message
-    })
-    // Once the connection has ended, disconnect() would only arm ioredis's 2 s timer for a
-    // socket already closed, which keeps the process up that long after Ctrl-C.
-    const disconnect = () => {
-      if (client.status !== 'end') client.disconnect()
-    }
-    this.#cancel = disconnect
-    try {
-      await client.connect()
-      await client.ping()
-      return undefined
-    } catch (error) {
-      return failure ?? (error instanceof Error ? error.message : String(error))
-    } finally {
-      this.#cancel = undefined
-      disconnect()
-    }
-  }
-
-  cancel(): void {
-    this.#cancelled = true
-    this.#cancel?.()
   }
 }

@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import type { Redis } from 'ioredis'
-import type { Subscription } from 'rxjs'
+import type { Observable, Subscription } from 'rxjs'
+import { HealthBoard, type HealthReport } from '../core/health.js'
 import { backoffDelay } from '../core/retry-backoff.js'
+import { VenueError } from '../errors/venue-error.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
+import { VenueRelayError } from '../errors/venue-relay-error.js'
 import type { VenueOptions } from '../options.js'
 import {
   checkRedis,
@@ -17,7 +20,7 @@ import { parseRelayStream, type RelayStream, relayStreamName } from '../redis/st
 import type { RelaySources } from '../streams/relay-sources.js'
 import { realTimers, schedulerTimers, type TimerProvider } from '../timers.js'
 import { createRelayVenue, type Venue } from '../venue.js'
-import { ACQUIRE, PUBLISH, RELEASE } from './scripts.js'
+import { ACQUIRE, PUBLISH, RELEASE, RENEW } from './scripts.js'
 import { type InOrder, type Publish, streamSource, takeoverOf } from './stream-sources.js'
 
 /**
@@ -77,6 +80,22 @@ export interface Relay {
   readonly id: string
   /** Per stream name: `active` (this relay publishes it) or `standby`. */
   status(): Readonly<Record<string, 'active' | 'standby'>>
+  /**
+   * How the relay gets on with Redis, per stream under `publish <name>`: `ok` while Redis
+   * answers (active or standby), `retrying` with the reason while it fails (unreachable, a
+   * wrong password, a command that timed out, a write refused at maxmemory, a stream that
+   * lost its history). Credentials never show. The venue's own streams report in
+   * `relay.venue.health`.
+   *
+   * @example
+   * ```ts
+   * relay.health.subscribe((report) => {
+   *   for (const [key, health] of Object.entries(report))
+   *     if (health.state === 'retrying') console.warn(key, health.lastErrorMessage)
+   * })
+   * ```
+   */
+  readonly health: Observable<HealthReport>
   /** The venue the relay polls through (its `health` shows the polled streams). */
   readonly venue: Venue
   /** Stops publishing, gives the leases up (a standby takes over at once) and closes. */
@@ -128,11 +147,15 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   if (twice !== undefined) {
     throw new VenueInputError('streams', `startRelay: the stream ${twice} is named twice`)
   }
+  const health = new HealthBoard()
+  const id = relayId === undefined ? randomBytes(8).toString('hex') : checkId(relayId)
   const settings = {
+    health,
+    id,
+    owner: `${id}/${randomBytes(6).toString('hex')}`,
     prefix: checkPrefix(prefix),
     leaseMs: positiveInteger('leaseMs', leaseMs, DEFAULT_LEASE_MS, 100),
     maxLen: positiveInteger('maxLen', maxLen, DEFAULT_MAX_LEN, 100),
-    id: relayId === undefined ? randomBytes(8).toString('hex') : checkId(relayId),
     // The venue's clock: its `scheduler` when one is given.
     timers:
       venueOptions.scheduler === undefined ? realTimers : schedulerTimers(venueOptions.scheduler),
@@ -157,11 +180,13 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   return {
     id: settings.id,
     venue,
+    health: health.changes,
     status: () =>
       Object.freeze(Object.fromEntries(publishers.map((p) => [p.name, p.state] as const))),
     close: () => {
       closing ??= (async () => {
         await Promise.all(publishers.map((publisher) => publisher.stop()))
+        health.close()
         release()
         await venue.close()
       })()
@@ -174,6 +199,13 @@ interface PublisherSettings {
   readonly leaseMs: number
   readonly maxLen: number
   readonly id: string
+  /**
+   * What this relay writes in a lease: its id and a nonce of this process, so that two
+   * relays started with one `relayId` (a supervisor restarting a hung one) never both
+   * hold a stream.
+   */
+  readonly owner: string
+  readonly health: HealthBoard
   readonly timers: TimerProvider
 }
 
@@ -194,6 +226,8 @@ class StreamPublisher {
   #wake: (() => void) | undefined
   /** Whether this relay took the lease last time it tried (it gives it up on stop). */
   #holding = false
+  /** The id of the last entry this session published (`''` before the first). */
+  #lastPublished = ''
   /** The publishes of the session, one after the other. */
   #publishing: Promise<unknown> = Promise.resolve()
 
@@ -225,7 +259,7 @@ class StreamPublisher {
     if (this.state === 'active' || this.#holding) {
       try {
         const redis = await this.#connection.client()
-        await redis.eval(RELEASE, 1, this.#keys.lease, this.#settings.id)
+        await redis.eval(RELEASE, 1, this.#keys.lease, this.#settings.owner)
       } catch {
         // Redis is away: the lease runs out by itself.
       }
@@ -245,12 +279,15 @@ class StreamPublisher {
   }
 
   async #loop(): Promise<void> {
-    const { leaseMs, id } = this.#settings
+    const { leaseMs, owner, health } = this.#settings
+    const key = `publish ${this.name}`
     let failures = 0
     while (!this.#stopped) {
       try {
-        const redis = await this.#connection.client()
-        const held = await redis.eval(ACQUIRE, 1, this.#keys.lease, id, leaseTtl(leaseMs))
+        const held = await this.#connection.run((redis) =>
+          redis.eval(ACQUIRE, 1, this.#keys.lease, owner, leaseTtl(leaseMs)),
+        )
+        health.ok(key)
         if (held !== 1) {
           this.#holding = false
           await this.#sleep(Math.max(10, Math.floor(leaseMs / 10)))
@@ -258,24 +295,30 @@ class StreamPublisher {
         }
         this.#holding = true
         failures = 0
-        await this.#session(redis)
+        await this.#session(await this.#connection.client())
         // The lease was lost, or the stream ended: a pause before trying again.
         if (!this.#stopped) await this.#sleep(Math.max(10, Math.floor(leaseMs / 10)))
-      } catch {
+      } catch (error) {
         if (this.#stopped) break
         failures += 1
         this.state = 'standby'
-        await this.#sleep(
-          backoffDelay(failures, Math.min(100, leaseMs), Math.min(2_000, leaseMs), 2),
+        const delay = backoffDelay(failures, Math.min(100, leaseMs), Math.min(2_000, leaseMs), 2)
+        health.retrying(
+          key,
+          failures,
+          delay,
+          error instanceof VenueError ? error : relayError(`relay: ${this.name}`, error),
         )
+        await this.#sleep(delay)
       }
     }
   }
 
   /** Publishes while the lease holds; resolves when it is lost, rejects on a failure. */
   async #session(redis: Redis): Promise<void> {
-    const { leaseMs, id } = this.#settings
+    const { leaseMs, owner } = this.#settings
     // Where the last relay left the stream, to go on from there.
+    this.#lastPublished = ''
     const takeover = await takeoverOf(redis, this.#stream, this.#keys)
     this.state = 'active'
     let subscription: Subscription | undefined
@@ -288,11 +331,14 @@ class StreamPublisher {
     const renew = () => {
       renewal = timers.setTimeout(
         () => {
-          redis.eval(ACQUIRE, 1, this.#keys.lease, id, leaseTtl(leaseMs)).then(
-            (held) => {
-              if (held !== 1) this.#endSession?.()
+          const { lease, stream } = this.#keys
+          redis.eval(RENEW, 2, lease, stream, owner, leaseTtl(leaseMs), this.#lastPublished).then(
+            (renewed) => {
+              if (renewed === 'gone') this.#endSession?.(historyLost(this.name))
+              else if (renewed !== 1) this.#endSession?.()
             },
-            (error: unknown) => this.#endSession?.(error),
+            (error: unknown) =>
+              this.#endSession?.(relayError(`relay: cannot renew ${this.name}`, error)),
           )
           renew()
         },
@@ -347,7 +393,7 @@ class StreamPublisher {
         keys.state,
         keys.lease,
         keys.floor,
-        this.#settings.id,
+        this.#settings.owner,
         entryId,
         this.#settings.maxLen,
         JSON.stringify(event),
@@ -360,8 +406,19 @@ class StreamPublisher {
       this.#endSession?.()
       return false
     }
+    if (typeof result === 'string' && result !== 'old') this.#lastPublished = result
     return true
   }
+}
+
+/**
+ * The end of a session whose stream lost its history under it (flushed, evicted): the next
+ * session starts from what Redis holds and republishes the rest from the venue.
+ */
+function historyLost(name: string): VenueRelayError {
+  return new VenueRelayError(
+    `relay: the stream ${name} lost its history in Redis (flushed or evicted; keep maxmemory-policy noeviction); publishing it again from the venue`,
+  )
 }
 
 /** How long the lease key lives: a standby trying every tenth of `leaseMs` is in time. */

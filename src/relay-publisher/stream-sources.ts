@@ -107,8 +107,20 @@ export function streamSource(
     }
     case 'klines': {
       // After a failover, every candle closed since the last one published is published
-      // (`since` backfills them), and none twice.
-      const options = lastClosed === undefined ? {} : { since: lastClosed + 1 }
+      // (`since` backfills them), and none twice; with none closed yet, from the candle
+      // the last relay left open (it may have closed since).
+      const open =
+        left?.length === 1
+          ? (left[0] as { type?: unknown; candle?: { timestamp?: unknown } })
+          : undefined
+      const openedAt = open?.type === 'update' ? open.candle?.timestamp : undefined
+      const since =
+        lastClosed !== undefined
+          ? lastClosed + 1
+          : typeof openedAt === 'number'
+            ? openedAt
+            : undefined
+      const options = since === undefined ? {} : { since }
       const candles = venue
         .watchKlines(stream.poolId, stream.interval, options)
         .pipe(

@@ -1,7 +1,7 @@
 /**
  * A real `redis-server` (the Debian package; `.ci/run` installs it) on a free port, in its
  * own temporary directory, with an append-only file so that a restart keeps what was
- * written. `restart()` stops it (SIGTERM: Redis writes its file and exits) and starts it
+ * written (or, with `persist: false`, none: a restart loses everything). `restart()` stops it (SIGTERM: Redis writes its file and exits) and starts it
  * again on the same port; `stop()` leaves it down until `start()`.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -20,6 +20,16 @@ export interface RedisServer {
   restart(): Promise<void>
   /** Stops it and removes its data. */
   close(): Promise<void>
+  /** Sends a signal to the running server (`SIGSTOP` hangs it, `SIGCONT` wakes it). */
+  signal(name: NodeJS.Signals): void
+}
+
+/** How the server runs. */
+export interface RedisServerOptions {
+  /** Keep the data across a restart (an append-only file). Default true. */
+  readonly persist?: boolean
+  /** Require this password (`requirepass`). */
+  readonly password?: string
 }
 
 /** A free TCP port on 127.0.0.1 (free at the time of asking). */
@@ -32,7 +42,8 @@ export async function freePort(): Promise<number> {
   return address.port
 }
 
-export async function startRedisServer(): Promise<RedisServer> {
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
+  const { persist = true, password } = options
   const port = await freePort()
   const dir = mkdtempSync(join(tmpdir(), 'venue-rx-redis-'))
   let child: ChildProcess | undefined
@@ -50,9 +61,10 @@ export async function startRedisServer(): Promise<RedisServer> {
         '--save',
         '',
         '--appendonly',
-        'yes',
+        persist ? 'yes' : 'no',
         '--appendfsync',
         'always',
+        ...(password === undefined ? [] : ['--requirepass', password]),
       ],
       { stdio: 'ignore' },
     )
@@ -86,8 +98,12 @@ export async function startRedisServer(): Promise<RedisServer> {
       await start()
     },
     close: async () => {
+      child?.kill('SIGCONT')
       await stop()
       rmSync(dir, { recursive: true, force: true })
+    },
+    signal: (name) => {
+      child?.kill(name)
     },
   }
 }
@@ -111,6 +127,7 @@ function pings(port: number): Promise<boolean> {
     }
     socket.once('error', () => done(false))
     socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'))
-    socket.once('data', (data) => done(data.toString().startsWith('+PONG')))
+    // A server that wants a password answers NOAUTH: it is up.
+    socket.once('data', (data) => done(/^(\+PONG|-NOAUTH)/.test(data.toString())))
   })
 }
