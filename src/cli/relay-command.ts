@@ -1,5 +1,6 @@
 import { checkRedis, describeRedis } from '../redis/redis.js'
 import { isAccountStream, parseRelayStream, relayStreamName } from '../redis/stream-names.js'
+import { type IntegerLimits, RELAY_LIMITS } from '../relay-publisher/relay-limits.js'
 import type { Relay } from '../relay-publisher/start-relay.js'
 import { KLINE_INTERVALS } from '../schemas/kline.js'
 import { integerOption, parseWithPositionals, UsageError } from './args.js'
@@ -33,8 +34,8 @@ Options:
   --base-url URL    the venue (default $VENUE_URL or http://127.0.0.1:8787)
   --prefix P        first part of every Redis key; consumers use the same (default venue-rx)
   --lease-ms N      a standby takes a stream over at most N ms after its relay died
-                    (default 5000, at least 100)
-  --max-len N       entries kept per Redis stream (default 10000, at least 100)
+                    (default 5000, from 100 to 3600000)
+  --max-len N       entries kept per Redis stream (default 10000, from 100 to 1000000)
   --poll-ms N       poll interval in ms (default 1000)
   --settle-ms N     hold the newest trades, fills and transfers N ms, so that one the
                     venue shows late still comes in order (default 1000; 0: off)
@@ -157,8 +158,8 @@ function checkArguments(
     connection: venueArgs(values),
     prefix: keyPart(values, 'prefix'),
     relayId: keyPart(values, 'relay-id'),
-    leaseMs: integerOption(values, 'lease-ms', 5_000, 100, 3_600_000),
-    maxLen: integerOption(values, 'max-len', 10_000, 100, 1_000_000_000),
+    leaseMs: limitedOption(values, 'lease-ms', RELAY_LIMITS.leaseMs),
+    maxLen: limitedOption(values, 'max-len', RELAY_LIMITS.maxLen),
     json: values['json'] === true,
   }
 }
@@ -205,6 +206,13 @@ function streamsArgument(raw: string | boolean | undefined): string[] {
   }
   return canonical
 }
+
+/** A whole-number option within `startRelay`'s bounds of it. */
+const limitedOption = (
+  values: Record<string, string | boolean | undefined>,
+  name: string,
+  limits: IntegerLimits,
+) => integerOption(values, name, limits.default, limits.min, limits.max)
 
 function keyPart(
   values: Record<string, string | boolean | undefined>,
