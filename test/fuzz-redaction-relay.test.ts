@@ -76,6 +76,8 @@ const PLACEMENTS: readonly ((
   (text, _, options) => ({ redis: { ...options, tls: { passphrase: text }, port: 0 } }),
   (text) => ({ sharedBudget: { redis: text } }),
   (text) => ({ sharedBudget: { redis: 'redis://127.0.0.1:1', [text]: 1 } }),
+  (text, url) => ({ sharedBudget: { redis: url }, streams: [text] }),
+  (text, url) => ({ sharedBudget: { redis: url, prefix: text } }),
 ]
 
 /** The renderings of `error` holding the key or the password (either way it is written). */

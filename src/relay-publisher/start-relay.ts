@@ -350,8 +350,8 @@ const leaseTtl = (leaseMs: number) => Math.floor(leaseMs * 0.75)
 
 /**
  * Runs `check` (the checks of `startRelay`'s options), and throws what it throws cleaned
- * of the API key and of Redis's password (message, `argument`, `cause`): a stream name,
- * a prefix or an unknown option may quote either.
+ * of the API key and of the passwords of `redis` and `sharedBudget.redis` (message,
+ * `argument`, `cause`): a stream name, a prefix or an unknown option may quote either.
  */
 function withoutSecrets<T>(options: RelayOptions, check: () => T): T {
   try {
@@ -359,7 +359,12 @@ function withoutSecrets<T>(options: RelayOptions, check: () => T): T {
   } catch (error) {
     const raw = options as Partial<RelayOptions> | null | undefined
     const key = typeof raw?.apiKey === 'string' ? raw.apiKey.trim() : undefined
-    const secrets = new Secrets([key, ...redisSecrets(raw?.redis)])
+    const budget = raw?.sharedBudget as { redis?: unknown } | undefined
+    const secrets = new Secrets([
+      key,
+      ...redisSecrets(raw?.redis),
+      ...redisSecrets(typeof budget === 'object' ? budget?.redis : undefined),
+    ])
     throw secrets.empty ? error : redactError(error, secrets)
   }
 }
