@@ -45,7 +45,10 @@ export interface VenueOptions {
   readonly pollIntervalMs?: number
   /** Total time allowed per request, in ms. Default 10,000. */
   readonly requestTimeoutMs?: number
-  /** Request budget shared by every request of this venue. Default 10. */
+  /**
+   * Request budget shared by every request of this venue (kept in Redis with
+   * `sharedBudget`), from 0.001 (one request every 1,000 s) to 1,000,000. Default 10.
+   */
   readonly maxRequestsPerSecond?: number
   /** How long a stream keeps polling after its last subscriber left, ms. Default 1,000. */
   readonly lingerMs?: number
@@ -250,7 +253,7 @@ function resolve(options: VenueOptions): ResolvedVenueOptions {
     marketData: marketData(options.marketData),
     pollIntervalMs: milliseconds('pollIntervalMs', options.pollIntervalMs, 1_000),
     requestTimeoutMs: milliseconds('requestTimeoutMs', options.requestTimeoutMs, 10_000),
-    maxRequestsPerSecond: positive('maxRequestsPerSecond', options.maxRequestsPerSecond, 10),
+    maxRequestsPerSecond: requestRate(options.maxRequestsPerSecond),
     lingerMs: milliseconds('lingerMs', options.lingerMs, 1_000),
     backoff: Object.freeze({ initialMs, maxMs, factor, jitter }),
     settleMs: millisecondsOrZero('settleMs', options.settleMs, 1_000),
@@ -377,6 +380,26 @@ function positive(name: string, value: unknown, fallback: number): number {
     })
   }
   return value
+}
+
+/** Slowest and fastest request budget, a second: a wait between tokens stays short of a day. */
+const MIN_REQUESTS_PER_SECOND = 0.001
+const MAX_REQUESTS_PER_SECOND = 1_000_000
+
+/**
+ * `maxRequestsPerSecond`, for the local budget and the shared one alike: at the slowest one
+ * request every 1,000 s, so that the wait for a token (and the shared bucket's lifetime in
+ * Redis) stays well within what a timer and Redis's `PEXPIRE` keep.
+ */
+function requestRate(value: unknown): number {
+  const rate = positive('maxRequestsPerSecond', value, 10)
+  if (rate < MIN_REQUESTS_PER_SECOND || rate > MAX_REQUESTS_PER_SECOND) {
+    throw new VenueInputError(
+      'maxRequestsPerSecond',
+      `createVenue: maxRequestsPerSecond must be from ${MIN_REQUESTS_PER_SECOND} to ${MAX_REQUESTS_PER_SECOND} (got ${rate})`,
+    )
+  }
+  return rate
 }
 
 function milliseconds(name: string, value: unknown, fallback: number): number {

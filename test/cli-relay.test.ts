@@ -4,6 +4,8 @@
  * stdout), what a consumer reads through Redis, its usage errors, Redis out of reach, and
  * SIGINT. No sleeps: each test waits for output or a condition.
  */
+import { readFileSync } from 'node:fs'
+import { Redis } from 'ioredis'
 import { firstValueFrom, type Subscription } from 'rxjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { UsageError } from '../src/cli/args.js'
@@ -161,6 +163,63 @@ describe.concurrent('venue-rx relay', () => {
     )
     expect(rest).toEqual([])
     expect(err).not.toContain('s3cret')
+  })
+
+  it('takes Redis from VENUE_RX_REDIS: its password is used (the relay turns active) and is neither in the process arguments nor in the output', async () => {
+    const { sim } = await simulator(10)
+    // A Redis of this test's own, which asks for a password.
+    const guarded = await startRedisServer()
+    onCleanupOf(guarded)
+    const admin = new Redis(guarded.url)
+    await admin.config('SET', 'requirepass', 'env-s3cret-pw')
+    admin.disconnect()
+    const url = `redis://:env-s3cret-pw@127.0.0.1:${guarded.port}`
+    const child = startCli(
+      quickFeeds(['relay', '--streams', 'depth:0', '--base-url', sim.url].concat(QUICK)),
+      { ...cliEnv(), VENUE_RX_REDIS: url },
+    )
+    children.push(child)
+    const run = liveCli(child)
+    await waitForCli(run, () => /^depth:0 active$/m.test(run.err()), 'depth:0 active')
+    // What `ps` shows: the command line, without the URL.
+    const argv = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8')
+    expect(argv).toContain('--streams')
+    expect(argv).not.toContain('env-s3cret-pw')
+    child.kill('SIGINT')
+    const { code, out, err } = await run.exited
+    expect(code).toBe(0)
+    expect(lines(err)[0]).toContain(`to redis 127.0.0.1:${guarded.port} `)
+    expect(`${out}${err}`).not.toContain('env-s3cret-pw')
+  })
+
+  it('VENUE_RX_REDIS: --redis wins over it; a blank one counts as unset; a wrong one is named, never quoted', async () => {
+    const outcome = async (args: string[], env: string) => {
+      const saved = process.env['VENUE_RX_REDIS']
+      process.env['VENUE_RX_REDIS'] = env
+      // The arguments are checked before relayCommand's first await: the variable is
+      // read, and put back, before another test of the file runs.
+      const running = relayCommand(args)
+      if (saved === undefined) delete process.env['VENUE_RX_REDIS']
+      else process.env['VENUE_RX_REDIS'] = saved
+      return running.then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      )
+    }
+    const wrong = await outcome(['--streams', 'depth:0'], 'http://user:s3cret-pw@host:1')
+    expect(wrong).toBeInstanceOf(UsageError)
+    expect(wrong?.message).toMatch(/^VENUE_RX_REDIS must be a URL redis:\/\//)
+    expect(wrong?.message).not.toContain('s3cret')
+    const blank = await outcome(['--streams', 'depth:0'], '  ')
+    expect(blank?.message).toBe(
+      'relay: --redis is required (redis://HOST:PORT), or set VENUE_RX_REDIS',
+    )
+    // --redis given: the variable is not looked at (here it would be refused).
+    const both = await outcome(
+      ['--streams', 'depth:0', '--redis', redis.url, '--lease-ms', 'soon'],
+      'not a url',
+    )
+    expect(both?.message).toContain('--lease-ms must be a whole number')
   })
 
   it('bad arguments: exit 2 and one line pointing to relay --help; a missing VENUE_API_KEY is named; --help exits 0', async () => {

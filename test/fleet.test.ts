@@ -26,7 +26,9 @@ describe('a fleet on one poller', () => {
     expect(report.bookEvents).toBeGreaterThan(settings.consumers * 5)
     // A standby took over (how fast is a figure of `npm run fleet`, not a test: a busy
     // machine delays every timer of the lease).
-    expect(report.takeoverMs).toBeDefined()
+    expect(report.leaseTakeoverMs).toBeDefined()
+    expect(report.killToNextEventMs).toBeDefined()
+    expect(report.killToNextEventAllBotsMs).toBeGreaterThanOrEqual(report.killToNextEventMs ?? 0)
     expect(report.healedConsumers).toBe(settings.consumers)
     // One poller per stream for the whole fleet: about one request per poll interval, plus
     // the few a takeover and the Redis restart add (a new relay finds where to start, its

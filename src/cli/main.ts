@@ -19,7 +19,8 @@ Commands:
   export      append the account's trades, transfers or fills to an NDJSON or CSV
               file, resumable with a checkpoint (venue-rx export --help)
   relay       poll the venue once for a fleet and publish streams to Redis
-              --redis URL --streams depth:0,my-trades,... (venue-rx relay --help)
+              --streams depth:0,my-trades,... --redis URL (or VENUE_RX_REDIS)
+              (venue-rx relay --help)
 `
 
 type Command = (argv: readonly string[]) => Promise<void>

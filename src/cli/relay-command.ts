@@ -1,5 +1,6 @@
 import { checkRedis, describeRedis } from '../redis/redis.js'
 import { isAccountStream, parseRelayStream, relayStreamName } from '../redis/stream-names.js'
+import { type IntegerLimits, RELAY_LIMITS } from '../relay-publisher/relay-limits.js'
 import type { Relay } from '../relay-publisher/start-relay.js'
 import { KLINE_INTERVALS } from '../schemas/kline.js'
 import { integerOption, parseWithPositionals, UsageError } from './args.js'
@@ -8,7 +9,10 @@ import { CliError, toCliError } from './failure.js'
 import { healthNotices } from './health-notice.js'
 import { untilStopped } from './until-signal.js'
 
-export const RELAY_USAGE = `Usage: venue-rx relay --redis redis://HOST:PORT --streams NAME[,NAME...] [options]
+/** The environment variable `--redis` falls back to: a password there is not in `ps`. */
+export const REDIS_ENV = 'VENUE_RX_REDIS'
+
+export const RELAY_USAGE = `Usage: venue-rx relay --streams NAME[,NAME...] [--redis URL] [options]
 
 Polls the venue once for a fleet and publishes the streams to Redis Streams until Ctrl-C
 (or SIGTERM); bots read them with createVenue({ ..., relay: { redis } }). Run two or more
@@ -27,14 +31,15 @@ Streams (--streams, comma-separated):
   open-orders            its open orders                needs VENUE_API_KEY
 
 Options:
-  --redis URL       Redis (required): redis://[user:password@]HOST:PORT[/DB],
-                    rediss:// for TLS; only HOST:PORT is ever printed
+  --redis URL       Redis: redis://[user:password@]HOST:PORT[/DB], rediss:// for TLS;
+                    only HOST:PORT is ever printed. Required unless ${REDIS_ENV} is
+                    set; given both, --redis wins
   --streams LIST    the streams to publish (required)
   --base-url URL    the venue (default $VENUE_URL or http://127.0.0.1:8787)
   --prefix P        first part of every Redis key; consumers use the same (default venue-rx)
   --lease-ms N      a standby takes a stream over at most N ms after its relay died
-                    (default 5000, at least 100)
-  --max-len N       entries kept per Redis stream (default 10000, at least 100)
+                    (default 5000, from 100 to 3600000)
+  --max-len N       entries kept per Redis stream (default 10000, from 100 to 1000000)
   --poll-ms N       poll interval in ms (default 1000)
   --settle-ms N     hold the newest trades, fills and transfers N ms, so that one the
                     venue shows late still comes in order (default 1000; 0: off)
@@ -43,12 +48,19 @@ Options:
                     {"stream":"depth:1","state":"active","at":<epoch ms>}
   -h, --help        this help
 
+Environment:
+  ${REDIS_ENV}    the Redis URL, as --redis takes it: a password in it stays out
+                    of the process list (ps), where a --redis argument shows
+  VENUE_API_KEY     the API key, for the account streams
+  VENUE_URL         the venue, when --base-url is not given
+
 On stderr: one line when it starts, one each time a stream turns active or standby
 (on stdout as JSON with --json), and one if Redis cannot be reached (it keeps trying).
 
 Example:
   VENUE_API_KEY=k-... venue-rx relay --redis redis://127.0.0.1:6379 \\
     --streams depth:0,trades:0,my-trades,fills,balances
+  VENUE_RX_REDIS=redis://:PASSWORD@10.0.0.5:6379 venue-rx relay --streams depth:0
 
 Exit codes: 0 stopped (Ctrl-C, SIGTERM), 1 runtime failure, 2 usage error.
 `
@@ -157,24 +169,30 @@ function checkArguments(
     connection: venueArgs(values),
     prefix: keyPart(values, 'prefix'),
     relayId: keyPart(values, 'relay-id'),
-    leaseMs: integerOption(values, 'lease-ms', 5_000, 100, 3_600_000),
-    maxLen: integerOption(values, 'max-len', 10_000, 100, 1_000_000_000),
+    leaseMs: limitedOption(values, 'lease-ms', RELAY_LIMITS.leaseMs),
+    maxLen: limitedOption(values, 'max-len', RELAY_LIMITS.maxLen),
     json: values['json'] === true,
   }
 }
 
 /**
- * `--redis`: a redis:// or rediss:// URL with a host. The value is never repeated in a
- * message (it may hold a password); `where` is its `host:port` alone.
+ * `--redis`, or else `VENUE_RX_REDIS` (blank counts as unset): a redis:// or rediss://
+ * URL with a host. The value is never repeated in a message (it may hold a password);
+ * `where` is its `host:port` alone.
  */
 function redisArgument(raw: string | boolean | undefined): { redis: string; where: string } {
-  if (raw === undefined) throw new UsageError('relay: --redis is required (redis://HOST:PORT)')
-  const redis = String(raw)
+  const fromEnv = process.env[REDIS_ENV]
+  const given = raw ?? (fromEnv?.trim() === '' ? undefined : fromEnv?.trim())
+  if (given === undefined) {
+    throw new UsageError(`relay: --redis is required (redis://HOST:PORT), or set ${REDIS_ENV}`)
+  }
+  const source = raw === undefined ? REDIS_ENV : '--redis'
+  const redis = String(given)
   try {
-    checkRedis('--redis', redis)
+    checkRedis(source, redis)
   } catch {
     throw new UsageError(
-      '--redis must be a URL redis://[user:password@]HOST:PORT[/DB] (rediss:// for TLS)',
+      `${source} must be a URL redis://[user:password@]HOST:PORT[/DB] (rediss:// for TLS)`,
     )
   }
   return { redis, where: describeRedis(redis) }
@@ -205,6 +223,13 @@ function streamsArgument(raw: string | boolean | undefined): string[] {
   }
   return canonical
 }
+
+/** A whole-number option within `startRelay`'s bounds of it. */
+const limitedOption = (
+  values: Record<string, string | boolean | undefined>,
+  name: string,
+  limits: IntegerLimits,
+) => integerOption(values, name, limits.default, limits.min, limits.max)
 
 function keyPart(
   values: Record<string, string | boolean | undefined>,

@@ -9,6 +9,8 @@ const kErrorCode = Symbol.for('venue-rx.error.code')
 export interface Redactor {
   redact(text: string): string
   occursIn(text: string): boolean
+  /** What the secret is, for the error that replaces a foreign one. Default `the API key`. */
+  readonly what?: string
 }
 
 /**
@@ -93,6 +95,9 @@ export abstract class VenueError extends Error {
    * @internal
    */
   redactWith(redactor: Redactor): void {
+    // A message built with the secret in it (a second secret, after the first was rendered
+    // away): cleaned as text.
+    if (redactor.occursIn(this.message)) this.replaceMessage(redactor.redact(this.message))
     const cause = this.cause
     if (cause === undefined) return
     const clean = redactError(cause, redactor)
@@ -138,7 +143,9 @@ export function redactError(error: unknown, redactor: Redactor): unknown {
   }
   if (!holdsSecret(error, redactor)) return error
   const name = error instanceof Error ? error.name : typeof error
-  const withheld = new Error(`${redactor.redact(name)} withheld: it contained the API key`)
+  const withheld = new Error(
+    `${redactor.redact(name)} withheld: it contained ${redactor.what ?? 'the API key'}`,
+  )
   withheld.name = redactor.redact(name)
   const code = (error as { code?: unknown } | null)?.code
   if (typeof code === 'string' && !redactor.occursIn(code)) {

@@ -92,7 +92,10 @@ export class VenueInputError extends VenueError {
   override redactWith(redactor: Redactor): void {
     super.redactWith(redactor)
     const quoted = this.#quoted
-    if (quoted === undefined) return
+    if (quoted === undefined) {
+      this.#argument = redactor.redact(this.#argument)
+      return
+    }
     const argument = redactor.redact(quoted.argument)
     const message = quoted.render(
       argument,

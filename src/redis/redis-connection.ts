@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis'
+import { Secrets } from '../errors/secrets.js'
 import type { VenueRelayError } from '../errors/venue-relay-error.js'
-import { connectRedis, describeRedis, type RelayRedis, relayError } from './redis.js'
+import { connectRedis, describeRedis, type RelayRedis, redisSecrets, relayError } from './redis.js'
 
 /**
  * One Redis connection shared by everything of one venue or one relay that talks to Redis
@@ -91,9 +92,12 @@ export class RedisConnection {
   #failure(redis: Redis, error: unknown): VenueRelayError {
     const where = `Redis at ${describeRedis(this.#redis)}`
     const reason = this.#reason
-    if (redis.status === 'ready' || !(reason instanceof Error)) return relayError(where, error)
+    const secrets = new Secrets(redisSecrets(this.#redis))
+    if (redis.status === 'ready' || !(reason instanceof Error)) {
+      return relayError(where, error, secrets)
+    }
     const message = error instanceof Error ? error.message : String(error)
-    return relayError(`${where}: ${message.replace(/\.$/, '')}`, reason)
+    return relayError(`${where}: ${message.replace(/\.$/, '')}`, reason, secrets)
   }
 
   #disconnect(): void {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Redis, RedisOptions } from 'ioredis'
+import { Secrets } from '../errors/secrets.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { VenueRelayError } from '../errors/venue-relay-error.js'
 import type { MarketDataSource } from '../rest/index.js'
@@ -19,33 +20,103 @@ import { isAccountStream, type RelayStream, relayStreamName } from './stream-nam
  */
 export type RelayRedis = string | RedisOptions
 
-/** Checks a {@link RelayRedis} value; `option` names it in the error. */
+/** Highest Redis database number taken (`/DB` of a URL, `db` of the options). */
+const MAX_DB = 65_535
+
+/**
+ * Checks a {@link RelayRedis} value; `option` names it in the error, which never quotes
+ * the value (it may hold the password). A URL: `redis:` or `rediss:`, a host, and a path
+ * that is empty or a database number; options: an object whose `host`, `port` and `db`,
+ * when given, are a host name, a port (1-65535) and a database number (0-65535). Anything
+ * else would leave a relay or reader retrying a connection that can never succeed.
+ */
 export function checkRedis(option: string, value: unknown): RelayRedis {
   if (typeof value === 'string') {
     let url: URL
     try {
       url = new URL(value)
     } catch {
+      // No `cause`: URL's own error carries the input, password included.
       throw new VenueInputError(option, `${option} must be a redis:// URL or ioredis options`)
     }
     if ((url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
       throw new VenueInputError(option, `${option} must be a redis:// or rediss:// URL with a host`)
     }
+    const db = url.pathname.replace(/^\//, '')
+    if (db !== '' && !isDb(/^\d{1,5}$/.test(db) ? Number(db) : Number.NaN)) {
+      throw new VenueInputError(
+        option,
+        `${option} must end in a database number from 0 to ${MAX_DB} (redis://HOST:PORT/DB), or no path`,
+      )
+    }
     return value
   }
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const { host, port, db } = value as { host?: unknown; port?: unknown; db?: unknown }
+    if (host !== undefined && (typeof host !== 'string' || host === '')) {
+      throw new VenueInputError(`${option}.host`, `${option}.host must be a host name`)
+    }
+    if (
+      port !== undefined &&
+      (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65_535)
+    ) {
+      throw new VenueInputError(`${option}.port`, `${option}.port must be a port from 1 to 65535`)
+    }
+    if (db !== undefined && !isDb(db)) {
+      throw new VenueInputError(
+        `${option}.db`,
+        `${option}.db must be a database number from 0 to ${MAX_DB}`,
+      )
+    }
     return value as RedisOptions
   }
   throw new VenueInputError(option, `${option} must be a redis:// URL or ioredis options`)
 }
 
-/** `host:port` of a {@link RelayRedis}, for messages (never its credentials). */
+const isDb = (db: unknown) =>
+  typeof db === 'number' && Number.isInteger(db) && db >= 0 && db <= MAX_DB
+
+/** `host:port` of a {@link RelayRedis} (or its socket path), for messages (never its credentials). */
 export function describeRedis(redis: RelayRedis): string {
   if (typeof redis === 'string') {
     const url = new URL(redis)
     return `${url.hostname}:${url.port || '6379'}`
   }
+  if (typeof redis.path === 'string') return redis.path
   return `${redis.host ?? '127.0.0.1'}:${redis.port ?? 6379}`
+}
+
+/**
+ * The secrets in a {@link RelayRedis} (or in what was passed for one, checked or not):
+ * the password of a URL (as written and decoded, or in its query, which ioredis reads too),
+ * and of options `password`, `sentinelPassword` and TLS's `passphrase`. Never throws.
+ */
+export function redisSecrets(redis: unknown): string[] {
+  const found: unknown[] = []
+  if (typeof redis === 'string') {
+    try {
+      const url = new URL(redis)
+      found.push(url.password, decoded(url.password))
+      for (const name of ['password', 'sentinelPassword']) found.push(url.searchParams.get(name))
+    } catch {
+      // Not a URL: checkRedis refuses it without quoting it.
+    }
+  } else if (typeof redis === 'object' && redis !== null) {
+    const options = redis as { password?: unknown; sentinelPassword?: unknown; tls?: unknown }
+    found.push(options.password, options.sentinelPassword)
+    if (typeof options.tls === 'object' && options.tls !== null) {
+      found.push((options.tls as { passphrase?: unknown }).passphrase)
+    }
+  }
+  return found.filter((value): value is string => typeof value === 'string' && value !== '')
+}
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
 }
 
 /**
@@ -94,7 +165,11 @@ export async function connectRedis(
     await client.connect()
   } catch (error) {
     client.disconnect()
-    throw relayError(`cannot reach Redis at ${describeRedis(redis)}`, reason ?? error)
+    throw relayError(
+      `cannot reach Redis at ${describeRedis(redis)}`,
+      reason ?? error,
+      new Secrets(redisSecrets(redis)),
+    )
   }
   return client
 }
@@ -105,14 +180,17 @@ export const COMMAND_TIMEOUT_MS = 2_000
 /**
  * A {@link VenueRelayError} for a failed Redis call. Its cause is a plain copy of the
  * client's error (name and message): an ioredis error carries the command it failed with,
- * arguments included, and the arguments of `AUTH` / `HELLO` are the password.
+ * arguments included, and the arguments of `AUTH` / `HELLO` are the password. ioredis
+ * messages name commands and states, never credentials; with `secrets` (Redis's password,
+ * where the caller has it), the message and the cause are cleaned of them too.
  */
-export function relayError(message: string, cause: unknown): VenueRelayError {
-  const reason = cause instanceof Error ? cause.message : String(cause)
-  // ioredis messages name commands and states, never credentials.
+export function relayError(message: string, cause: unknown, secrets?: Secrets): VenueRelayError {
+  const clean = (text: string) =>
+    secrets === undefined || secrets.empty ? text : secrets.redact(text)
+  const reason = clean(cause instanceof Error ? cause.message : String(cause))
   const copy = new Error(reason)
   if (cause instanceof Error) copy.name = cause.name
-  return new VenueRelayError(`${message}: ${reason}`, { cause: copy })
+  return new VenueRelayError(clean(`${message}: ${reason}`), { cause: copy })
 }
 
 /** The Redis keys of one relayed stream. */

@@ -84,9 +84,10 @@ export function parseRelayStream(name: unknown): RelayStream {
     return { kind, poolId, interval: interval as KlineInterval }
   }
   throw VenueInputError.quoting({
-    argument: name,
-    render: (shown) =>
-      `relay: unknown stream ${JSON.stringify(shown)} (streams: depth:POOL, trades:POOL, ` +
+    argument: 'streams',
+    value: name,
+    render: (_, shown) =>
+      `relay: unknown stream ${shown} (streams: depth:POOL, trades:POOL, ` +
       `klines:POOL:INTERVAL with INTERVAL one of ${KLINE_INTERVALS.join(' ')}, ${SIMPLE.join(', ')})`,
   })
 }

@@ -3,7 +3,8 @@ import type { Redis } from 'ioredis'
 import type { Observable, Subscription } from 'rxjs'
 import { HealthBoard, type HealthReport } from '../core/health.js'
 import { backoffDelay } from '../core/retry-backoff.js'
-import { VenueError } from '../errors/venue-error.js'
+import { Secrets } from '../errors/secrets.js'
+import { redactError, VenueError } from '../errors/venue-error.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { VenueRelayError } from '../errors/venue-relay-error.js'
 import type { VenueOptions } from '../options.js'
@@ -12,6 +13,7 @@ import {
   DEFAULT_PREFIX,
   type RelayKeys,
   type RelayRedis,
+  redisSecrets,
   relayError,
   relayKeys,
 } from '../redis/redis.js'
@@ -20,6 +22,7 @@ import { parseRelayStream, type RelayStream, relayStreamName } from '../redis/st
 import type { RelaySources } from '../streams/relay-sources.js'
 import { realTimers, schedulerTimers, type TimerProvider } from '../timers.js'
 import { createRelayVenue, type Venue } from '../venue.js'
+import { type IntegerLimits, RELAY_LIMITS } from './relay-limits.js'
 import { ACQUIRE, PUBLISH, RELEASE, RENEW } from './scripts.js'
 import { type InOrder, type Publish, streamSource, takeoverOf } from './stream-sources.js'
 
@@ -102,9 +105,6 @@ export interface Relay {
   close(): Promise<void>
 }
 
-const DEFAULT_LEASE_MS = 5_000
-const DEFAULT_MAX_LEN = 10_000
-
 /**
  * Starts a relay: for each stream, it waits for the stream's lease in Redis, then polls the
  * venue once for the whole fleet and publishes each event to a Redis stream (XADD, trimmed
@@ -127,48 +127,24 @@ const DEFAULT_MAX_LEN = 10_000
  * ```
  */
 export async function startRelay(options: RelayOptions): Promise<Relay> {
-  if (typeof options !== 'object' || options === null) {
-    throw new VenueInputError('options', 'startRelay: options must be an object')
-  }
-  if (options.relay !== undefined) {
-    throw new VenueInputError(
-      'relay',
-      'startRelay: the relay option is not taken: a relay polls the venue, it does not read from a relay',
-    )
-  }
-  const { redis, streams, prefix, leaseMs, maxLen, relayId, ...venueOptions } = options
-  const where = checkRedis('redis', redis)
-  if (!Array.isArray(streams) || streams.length === 0) {
-    throw new VenueInputError('streams', 'startRelay: streams must name at least one stream')
-  }
-  const parsed = streams.map(parseRelayStream)
-  const names = parsed.map(relayStreamName)
-  const twice = names.find((name, i) => names.indexOf(name) !== i)
-  if (twice !== undefined) {
-    throw new VenueInputError('streams', `startRelay: the stream ${twice} is named twice`)
-  }
-  const health = new HealthBoard()
-  const id = relayId === undefined ? randomBytes(8).toString('hex') : checkId(relayId)
-  const settings = {
-    health,
-    id,
-    owner: `${id}/${randomBytes(6).toString('hex')}`,
-    prefix: checkPrefix(prefix),
-    leaseMs: positiveInteger('leaseMs', leaseMs, DEFAULT_LEASE_MS, 100),
-    maxLen: positiveInteger('maxLen', maxLen, DEFAULT_MAX_LEN, 100),
-    // The venue's clock: its `scheduler` when one is given.
-    timers:
-      venueOptions.scheduler === undefined ? realTimers : schedulerTimers(venueOptions.scheduler),
-  }
-  const { venue, sources } = createRelayVenue(venueOptions)
-  const scope = {
-    prefix: settings.prefix,
-    baseUrl: venue.settings.baseUrl,
-    marketData: venue.settings.marketData,
-    apiKey: venueOptions.apiKey,
-  }
-  // Keys first: an account stream without an API key is refused before anything starts.
-  const keyed = parsed.map((stream) => ({ stream, keys: relayKeys(scope, stream) }))
+  const { where, settings, venue, sources, keyed } = withoutSecrets(options, () => {
+    const checked = checkRelayOptions(options)
+    const created = createRelayVenue(checked.venueOptions)
+    const scope = {
+      prefix: checked.settings.prefix,
+      baseUrl: created.venue.settings.baseUrl,
+      marketData: created.venue.settings.marketData,
+      apiKey: checked.venueOptions.apiKey,
+    }
+    try {
+      // Keys first: an account stream without an API key is refused before anything starts.
+      const keys = checked.parsed.map((stream) => ({ stream, keys: relayKeys(scope, stream) }))
+      return { ...checked, ...created, keyed: keys }
+    } catch (error) {
+      void created.venue.close()
+      throw error
+    }
+  })
   const connection = new RedisConnection(where, 'venue-rx-relay')
   const release = connection.hold()
   const publishers = keyed.map(
@@ -180,13 +156,13 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   return {
     id: settings.id,
     venue,
-    health: health.changes,
+    health: settings.health.changes,
     status: () =>
       Object.freeze(Object.fromEntries(publishers.map((p) => [p.name, p.state] as const))),
     close: () => {
       closing ??= (async () => {
         await Promise.all(publishers.map((publisher) => publisher.stop()))
-        health.close()
+        settings.health.close()
         release()
         await venue.close()
       })()
@@ -424,6 +400,71 @@ function historyLost(name: string): VenueRelayError {
 /** How long the lease key lives: a standby trying every tenth of `leaseMs` is in time. */
 const leaseTtl = (leaseMs: number) => Math.floor(leaseMs * 0.75)
 
+/**
+ * Runs `check` (the checks of `startRelay`'s options), and throws what it throws cleaned
+ * of the API key and of the passwords of `redis` and `sharedBudget.redis` (message,
+ * `argument`, `cause`): a stream name, a prefix or an unknown option may quote either.
+ */
+function withoutSecrets<T>(options: RelayOptions, check: () => T): T {
+  try {
+    return check()
+  } catch (error) {
+    const raw = options as Partial<RelayOptions> | null | undefined
+    const key = typeof raw?.apiKey === 'string' ? raw.apiKey.trim() : undefined
+    const budget = raw?.sharedBudget as { redis?: unknown } | undefined
+    const secrets = new Secrets([
+      key,
+      ...redisSecrets(raw?.redis),
+      ...redisSecrets(typeof budget === 'object' ? budget?.redis : undefined),
+    ])
+    throw secrets.empty ? error : redactError(error, secrets)
+  }
+}
+
+/** `startRelay`'s own options checked (see {@link RELAY_LIMITS}), and the venue's apart. */
+function checkRelayOptions(options: RelayOptions) {
+  if (typeof options !== 'object' || options === null) {
+    throw new VenueInputError('options', 'startRelay: options must be an object')
+  }
+  if (options.relay !== undefined) {
+    throw new VenueInputError(
+      'relay',
+      'startRelay: the relay option is not taken: a relay polls the venue, it does not read from a relay',
+    )
+  }
+  const { redis, streams, prefix, leaseMs, maxLen, relayId, ...venueOptions } = options
+  const where = checkRedis('redis', redis)
+  if (!Array.isArray(streams) || streams.length === 0) {
+    throw new VenueInputError('streams', 'startRelay: streams must name at least one stream')
+  }
+  if (streams.length > RELAY_LIMITS.streams) {
+    throw new VenueInputError(
+      'streams',
+      `startRelay: streams must name at most ${RELAY_LIMITS.streams} streams (got ${streams.length})`,
+    )
+  }
+  // Array.from, not map: a hole in a sparse array is a missing name, not a skipped one.
+  const parsed = Array.from(streams as readonly unknown[], parseRelayStream)
+  const names = parsed.map(relayStreamName)
+  const twice = names.find((name, i) => names.indexOf(name) !== i)
+  if (twice !== undefined) {
+    throw new VenueInputError('streams', `startRelay: the stream ${twice} is named twice`)
+  }
+  const id = relayId === undefined ? randomBytes(8).toString('hex') : checkId(relayId)
+  const settings = {
+    prefix: checkPrefix(prefix),
+    leaseMs: boundedInteger('leaseMs', leaseMs, RELAY_LIMITS.leaseMs),
+    maxLen: boundedInteger('maxLen', maxLen, RELAY_LIMITS.maxLen),
+    id,
+    owner: `${id}/${randomBytes(6).toString('hex')}`,
+    health: new HealthBoard(),
+    // The venue's clock: its `scheduler` when one is given.
+    timers:
+      venueOptions.scheduler === undefined ? realTimers : schedulerTimers(venueOptions.scheduler),
+  }
+  return { where, parsed, settings, venueOptions }
+}
+
 function checkPrefix(prefix: unknown): string {
   if (prefix === undefined) return DEFAULT_PREFIX
   if (typeof prefix !== 'string' || !/^[\w.-]{1,64}$/.test(prefix)) {
@@ -439,10 +480,18 @@ function checkId(id: unknown): string {
   return id
 }
 
-function positiveInteger(name: string, value: unknown, fallback: number, min: number): number {
-  if (value === undefined) return fallback
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-    throw new VenueInputError(name, `startRelay: ${name} must be an integer of at least ${min}`)
+function boundedInteger(name: string, value: unknown, limits: IntegerLimits): number {
+  if (value === undefined) return limits.default
+  if (
+    typeof value !== 'number' ||
+    !Number.isSafeInteger(value) ||
+    value < limits.min ||
+    value > limits.max
+  ) {
+    throw new VenueInputError(
+      name,
+      `startRelay: ${name} must be an integer from ${limits.min} to ${limits.max}`,
+    )
   }
   return value
 }

@@ -87,7 +87,9 @@ export class SharedBudget {
         let wait: number
         try {
           const client = await this.#connection()
-          wait = Number(await client.eval(TAKE_TOKEN, 1, this.#key, this.#rate, this.#capacity))
+          wait = this.#waitOf(
+            await client.eval(TAKE_TOKEN, 1, this.#key, this.#rate, this.#capacity),
+          )
         } catch (error) {
           // Closed meanwhile: `close` rejected the waiters. Otherwise Redis is out of reach
           // for every waiter alike: each is told, and retries as its caller does.
@@ -107,6 +109,21 @@ export class SharedBudget {
     }
   }
 
+  /**
+   * The wait Redis answered, in ms, as the local `TokenBucket` would wait: never more than
+   * one token takes at this budget's rate (its bucket never holds less than none), within
+   * what a timer keeps. Anything but a number is a failure: treated as 0 (a token), it
+   * would turn the loop into a hot one that spends the fleet's budget.
+   */
+  #waitOf(reply: unknown): number {
+    const wait = typeof reply === 'number' ? reply : Number.NaN
+    if (Number.isNaN(wait)) {
+      throw new Error(`unexpected answer of the budget script: ${typeof reply}`)
+    }
+    if (wait <= 0) return 0
+    return clampDelay(Math.min(wait, Math.ceil(1000 / this.#rate)))
+  }
+
   /** Waits `ms` on the timers, or until woken (the waiters left, or the budget closed). */
   #pause(ms: number): Promise<void> {
     return new Promise((resolve) => {
@@ -116,7 +133,7 @@ export class SharedBudget {
         this.#wake = undefined
         resolve()
       }
-      timer = this.#timers.setTimeout(end, clampDelay(ms))
+      timer = this.#timers.setTimeout(end, ms)
       this.#wake = end
     })
   }

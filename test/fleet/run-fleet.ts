@@ -13,7 +13,9 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Redis } from 'ioredis'
 import { createVenue } from '../../src/index.js'
+import { relayKeys } from '../../src/redis/redis.js'
 import { startSimulator } from '../../src/simulator/index.js'
 import { builtFleetScript } from '../helpers/built.js'
 import { type LiveCli, liveCli } from '../helpers/cli.js'
@@ -35,8 +37,21 @@ export interface FleetReport {
   readonly transfers: number
   readonly fills: number
   readonly bookEvents: number
-  /** Time from the SIGKILL of the active relay to a standby holding its streams, ms. */
-  readonly takeoverMs: number | undefined
+  /**
+   * Time from the SIGKILL of the relay publishing `depth:0` to the first book event a bot
+   * received that a standby published (its seq after the last one the killed relay
+   * published), ms: what a bot sees of a relay's death. Bounded by the lease (it runs
+   * out within three quarters of `leaseMs`, a standby tries every tenth), then the standby's
+   * first poll and publish, then the bot's next read (100 ms apart once caught up).
+   */
+  readonly killToNextEventMs: number | undefined
+  /** The same to the moment every bot had received such an event, ms. */
+  readonly killToNextEventAllBotsMs: number | undefined
+  /**
+   * Time from the SIGKILL to a standby reporting the stream `active` (its lease taken), as
+   * the parent reads its state lines (looked at every 200 ms), ms.
+   */
+  readonly leaseTakeoverMs: number | undefined
   /** Venue requests per poll interval per stream, over the steady part of the run. */
   readonly requestsPerInterval: Readonly<Record<string, number>>
   /** Venue requests per stream over the steady part of the run, and its poll intervals. */
@@ -145,9 +160,10 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
       return [bot]
     })
     const killedRelays = new Set<LiveCli>()
-    const activeRelay = () =>
+    /** The relay (not killed) that last reported `stream` active. */
+    const activeRelay = (stream = 'my-trades') =>
       relays.find((relay) => {
-        const states = linesOf(relay).filter((line) => line['stream'] === 'my-trades')
+        const states = linesOf(relay).filter((line) => line['stream'] === stream)
         return !killedRelays.has(relay) && states.at(-1)?.['state'] === 'active'
       })
     await until(() => activeRelay() !== undefined, 'a relay to hold my-trades', 20_000)
@@ -176,34 +192,98 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
 
     // The run: the market moves every poll interval; faults at fixed points.
     const started = performance.now()
-    let takeoverMs: number | undefined
+    let leaseTakeoverMs: number | undefined
+    let killToNextEventMs: number | undefined
+    let killToNextEventAllBotsMs: number | undefined
     let takeover: Promise<unknown> = Promise.resolve()
+    const depthKey = relayKeys(
+      { prefix, baseUrl: direct.settings.baseUrl, marketData: 'v2', apiKey: sim.apiKey },
+      { kind: 'depth', poolId: POOL },
+    ).stream
     let killed = false
     let restarted = false
     let botRestarted = false
     const killRelay = () => {
       killed = true
-      const victim = activeRelay()
+      // The relay publishing the book: its events tell when a standby publishes again.
+      const victim = activeRelay('depth:0')
       if (victim === undefined) {
         problems.push('no active relay to kill')
         return
       }
+      // Each bot's first book event after `seq`, stamped as its line arrives.
+      const stamps = lives.map(() => ({ text: '', at: undefined as number | undefined }))
+      let afterSeq: number | undefined
+      const look = (i: number) => {
+        const stamp = stamps[i]
+        if (stamp === undefined || stamp.at !== undefined || afterSeq === undefined) return
+        // Whole lines only: the last one may be cut off (kept for the next chunk).
+        const complete = stamp.text.split('\n')
+        stamp.text = complete.pop() ?? ''
+        const seqs = complete
+          .filter((line) => line.startsWith('{"t":"book"'))
+          .map((line) => (JSON.parse(line) as { seq: number }).seq)
+        if (seqs.some((seq) => seq > (afterSeq as number))) stamp.at = performance.now()
+      }
+      const listeners = lives.map((bot, i) => {
+        const listener = (chunk: Buffer) => {
+          const stamp = stamps[i]
+          if (stamp === undefined || stamp.at !== undefined) return
+          stamp.text += chunk.toString()
+          look(i)
+        }
+        ;(bot.at(-1) as LiveCli).child.stdout.on('data', listener)
+        return () => (bot.at(-1) as LiveCli).child.stdout.off('data', listener)
+      })
       const killedAt = performance.now()
       killedRelays.add(victim)
       victim.child.kill('SIGKILL')
-      takeover = until(
-        () => activeRelay() !== undefined,
+      const leased = until(
+        () => activeRelay('depth:0') !== undefined,
         'a standby to take over',
         settings.leaseMs * 10,
       ).then(
         () => {
-          takeoverMs = performance.now() - killedAt
+          leaseTakeoverMs = performance.now() - killedAt
         },
-        () => problems.push('no standby took my-trades over'),
+        () => problems.push('no standby took depth:0 over'),
       )
+      const nextEvent = (async () => {
+        // Once it is dead, the last book event it published is the last entry in Redis.
+        if (victim.child.exitCode === null && victim.child.signalCode === null) {
+          await new Promise((resolve) => victim.child.once('exit', resolve))
+        }
+        const client = new Redis(redis.url)
+        try {
+          const [last] = (await client.xrevrange(depthKey, '+', '-', 'COUNT', 1)) as [
+            string,
+            string[],
+          ][]
+          afterSeq = (JSON.parse(last?.[1][1] ?? '{"seq":-1}') as { seq: number }).seq
+        } finally {
+          client.disconnect()
+        }
+        for (const [i] of lives.entries()) look(i)
+        await until(
+          () => stamps.every((stamp) => stamp.at !== undefined),
+          "every bot's first book event from a standby",
+          settings.leaseMs * 10 + 10_000,
+        )
+        const times = stamps.map((stamp) => (stamp.at as number) - killedAt)
+        killToNextEventMs = Math.min(...times)
+        killToNextEventAllBotsMs = Math.max(...times)
+      })().then(
+        () => undefined,
+        (error: unknown) => problems.push(`kill to next event: ${String(error)}`),
+      )
+      takeover = Promise.all([leased, nextEvent]).finally(() => {
+        for (const stop of listeners) stop()
+      })
     }
     const restartBot = async () => {
       botRestarted = true
+      // The takeover is measured on every bot's output first.
+      await takeover
       const bot = lives[0] as LiveCli[]
       const life = bot.at(-1) as LiveCli
       life.child.kill('SIGTERM')
@@ -356,7 +436,11 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
       transfers: transfers.length,
       fills: fills.length,
       bookEvents,
-      takeoverMs: takeoverMs === undefined ? undefined : Math.round(takeoverMs),
+      killToNextEventMs:
+        killToNextEventMs === undefined ? undefined : Math.round(killToNextEventMs),
+      killToNextEventAllBotsMs:
+        killToNextEventAllBotsMs === undefined ? undefined : Math.round(killToNextEventAllBotsMs),
+      leaseTakeoverMs: leaseTakeoverMs === undefined ? undefined : Math.round(leaseTakeoverMs),
       requestsPerInterval,
       requests,
       intervals,

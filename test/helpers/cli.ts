@@ -63,7 +63,7 @@ export function quickFeeds(args: readonly string[]): string[] {
 }
 
 export function cliEnv(key?: string): NodeJS.ProcessEnv {
-  const { VENUE_API_KEY: _key, VENUE_URL: _url, ...rest } = process.env
+  const { VENUE_API_KEY: _key, VENUE_URL: _url, VENUE_RX_REDIS: _redis, ...rest } = process.env
   return { ...rest, NO_COLOR: '1', ...(key === undefined ? {} : { VENUE_API_KEY: key }) }
 }
 
