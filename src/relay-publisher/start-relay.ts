@@ -277,6 +277,8 @@ class StreamPublisher {
     const { leaseMs, id } = this.#settings
     // Where the last relay left the stream, to go on from there.
     const takeover = await takeoverOf(redis, this.#stream, this.#keys)
+    // Stopped while the lease was taken: no session (stop() found none to end).
+    if (this.#stopped) return
     this.state = 'active'
     let subscription: Subscription | undefined
     const { timers } = this.#settings
