@@ -17,6 +17,7 @@ import { parseRelayStream, type RelayStream, relayStreamName } from '../redis/st
 import type { RelaySources } from '../streams/relay-sources.js'
 import { realTimers, schedulerTimers, type TimerProvider } from '../timers.js'
 import { createRelayVenue, type Venue } from '../venue.js'
+import { checkMetricsOptions, RelayMetrics, serveMetrics } from './relay-metrics.js'
 import { ACQUIRE, PUBLISH, RELEASE } from './scripts.js'
 import { type InOrder, type Publish, streamSource, takeoverOf } from './stream-sources.js'
 
@@ -58,6 +59,29 @@ export interface RelayOptions extends VenueOptions {
   readonly maxLen?: number
   /** This relay's id in the leases. Default a random one. */
   readonly relayId?: string
+  /**
+   * Serves Prometheus metrics at `http://<metricsHost>:<metricsPort>/metrics` (0: any free
+   * port; see {@link Relay.metricsUrl}), closed by `close()`. Without it, no server is
+   * started; {@link Relay.metrics} gives the same text either way. A port that is not an
+   * integer 0-65535 throws `VenueInputError`; one that cannot be listened on rejects with it.
+   *
+   * @example
+   * ```ts
+   * const relay = await startRelay({ ...options, metricsPort: 9464 })
+   * // curl http://127.0.0.1:9464/metrics
+   * ```
+   */
+  readonly metricsPort?: number
+  /**
+   * The address the metrics server listens on. Default `127.0.0.1` (this machine only);
+   * `0.0.0.0` or `::` for every interface. Only with `metricsPort`.
+   *
+   * @example
+   * ```ts
+   * await startRelay({ ...options, metricsPort: 9464, metricsHost: '0.0.0.0' })
+   * ```
+   */
+  readonly metricsHost?: string
 }
 
 /**
@@ -79,6 +103,30 @@ export interface Relay {
   status(): Readonly<Record<string, 'active' | 'standby'>>
   /** The venue the relay polls through (its `health` shows the polled streams). */
   readonly venue: Venue
+  /**
+   * The relay's Prometheus metrics in the text format (content type
+   * `text/plain; version=0.0.4`), per stream: venue requests, events published, time
+   * since the last publish, lease changes, whether it is active, Redis errors. The relay's
+   * own registry, whether or not `metricsPort` serves it.
+   *
+   * @example
+   * ```ts
+   * const text = await relay.metrics()
+   * // venue_rx_relay_events_published_total{stream="depth:1"} 42 ...
+   * ```
+   */
+  metrics(): Promise<string>
+  /**
+   * Where the metrics are served (`http://127.0.0.1:9464/metrics`, the port the server got
+   * when `metricsPort` is 0); undefined without `metricsPort`.
+   *
+   * @example
+   * ```ts
+   * const relay = await startRelay({ ...options, metricsPort: 0 })
+   * const text = await (await fetch(relay.metricsUrl!)).text()
+   * ```
+   */
+  readonly metricsUrl: string | undefined
   /** Stops publishing, gives the leases up (a standby takes over at once) and closes. */
   close(): Promise<void>
 }
@@ -117,7 +165,17 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       'startRelay: the relay option is not taken: a relay polls the venue, it does not read from a relay',
     )
   }
-  const { redis, streams, prefix, leaseMs, maxLen, relayId, ...venueOptions } = options
+  const {
+    redis,
+    streams,
+    prefix,
+    leaseMs,
+    maxLen,
+    relayId,
+    metricsPort,
+    metricsHost,
+    ...venueOptions
+  } = options
   const where = checkRedis('redis', redis)
   if (!Array.isArray(streams) || streams.length === 0) {
     throw new VenueInputError('streams', 'startRelay: streams must name at least one stream')
@@ -136,8 +194,15 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     // The venue's clock: its `scheduler` when one is given.
     timers:
       venueOptions.scheduler === undefined ? realTimers : schedulerTimers(venueOptions.scheduler),
+    // Whether each stream is active, for the metrics: from the publishers made below.
+    metrics: new RelayMetrics(
+      names,
+      (): Record<string, string> =>
+        Object.fromEntries(publishers.map((p: StreamPublisher) => [p.name, p.state])),
+    ),
   }
-  const { venue, sources } = createRelayVenue(venueOptions)
+  const serving = checkMetricsOptions(metricsPort, metricsHost)
+  const { venue, sources } = createRelayVenue(venueOptions, () => settings.metrics.requestMade())
   const scope = {
     prefix: settings.prefix,
     baseUrl: venue.settings.baseUrl,
@@ -146,6 +211,13 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   }
   // Keys first: an account stream without an API key is refused before anything starts.
   const keyed = parsed.map((stream) => ({ stream, keys: relayKeys(scope, stream) }))
+  const server =
+    serving === undefined
+      ? undefined
+      : await serveMetrics(settings.metrics, serving).catch(async (error: unknown) => {
+          await venue.close()
+          throw error
+        })
   const connection = new RedisConnection(where, 'venue-rx-relay')
   const release = connection.hold()
   const publishers = keyed.map(
@@ -157,13 +229,15 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   return {
     id: settings.id,
     venue,
+    metrics: () => settings.metrics.text(),
+    metricsUrl: server?.url,
     status: () =>
       Object.freeze(Object.fromEntries(publishers.map((p) => [p.name, p.state] as const))),
     close: () => {
       closing ??= (async () => {
         await Promise.all(publishers.map((publisher) => publisher.stop()))
         release()
-        await venue.close()
+        await Promise.all([venue.close(), server?.close()])
       })()
       return closing
     },
@@ -175,6 +249,7 @@ interface PublisherSettings {
   readonly maxLen: number
   readonly id: string
   readonly timers: TimerProvider
+  readonly metrics: RelayMetrics
 }
 
 /** Publishes one stream while this relay holds its lease; waits as a standby otherwise. */
@@ -214,7 +289,8 @@ class StreamPublisher {
   }
 
   start(): void {
-    this.#running = this.#loop()
+    // The venue requests the loop makes count for this stream.
+    this.#running = this.#settings.metrics.within(this.name, () => this.#loop())
   }
 
   async stop(): Promise<void> {
@@ -261,8 +337,9 @@ class StreamPublisher {
         await this.#session(redis)
         // The lease was lost, or the stream ended: a pause before trying again.
         if (!this.#stopped) await this.#sleep(Math.max(10, Math.floor(leaseMs / 10)))
-      } catch {
+      } catch (error) {
         if (this.#stopped) break
+        this.#settings.metrics.failed(this.name, error)
         failures += 1
         this.state = 'standby'
         await this.#sleep(
@@ -280,6 +357,7 @@ class StreamPublisher {
     // Stopped while the lease was taken: no session (stop() found none to end).
     if (this.#stopped) return
     this.state = 'active'
+    this.#settings.metrics.leaseAcquired(this.name)
     let subscription: Subscription | undefined
     const { timers } = this.#settings
     let renewal: unknown
@@ -330,6 +408,7 @@ class StreamPublisher {
       await this.#publishing.catch(() => undefined)
       this.#publishing = Promise.resolve()
       this.state = 'standby'
+      if (!this.#stopped) this.#settings.metrics.leaseLost(this.name)
     }
   }
 
@@ -362,6 +441,7 @@ class StreamPublisher {
       this.#endSession?.()
       return false
     }
+    if (result !== 'old') this.#settings.metrics.published(this.name)
     return true
   }
 }
