@@ -15,7 +15,7 @@ import { onCleanup } from './helpers/cleanups.js'
 import { startRedisServer } from './helpers/redis-server.js'
 import { QUICK, relayFixture } from './helpers/relay-fixture.js'
 import { count, recordRequests } from './helpers/simulator-venue.js'
-import { waitFor } from './helpers/wait-for.js'
+import { waitFor, waitForAsync } from './helpers/wait-for.js'
 
 const { redis: server, nextPrefix, simulator, relayOn } = relayFixture('m')
 
@@ -45,16 +45,6 @@ async function scrape(relay: Relay): Promise<Samples> {
   return parse(await response.text())
 }
 
-/** Resolves once `check` holds, tried again 5 ms after each miss; rejects after `ms`. */
-async function until(check: () => Promise<boolean>, what: string, ms = 5_000): Promise<void> {
-  const deadline = performance.now() + ms
-  while (!(await check())) {
-    if (performance.now() > deadline)
-      throw new Error(`timed out after ${ms} ms waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-}
-
 async function admin(url: string): Promise<Redis> {
   const { Redis } = await import('ioredis')
   const client = new Redis(url)
@@ -65,7 +55,7 @@ async function admin(url: string): Promise<Redis> {
 /** The Redis key of `stream` under `prefix` (`stream`, `lease`), once it is there. */
 async function keyOf(redis: Redis, prefix: string, stream: string, kind: string) {
   let key: string | undefined
-  await until(async () => {
+  await waitForAsync(async () => {
     ;[key] = await redis.keys(`${prefix}:*${stream}}:${kind}`)
     return key !== undefined
   }, `the ${kind} key of ${stream}`)
@@ -99,7 +89,7 @@ describe('relay metrics', () => {
     }
     const streams = Object.keys(endpoints)
     const before = Date.now() / 1000
-    const relay = await relayOn(sim, prefix, streams, { metricsPort: 0 })
+    const relay = await relayOn(sim, prefix, streams, { metricsPort: 0, leaseMs: 5_000 })
     expect(relay.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/)
     const url = relay.metricsUrl as string
     await waitFor(() => streams.every((s) => relay.status()[s] === 'active'), 'every stream active')
@@ -111,7 +101,7 @@ describe('relay metrics', () => {
     let samples: Samples = new Map()
     // Polls go on: the counters are compared with the truth of the same moment, until they
     // match (requests are counted when sent, the simulator records them on arrival).
-    await until(async () => {
+    await waitForAsync(async () => {
       samples = await scrape(relay)
       const counted = streams.map((s) => value(samples, 'venue_requests_total', s) ?? 0)
       return (
@@ -122,7 +112,7 @@ describe('relay metrics', () => {
       )
     }, 'the requests counted per stream to be those the simulator received')
     // Events published: the length of each Redis stream (maxLen is far away).
-    await until(async () => {
+    await waitForAsync(async () => {
       const xlen = await lengths()
       samples = await scrape(relay)
       return streams.every(
@@ -132,8 +122,10 @@ describe('relay metrics', () => {
     expect(Math.min(...(await lengths()))).toBeGreaterThan(0)
     for (const s of streams) {
       expect(value(samples, 'active', s)).toBe(1)
-      expect(value(samples, 'lease_changes_total', s, ',change="acquired"')).toBe(1)
-      expect(value(samples, 'lease_changes_total', s, ',change="lost"')).toBe(0)
+      // Taken once more than lost: it holds it now (once, unless a busy machine let it lapse).
+      expect(value(samples, 'lease_changes_total', s, ',change="acquired"')).toBe(
+        (value(samples, 'lease_changes_total', s, ',change="lost"') ?? Number.NaN) + 1,
+      )
       expect(value(samples, 'redis_errors_total', s)).toBe(0)
       const last = value(samples, 'last_publish_timestamp_seconds', s) ?? 0
       expect(last).toBeGreaterThanOrEqual(before)
@@ -153,7 +145,10 @@ describe('relay metrics', () => {
     const xlen = await lengths()
     expect(streams.map((s) => after.get(`events_published_total{stream="${s}"}`))).toEqual(xlen)
     expect(after.get('active{stream="pools"}')).toBe(0)
-    expect(after.get('lease_changes_total{stream="pools",change="lost"}')).toBe(0)
+    // Given up on close: not counted lost.
+    expect(after.get('lease_changes_total{stream="pools",change="lost"}')).toBe(
+      samples.get('lease_changes_total{stream="pools",change="lost"}'),
+    )
   })
 
   it('counts the lease lost to another relay and taken back; keeps each relay in its own registry', async () => {
@@ -167,7 +162,7 @@ describe('relay metrics', () => {
     const lease = await keyOf(redis, prefix, 'pools', 'lease')
     // Someone else holds the lease for a moment: the first relay stops publishing.
     await redis.set(lease, 'intruder', 'PX', 300)
-    await until(
+    await waitForAsync(
       async () =>
         value(await scrape(first), 'lease_changes_total', 'pools', ',change="lost"') === 1,
       'the lease counted lost',
@@ -204,7 +199,7 @@ describe('relay metrics', () => {
     onCleanup(() => relay.close())
     await waitFor(() => relay.status()['pools'] === 'active', 'pools active')
     await own.stop()
-    await until(async () => {
+    await waitForAsync(async () => {
       const samples = await scrape(relay)
       return ['pools', 'depth:1'].every((s) => (value(samples, 'redis_errors_total', s) ?? 0) > 0)
     }, 'Redis errors counted')
