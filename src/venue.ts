@@ -46,6 +46,7 @@ import { schedulerTimers } from './timers.js'
 import { closingTransport, laneTransport } from './transport/closing-transport.js'
 import { dedupeTransport } from './transport/dedupe-transport.js'
 import { TokenBucket } from './transport/token-bucket.js'
+import type { Transport } from './transport/transport.js'
 import { createUndiciTransport } from './transport/undici-transport.js'
 
 /**
@@ -191,35 +192,56 @@ export function createVenue(options: VenueOptions): Venue {
  * A venue as {@link createVenue} makes it, and beside it the sources the relay publisher
  * reads on the same streams ({@link RelaySources}: the first poll of a stream as one
  * batch). For `startRelay` only: not exported by the package. The sources bypass the
- * `relay` option (`startRelay` refuses it: a relay polls the venue).
+ * `relay` option (`startRelay` refuses it: a relay polls the venue). `onRequest` is
+ * called at each request the venue sends (after identical requests in flight were merged
+ * into one), in the async context of whoever made it: the relay's metrics count them.
  *
  * @example
  * ```ts
- * const { venue, sources } = createRelayVenue({ baseUrl, apiKey })
+ * const { venue, sources } = createRelayVenue({ baseUrl, apiKey }, () => requests++)
  * sources.openOrders() // the open orders, one batch per poll, the first flagged initial
  * venue.watchDepth(1) // the venue's streams as ever
  * ```
  */
-export function createRelayVenue(options: VenueOptions): {
+export function createRelayVenue(
+  options: VenueOptions,
+  onRequest?: () => void,
+): {
   readonly venue: Venue
   readonly sources: RelaySources
 } {
-  return buildVenue(options)
+  return buildVenue(options, onRequest)
 }
 
-/** The venue of `options`, and the relay sources on its {@link StreamContext}. */
-function buildVenue(options: VenueOptions): { venue: Venue; sources: RelaySources } {
+/**
+ * The venue of `options`, and the relay sources on its {@link StreamContext}. `onRequest`
+ * is called with each request handed to the HTTP pool (identical ones merged already).
+ */
+function buildVenue(
+  options: VenueOptions,
+  onRequest?: () => void,
+): { venue: Venue; sources: RelaySources } {
   const resolved = resolveOptions(options)
   // One clock for the streams and the budget: the caller's scheduler, or real time.
   const clock =
     resolved.scheduler === undefined ? {} : { timers: schedulerTimers(resolved.scheduler) }
   const bucket = new TokenBucket(resolved.maxRequestsPerSecond, clock)
-  const pool = createUndiciTransport({
+  const undici = createUndiciTransport({
     baseUrl: resolved.baseUrl,
     dispatcher: resolved.dispatcher,
     connections: resolved.connections,
     maxResponseBytes: resolved.maxResponseBytes,
   })
+  const pool: Transport =
+    onRequest === undefined
+      ? undici
+      : {
+          request: (request) => {
+            onRequest()
+            return undici.request(request)
+          },
+          close: () => undici.close(),
+        }
   // The budget of the fleet lives in Redis when `sharedBudget` is set.
   const fleetBudget =
     resolved.sharedBudget === undefined

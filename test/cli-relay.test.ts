@@ -15,7 +15,7 @@ import type { AccountView, Simulator } from '../src/simulator/index.js'
 import { cliEnv, type LiveCli, liveCli, quickFeeds, startCli, waitForCli } from './helpers/cli.js'
 import { cliFixture } from './helpers/cli-fixture.js'
 import { type RedisServer, startRedisServer } from './helpers/redis-server.js'
-import { waitFor } from './helpers/wait-for.js'
+import { waitFor, waitForAsync } from './helpers/wait-for.js'
 
 // Registered before the fixture: its afterAll (killing what still runs) comes first.
 let redis: RedisServer
@@ -222,6 +222,40 @@ describe.concurrent('venue-rx relay', () => {
     expect(both?.message).toContain('--lease-ms must be a whole number')
   })
 
+  it('--metrics-port 0: prints where the metrics are, serves them while it runs (one pools event published, the requests counted), closes the port on SIGINT', async () => {
+    const { sim } = await simulator(10)
+    const run = start(
+      ['relay', '--streams', 'pools', '--redis', redis.url, '--base-url', sim.url]
+        .concat(['--prefix', 'metrics-test', '--metrics-port', '0'])
+        .concat(QUICK),
+    )
+    await waitForCli(
+      run,
+      () => /^pools active$/m.test(run.err()) && /metrics at /.test(run.err()),
+      'pools active and the metrics line',
+    )
+    const url = /^relay [0-9a-f]{16}: metrics at (http:\/\/127\.0\.0\.1:\d+\/metrics)$/m.exec(
+      run.err(),
+    )?.[1]
+    expect(url).toBeDefined()
+    // The pools never change on a manual clock: one event, published once.
+    let text = ''
+    await waitForAsync(async () => {
+      text = await (await fetch(url as string)).text()
+      return /^venue_rx_relay_events_published_total\{stream="pools"\} 1$/m.test(text)
+    }, 'the one event counted')
+    expect(text).toMatch(/^venue_rx_relay_venue_requests_total\{stream="pools"\} [1-9]\d*$/m)
+    expect(text).toMatch(/^venue_rx_relay_active\{stream="pools"\} 1$/m)
+    run.child.kill('SIGINT')
+    const { code } = await run.exited
+    expect(code).toBe(0)
+    const closed = await fetch(url as string).then(
+      () => false,
+      () => true,
+    )
+    expect(closed).toBe(true)
+  })
+
   it('bad arguments: exit 2 and one line pointing to relay --help; a missing VENUE_API_KEY is named; --help exits 0', async () => {
     const url = redis.url
     const cases: [string[], string][] = [
@@ -259,6 +293,13 @@ describe.concurrent('venue-rx relay', () => {
     const cases: [string[], string][] = [
       [[...base, '--lease-ms', 'soon'], '--lease-ms must be a whole number from 100 to'],
       [[...base, '--max-len', '10'], '--max-len must be a whole number from 100 to'],
+      [
+        [...base, '--metrics-port', '65536'],
+        '--metrics-port must be a whole number from 0 to 65535',
+      ],
+      [[...base, '--metrics-port', 'x'], '--metrics-port must be a whole number from 0 to 65535'],
+      [[...base, '--metrics-host', '0.0.0.0'], 'relay: --metrics-host needs --metrics-port'],
+      [[...base, '--metrics-port', '0', '--metrics-host', 'a b'], '--metrics-host must be a host'],
       [[...base, '--frobnicate'], 'unknown option --frobnicate'],
       [[...base, 'stray'], 'relay takes no argument (got "stray")'],
       [[...base, '--prefix', 'a b'], '--prefix must be 1-64 letters'],
@@ -293,6 +334,8 @@ const RELAY_FLAGS = [
   '--max-len',
   '--poll-ms',
   '--relay-id',
+  '--metrics-port',
+  '--metrics-host',
   '--json',
   '--help',
 ]

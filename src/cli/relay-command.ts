@@ -44,6 +44,11 @@ Options:
   --settle-ms N     hold the newest trades, fills and transfers N ms, so that one the
                     venue shows late still comes in order (default 1000; 0: off)
   --relay-id ID     this relay's id in the leases (default a random one)
+  --metrics-port N  serve Prometheus metrics at http://127.0.0.1:N/metrics (0: any free
+                    port, printed at the start): per stream, venue requests, events
+                    published, seconds since the last publish, lease changes, Redis errors
+  --metrics-host H  the address the metrics server listens on (default 127.0.0.1;
+                    0.0.0.0 for every interface); needs --metrics-port
   --json            state changes as JSON lines on stdout:
                     {"stream":"depth:1","state":"active","at":<epoch ms>}
   -h, --help        this help
@@ -85,6 +90,7 @@ interface RelayArgs {
   readonly leaseMs: number
   readonly maxLen: number
   readonly json: boolean
+  readonly metrics: { readonly port: number; readonly host: string | undefined } | undefined
 }
 
 /** `venue-rx relay`: runs a relay (`startRelay`) until interrupted. */
@@ -101,6 +107,8 @@ export async function relayCommand(argv: readonly string[]): Promise<void> {
       'poll-ms',
       'settle-ms',
       'relay-id',
+      'metrics-port',
+      'metrics-host',
     ],
     ['json'],
   )
@@ -132,6 +140,8 @@ export async function relayCommand(argv: readonly string[]): Promise<void> {
       maxLen: args.maxLen,
       ...(args.prefix === undefined ? {} : { prefix: args.prefix }),
       ...(args.relayId === undefined ? {} : { relayId: args.relayId }),
+      ...(args.metrics === undefined ? {} : { metricsPort: args.metrics.port }),
+      ...(args.metrics?.host === undefined ? {} : { metricsHost: args.metrics.host }),
     })
   } catch (error) {
     throw toCliError(error, args.connection)
@@ -172,7 +182,26 @@ function checkArguments(
     leaseMs: limitedOption(values, 'lease-ms', RELAY_LIMITS.leaseMs),
     maxLen: limitedOption(values, 'max-len', RELAY_LIMITS.maxLen),
     json: values['json'] === true,
+    metrics: metricsArguments(values),
   }
+}
+
+/** `--metrics-port` (0-65535) and `--metrics-host` (only with a port). */
+function metricsArguments(
+  values: Record<string, string | boolean | undefined>,
+): RelayArgs['metrics'] {
+  const host = values['metrics-host']
+  if (values['metrics-port'] === undefined) {
+    if (host !== undefined) throw new UsageError('relay: --metrics-host needs --metrics-port')
+    return undefined
+  }
+  const port = integerOption(values, 'metrics-port', 0, 0, 65_535)
+  if (host === undefined) return { port, host: undefined }
+  const text = String(host)
+  if (!/^[\w.:-]{1,255}$/.test(text)) {
+    throw new UsageError(`--metrics-host must be a host name or IP address (got "${text}")`)
+  }
+  return { port, host: text }
 }
 
 /**
@@ -292,6 +321,7 @@ function watchStates(relay: Relay, args: RelayArgs): { stop(): void } {
       `(venue ${venue.origin}${venue.pathname === '/' ? '' : venue.pathname}, ` +
       `prefix ${args.prefix ?? 'venue-rx'})`,
   )
+  if (relay.metricsUrl !== undefined) err(`relay ${relay.id}: metrics at ${relay.metricsUrl}`)
   // A closed stdout (`--json | head`) ends the JSON lines, not the relay.
   let stdoutOpen = true
   const onStdoutError = () => {

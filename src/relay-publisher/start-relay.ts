@@ -23,6 +23,7 @@ import type { RelaySources } from '../streams/relay-sources.js'
 import { realTimers, schedulerTimers, type TimerProvider } from '../timers.js'
 import { createRelayVenue, type Venue } from '../venue.js'
 import { type IntegerLimits, RELAY_LIMITS } from './relay-limits.js'
+import { checkMetricsOptions, RelayMetrics, serveMetrics } from './relay-metrics.js'
 import { ACQUIRE, PUBLISH, RELEASE, RENEW } from './scripts.js'
 import { type InOrder, type Publish, streamSource, takeoverOf } from './stream-sources.js'
 
@@ -64,6 +65,29 @@ export interface RelayOptions extends VenueOptions {
   readonly maxLen?: number
   /** This relay's id in the leases. Default a random one. */
   readonly relayId?: string
+  /**
+   * Serves Prometheus metrics at `http://<metricsHost>:<metricsPort>/metrics` (0: any free
+   * port; see {@link Relay.metricsUrl}), closed by `close()`. Without it, no server is
+   * started; {@link Relay.metrics} gives the same text either way. A port that is not an
+   * integer 0-65535 throws `VenueInputError`; one that cannot be listened on rejects with it.
+   *
+   * @example
+   * ```ts
+   * const relay = await startRelay({ ...options, metricsPort: 9464 })
+   * // curl http://127.0.0.1:9464/metrics
+   * ```
+   */
+  readonly metricsPort?: number
+  /**
+   * The address the metrics server listens on. Default `127.0.0.1` (this machine only);
+   * `0.0.0.0` or `::` for every interface. Only with `metricsPort`.
+   *
+   * @example
+   * ```ts
+   * await startRelay({ ...options, metricsPort: 9464, metricsHost: '0.0.0.0' })
+   * ```
+   */
+  readonly metricsHost?: string
 }
 
 /**
@@ -101,6 +125,30 @@ export interface Relay {
   readonly health: Observable<HealthReport>
   /** The venue the relay polls through (its `health` shows the polled streams). */
   readonly venue: Venue
+  /**
+   * The relay's Prometheus metrics in the text format (content type
+   * `text/plain; version=0.0.4`), per stream: venue requests, events published, time
+   * since the last publish, lease changes, whether it is active, Redis errors. The relay's
+   * own registry, whether or not `metricsPort` serves it.
+   *
+   * @example
+   * ```ts
+   * const text = await relay.metrics()
+   * // venue_rx_relay_events_published_total{stream="depth:1"} 42 ...
+   * ```
+   */
+  metrics(): Promise<string>
+  /**
+   * Where the metrics are served (`http://127.0.0.1:9464/metrics`, the port the server got
+   * when `metricsPort` is 0); undefined without `metricsPort`.
+   *
+   * @example
+   * ```ts
+   * const relay = await startRelay({ ...options, metricsPort: 0 })
+   * const text = await (await fetch(relay.metricsUrl!)).text()
+   * ```
+   */
+  readonly metricsUrl: string | undefined
   /** Stops publishing, gives the leases up (a standby takes over at once) and closes. */
   close(): Promise<void>
 }
@@ -127,9 +175,15 @@ export interface Relay {
  * ```
  */
 export async function startRelay(options: RelayOptions): Promise<Relay> {
-  const { where, settings, venue, sources, keyed } = withoutSecrets(options, () => {
-    const checked = checkRelayOptions(options)
-    const created = createRelayVenue(checked.venueOptions)
+  // Whether each stream is active, for the metrics: from the publishers made below.
+  let publishers: StreamPublisher[] = []
+  const { where, settings, venue, sources, keyed, serving } = withoutSecrets(options, () => {
+    const checked = checkRelayOptions(options, () =>
+      Object.fromEntries(publishers.map((p) => [p.name, p.state])),
+    )
+    const created = createRelayVenue(checked.venueOptions, () =>
+      checked.settings.metrics.requestMade(),
+    )
     const scope = {
       prefix: checked.settings.prefix,
       baseUrl: created.venue.settings.baseUrl,
@@ -145,9 +199,16 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       throw error
     }
   })
+  const server =
+    serving === undefined
+      ? undefined
+      : await serveMetrics(settings.metrics, serving).catch(async (error: unknown) => {
+          await venue.close()
+          throw error
+        })
   const connection = new RedisConnection(where, 'venue-rx-relay')
   const release = connection.hold()
-  const publishers = keyed.map(
+  publishers = keyed.map(
     ({ stream, keys }) =>
       new StreamPublisher(stream, keys, { venue, sources }, connection, settings),
   )
@@ -157,6 +218,8 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     id: settings.id,
     venue,
     health: settings.health.changes,
+    metrics: () => settings.metrics.text(),
+    metricsUrl: server?.url,
     status: () =>
       Object.freeze(Object.fromEntries(publishers.map((p) => [p.name, p.state] as const))),
     close: () => {
@@ -164,7 +227,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
         await Promise.all(publishers.map((publisher) => publisher.stop()))
         settings.health.close()
         release()
-        await venue.close()
+        await Promise.all([venue.close(), server?.close()])
       })()
       return closing
     },
@@ -183,6 +246,7 @@ interface PublisherSettings {
   readonly owner: string
   readonly health: HealthBoard
   readonly timers: TimerProvider
+  readonly metrics: RelayMetrics
 }
 
 /** Publishes one stream while this relay holds its lease; waits as a standby otherwise. */
@@ -224,7 +288,8 @@ class StreamPublisher {
   }
 
   start(): void {
-    this.#running = this.#loop()
+    // The venue requests the loop makes count for this stream.
+    this.#running = this.#settings.metrics.within(this.name, () => this.#loop())
   }
 
   async stop(): Promise<void> {
@@ -276,6 +341,7 @@ class StreamPublisher {
         if (!this.#stopped) await this.#sleep(Math.max(10, Math.floor(leaseMs / 10)))
       } catch (error) {
         if (this.#stopped) break
+        this.#settings.metrics.failed(this.name, error)
         failures += 1
         this.state = 'standby'
         const delay = backoffDelay(failures, Math.min(100, leaseMs), Math.min(2_000, leaseMs), 2)
@@ -296,7 +362,10 @@ class StreamPublisher {
     // Where the last relay left the stream, to go on from there.
     this.#lastPublished = ''
     const takeover = await takeoverOf(redis, this.#stream, this.#keys)
+    // Stopped while the lease was taken: no session (stop() found none to end).
+    if (this.#stopped) return
     this.state = 'active'
+    this.#settings.metrics.leaseAcquired(this.name)
     let subscription: Subscription | undefined
     const { timers } = this.#settings
     let renewal: unknown
@@ -350,6 +419,7 @@ class StreamPublisher {
       await this.#publishing.catch(() => undefined)
       this.#publishing = Promise.resolve()
       this.state = 'standby'
+      if (!this.#stopped) this.#settings.metrics.leaseLost(this.name)
     }
   }
 
@@ -383,6 +453,7 @@ class StreamPublisher {
       return false
     }
     if (typeof result === 'string' && result !== 'old') this.#lastPublished = result
+    if (result !== 'old') this.#settings.metrics.published(this.name)
     return true
   }
 }
@@ -422,7 +493,7 @@ function withoutSecrets<T>(options: RelayOptions, check: () => T): T {
 }
 
 /** `startRelay`'s own options checked (see {@link RELAY_LIMITS}), and the venue's apart. */
-function checkRelayOptions(options: RelayOptions) {
+function checkRelayOptions(options: RelayOptions, states: () => Record<string, string>) {
   if (typeof options !== 'object' || options === null) {
     throw new VenueInputError('options', 'startRelay: options must be an object')
   }
@@ -432,7 +503,17 @@ function checkRelayOptions(options: RelayOptions) {
       'startRelay: the relay option is not taken: a relay polls the venue, it does not read from a relay',
     )
   }
-  const { redis, streams, prefix, leaseMs, maxLen, relayId, ...venueOptions } = options
+  const {
+    redis,
+    streams,
+    prefix,
+    leaseMs,
+    maxLen,
+    relayId,
+    metricsPort,
+    metricsHost,
+    ...venueOptions
+  } = options
   const where = checkRedis('redis', redis)
   if (!Array.isArray(streams) || streams.length === 0) {
     throw new VenueInputError('streams', 'startRelay: streams must name at least one stream')
@@ -458,11 +539,13 @@ function checkRelayOptions(options: RelayOptions) {
     id,
     owner: `${id}/${randomBytes(6).toString('hex')}`,
     health: new HealthBoard(),
+    metrics: new RelayMetrics(names, states),
     // The venue's clock: its `scheduler` when one is given.
     timers:
       venueOptions.scheduler === undefined ? realTimers : schedulerTimers(venueOptions.scheduler),
   }
-  return { where, parsed, settings, venueOptions }
+  const serving = checkMetricsOptions(metricsPort, metricsHost)
+  return { where, parsed, settings, venueOptions, serving }
 }
 
 function checkPrefix(prefix: unknown): string {

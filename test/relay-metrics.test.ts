@@ -1,0 +1,252 @@
+/**
+ * A relay's Prometheus metrics (`metricsPort`, `relay.metrics()`) against a real
+ * redis-server and the simulator: scraped over HTTP, the counters match the ground truth
+ * (events published = the stream's XLEN, venue requests = the requests the simulator
+ * received on the stream's endpoint), lease changes follow the lease in Redis, Redis
+ * going away is counted, bad ports are refused at the call and the port closes on close.
+ * No sleeps: each step waits for a condition.
+ */
+import { connect, createServer } from 'node:net'
+import type { Redis } from 'ioredis'
+import { describe, expect, it } from 'vitest'
+import { VenueInputError } from '../src/index.js'
+import { type Relay, startRelay } from '../src/relay.js'
+import { onCleanup } from './helpers/cleanups.js'
+import { startRedisServer } from './helpers/redis-server.js'
+import { QUICK, relayFixture } from './helpers/relay-fixture.js'
+import { count, recordRequests } from './helpers/simulator-venue.js'
+import { waitFor, waitForAsync } from './helpers/wait-for.js'
+
+const { redis: server, nextPrefix, simulator, relayOn } = relayFixture('m')
+
+/** One sample per metric name and label set, e.g. `events_published_total{stream="pools"}`. */
+type Samples = ReadonlyMap<string, number>
+
+/** The samples of a Prometheus text exposition, the `venue_rx_relay_` prefix cut off. */
+function parse(text: string): Samples {
+  const samples = new Map<string, number>()
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue
+    const at = line.lastIndexOf(' ')
+    samples.set(line.slice(0, at).replace(/^venue_rx_relay_/, ''), Number(line.slice(at + 1)))
+  }
+  return samples
+}
+
+/** The value of `metric` for `stream` (and `extra` labels), undefined without the series. */
+const value = (samples: Samples, metric: string, stream: string, extra = '') =>
+  samples.get(`${metric}{stream="${stream}"${extra}}`)
+
+/** Scrapes `relay`'s metrics over HTTP. */
+async function scrape(relay: Relay): Promise<Samples> {
+  const response = await fetch(relay.metricsUrl as string)
+  expect(response.status).toBe(200)
+  expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/)
+  return parse(await response.text())
+}
+
+async function admin(url: string): Promise<Redis> {
+  const { Redis } = await import('ioredis')
+  const client = new Redis(url)
+  onCleanup(() => client.disconnect())
+  return client
+}
+
+/** The Redis key of `stream` under `prefix` (`stream`, `lease`), once it is there. */
+async function keyOf(redis: Redis, prefix: string, stream: string, kind: string) {
+  let key: string | undefined
+  await waitForAsync(async () => {
+    ;[key] = await redis.keys(`${prefix}:*${stream}}:${kind}`)
+    return key !== undefined
+  }, `the ${kind} key of ${stream}`)
+  return key as string
+}
+
+/** Whether a new TCP connection to `url`'s host and port is refused. */
+function refused(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url)
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname)
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(false)
+    })
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'))
+  })
+}
+
+describe('relay metrics', () => {
+  it('serves per-stream counters over HTTP that match Redis and the simulator; the port closes on close', async () => {
+    const sim = await simulator(200)
+    const hits = recordRequests(sim)
+    const prefix = nextPrefix()
+    // Each of these streams polls one endpoint of its own.
+    const endpoints: Record<string, string> = {
+      'depth:1': '/api/v1/depth/v2',
+      'trades:1': '/api/v1/latest-trades/v2',
+      pools: '/api/v1/pools',
+      balances: '/api/v1/balances',
+    }
+    const streams = Object.keys(endpoints)
+    const before = Date.now() / 1000
+    const relay = await relayOn(sim, prefix, streams, { metricsPort: 0, leaseMs: 5_000 })
+    expect(relay.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/)
+    const url = relay.metricsUrl as string
+    await waitFor(() => streams.every((s) => relay.status()[s] === 'active'), 'every stream active')
+    const redis = await admin(server().url)
+    const keys = await Promise.all(streams.map((s) => keyOf(redis, prefix, s, 'stream')))
+    const lengths = () => Promise.all(keys.map((key) => redis.xlen(key)))
+    // The market moves on once: more depth and trades to publish, then no more.
+    sim.advance(30)
+    let samples: Samples = new Map()
+    // Polls go on: the counters are compared with the truth of the same moment, until they
+    // match (requests are counted when sent, the simulator records them on arrival).
+    await waitForAsync(async () => {
+      samples = await scrape(relay)
+      const counted = streams.map((s) => value(samples, 'venue_requests_total', s) ?? 0)
+      return (
+        streams.every((s, i) => counted[i] === count(hits, endpoints[s] as string)) &&
+        counted.every((n) => n >= 3) &&
+        // No request of the relay goes uncounted.
+        counted.reduce((sum, n) => sum + n, 0) === hits.length
+      )
+    }, 'the requests counted per stream to be those the simulator received')
+    // Events published: the length of each Redis stream (maxLen is far away).
+    await waitForAsync(async () => {
+      const xlen = await lengths()
+      samples = await scrape(relay)
+      return streams.every(
+        (s, i) => (xlen[i] ?? 0) > 0 && value(samples, 'events_published_total', s) === xlen[i],
+      )
+    }, 'the events published per stream to be the XLEN of its Redis stream')
+    expect(Math.min(...(await lengths()))).toBeGreaterThan(0)
+    for (const s of streams) {
+      expect(value(samples, 'active', s)).toBe(1)
+      // Taken once more than lost: it holds it now (once, unless a busy machine let it lapse).
+      expect(value(samples, 'lease_changes_total', s, ',change="acquired"')).toBe(
+        (value(samples, 'lease_changes_total', s, ',change="lost"') ?? Number.NaN) + 1,
+      )
+      expect(value(samples, 'redis_errors_total', s)).toBe(0)
+      const last = value(samples, 'last_publish_timestamp_seconds', s) ?? 0
+      expect(last).toBeGreaterThanOrEqual(before)
+      expect(last).toBeLessThanOrEqual(Date.now() / 1000)
+      expect(value(samples, 'seconds_since_last_publish', s)).toBeGreaterThanOrEqual(0)
+    }
+    // The same registry programmatically; anything but /metrics is 404.
+    expect(
+      parse(await relay.metrics()).get('venue_requests_total{stream="pools"}'),
+    ).toBeGreaterThan(0)
+    expect((await fetch(url.replace(/metrics$/, 'other'))).status).toBe(404)
+    expect(await refused(url)).toBe(false)
+    await relay.close()
+    expect(await refused(url)).toBe(true)
+    // Closed, every publish has landed: the counts are exact.
+    const after = parse(await relay.metrics())
+    const xlen = await lengths()
+    expect(streams.map((s) => after.get(`events_published_total{stream="${s}"}`))).toEqual(xlen)
+    expect(after.get('active{stream="pools"}')).toBe(0)
+    // Given up on close: not counted lost.
+    expect(after.get('lease_changes_total{stream="pools",change="lost"}')).toBe(
+      samples.get('lease_changes_total{stream="pools",change="lost"}'),
+    )
+  })
+
+  it('counts the lease lost to another relay and taken back; keeps each relay in its own registry', async () => {
+    const sim = await simulator(20)
+    const prefix = nextPrefix()
+    const first = await relayOn(sim, prefix, ['pools'], { metricsPort: 0, relayId: 'first' })
+    await waitFor(() => first.status()['pools'] === 'active', 'the first relay active')
+    const second = await relayOn(sim, prefix, ['pools'], { relayId: 'second' })
+    expect(second.metricsUrl).toBeUndefined()
+    const redis = await admin(server().url)
+    const lease = await keyOf(redis, prefix, 'pools', 'lease')
+    // Someone else holds the lease for a moment: the first relay stops publishing.
+    await redis.set(lease, 'intruder', 'PX', 300)
+    await waitForAsync(
+      async () =>
+        value(await scrape(first), 'lease_changes_total', 'pools', ',change="lost"') === 1,
+      'the lease counted lost',
+    )
+    // Once it runs out, one of the two relays takes it.
+    await waitFor(
+      () => first.status()['pools'] === 'active' || second.status()['pools'] === 'active',
+      'a relay active again',
+    )
+    const samples = await scrape(first)
+    const own = parse(await second.metrics())
+    const acquired = (s: Samples) => value(s, 'lease_changes_total', 'pools', ',change="acquired"')
+    // The first took it once before, and one of them once more now.
+    expect((acquired(samples) ?? 0) + (acquired(own) ?? 0)).toBeGreaterThanOrEqual(2)
+    expect(acquired(samples)).toBe(first.status()['pools'] === 'active' ? 2 : 1)
+    expect(acquired(own)).toBe(second.status()['pools'] === 'active' ? 1 : 0)
+    expect(value(own, 'lease_changes_total', 'pools', ',change="lost"')).toBe(0)
+    expect(value(samples, 'redis_errors_total', 'pools')).toBe(0)
+  })
+
+  it('counts Redis going away as Redis errors of each stream', async () => {
+    const sim = await simulator(20)
+    const own = await startRedisServer()
+    onCleanup(() => own.close())
+    const relay = await startRelay({
+      baseUrl: sim.url,
+      ...QUICK,
+      redis: own.url,
+      prefix: nextPrefix(),
+      streams: ['pools', 'depth:1'],
+      leaseMs: 500,
+      metricsPort: 0,
+    })
+    onCleanup(() => relay.close())
+    await waitFor(() => relay.status()['pools'] === 'active', 'pools active')
+    await own.stop()
+    await waitForAsync(async () => {
+      const samples = await scrape(relay)
+      return ['pools', 'depth:1'].every((s) => (value(samples, 'redis_errors_total', s) ?? 0) > 0)
+    }, 'Redis errors counted')
+    expect(relay.status()).toEqual({ pools: 'standby', 'depth:1': 'standby' })
+    await own.start()
+    await waitFor(() => relay.status()['pools'] === 'active', 'pools active again')
+  })
+
+  it('refuses bad ports and hosts at the call, and a port in use, starting nothing', async () => {
+    const sim = await simulator()
+    const base = {
+      baseUrl: sim.url,
+      redis: server().url,
+      prefix: nextPrefix(),
+      streams: ['pools'],
+    }
+    for (const metricsPort of [-1, 65_536, 1.5, Number.NaN, '9464', null]) {
+      const error = await startRelay({ ...base, metricsPort: metricsPort as number }).catch(
+        (caught: unknown) => caught,
+      )
+      expect(error).toBeInstanceOf(VenueInputError)
+      expect((error as VenueInputError).message).toMatch(
+        /metricsPort must be an integer from 0 to 65535/,
+      )
+    }
+    for (const metricsHost of ['', ' ', 'a b', 7]) {
+      await expect(
+        startRelay({ ...base, metricsPort: 0, metricsHost: metricsHost as string }),
+      ).rejects.toThrow(/metricsHost must be a host name or IP address/)
+    }
+    await expect(startRelay({ ...base, metricsHost: '127.0.0.1' })).rejects.toThrow(
+      /metricsHost needs metricsPort/,
+    )
+    // A port someone listens on already.
+    const taken = createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    onCleanup(() => new Promise<void>((resolve) => taken.close(() => resolve())))
+    const port = (taken.address() as { port: number }).port
+    const error = await startRelay({ ...base, metricsPort: port }).catch(
+      (caught: unknown) => caught,
+    )
+    expect(error).toBeInstanceOf(VenueInputError)
+    expect(String(error)).toMatch(
+      new RegExp(`cannot serve metrics on 127\\.0\\.0\\.1:${port}: EADDRINUSE`),
+    )
+    // Nothing was started: no lease was ever taken.
+    const redis = await admin(server().url)
+    expect(await redis.keys(`${base.prefix}:*`)).toEqual([])
+  })
+})
