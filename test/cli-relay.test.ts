@@ -222,6 +222,40 @@ describe.concurrent('venue-rx relay', () => {
     expect(both?.message).toContain('--lease-ms must be a whole number')
   })
 
+  it('Redis full under a running relay: one line with the reason, then one when it is over; the password never shown', async () => {
+    const { sim } = await simulator(10)
+    const full = await startRedisServer({ password: 'full-s3cret-pw' })
+    onCleanupOf(full)
+    const url = `redis://:full-s3cret-pw@127.0.0.1:${full.port}`
+    const run = start(
+      ['relay', '--streams', 'depth:0', '--redis', url, '--base-url', sim.url].concat(QUICK),
+    )
+    await waitForCli(run, () => /^depth:0 active$/m.test(run.err()), 'depth:0 active')
+    const admin = new Redis(url)
+    try {
+      await admin.config('SET', 'maxmemory-policy', 'noeviction')
+      await admin.config('SET', 'maxmemory', '1')
+      // The book moves: the relay's next write is refused.
+      sim.advance(20)
+      await waitForCli(run, () => /^depth:0 retrying: /m.test(run.err()), 'the retrying line')
+      await admin.config('SET', 'maxmemory', '0')
+      await waitForCli(
+        run,
+        () => /^depth:0 redis ok$/m.test(run.err()),
+        'the line saying it is over',
+      )
+    } finally {
+      admin.disconnect()
+    }
+    run.child.kill('SIGINT')
+    const { code, err } = await run.exited
+    expect(code).toBe(0)
+    const trouble = lines(err).filter((line) => /retrying/.test(line))
+    expect(trouble.length).toBeGreaterThan(0)
+    for (const line of trouble) expect(line).toMatch(/^depth:0 retrying: .*OOM command not allowed/)
+    expect(err).not.toContain('full-s3cret-pw')
+  })
+
   it('--metrics-port 0: prints where the metrics are, serves them while it runs (one pools event published, the requests counted), closes the port on SIGINT', async () => {
     const { sim } = await simulator(10)
     const run = start(
