@@ -17,8 +17,14 @@ import { parseRelayStream, type RelayStream, relayStreamName } from '../redis/st
 import type { RelaySources } from '../streams/relay-sources.js'
 import { realTimers, schedulerTimers, type TimerProvider } from '../timers.js'
 import { createRelayVenue, type Venue } from '../venue.js'
-import { ACQUIRE, PUBLISH, RELEASE } from './scripts.js'
-import { type InOrder, type Publish, streamSource, takeoverOf } from './stream-sources.js'
+import { ACQUIRE, RELEASE, runPublish } from './scripts.js'
+import {
+  type InOrder,
+  type Outgoing,
+  type Publish,
+  streamSource,
+  takeoverOf,
+} from './stream-sources.js'
 
 /**
  * Settings of {@link startRelay}: the venue's options (the relay polls with them, under
@@ -301,8 +307,7 @@ class StreamPublisher {
     }
     try {
       renew()
-      const publish: Publish = (entryId, event, state) =>
-        this.#publish(redis, entryId, event, state)
+      const publish: Publish = (entries) => this.#publish(redis, entries)
       const inOrder: InOrder = (step) => {
         this.#publishing = this.#publishing.then(step)
         this.#publishing.catch((error: unknown) => this.#endSession?.(error))
@@ -332,27 +337,25 @@ class StreamPublisher {
   }
 
   /**
-   * Publishes an event (fenced by the lease). Resolves true when written or already there
-   * (an explicit id at or before the last entry); false when the lease is lost, which
-   * ends the session.
+   * Publishes the events of one poll in one round trip (one EVALSHA, fenced by the lease,
+   * see `PUBLISH`). Resolves true when written (an explicit id at or before the last entry
+   * is skipped: already there); false when the lease is lost, which ends the session.
    */
-  async #publish(redis: Redis, entryId: string, event: unknown, state: string): Promise<boolean> {
+  async #publish(redis: Redis, entries: readonly Outgoing[]): Promise<boolean> {
+    if (entries.length === 0) return true
     const keys = this.#keys
+    const args: (string | number)[] = [
+      keys.stream,
+      keys.state,
+      keys.lease,
+      keys.floor,
+      this.#settings.id,
+      this.#settings.maxLen,
+    ]
+    for (const { id, event, state } of entries) args.push(id, JSON.stringify(event), state)
     let result: unknown
     try {
-      result = await redis.eval(
-        PUBLISH,
-        4,
-        keys.stream,
-        keys.state,
-        keys.lease,
-        keys.floor,
-        this.#settings.id,
-        entryId,
-        this.#settings.maxLen,
-        JSON.stringify(event),
-        state,
-      )
+      result = await runPublish(redis, args)
     } catch (error) {
       throw relayError(`relay: cannot publish ${this.name}`, error)
     }
