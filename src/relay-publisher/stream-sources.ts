@@ -10,8 +10,12 @@ import type { BookEvent } from '../book/book-event.js'
 import type { OrderBook } from '../book/order-book.js'
 import type { RelayKeys } from '../redis/redis.js'
 import type { RelayStream } from '../redis/stream-names.js'
+import {
+  type BalancesEntry,
+  balancesEntry,
+  balancesState,
+} from '../relay-reader/balances-entries.js'
 import { feedIds } from '../relay-reader/relay-streams.js'
-import type { Balance } from '../schemas/balance.js'
 import type { OpenOrder } from '../schemas/order.js'
 import type { PublicTrade } from '../schemas/public-trade.js'
 import type { Checkpoint } from '../streams/checkpoint.js'
@@ -208,17 +212,20 @@ export function streamSource(
     }
     case 'balances': {
       // Against the balances the last relay published: only what changed since (a new
-      // poller's first update calls every coin added).
-      let previous = (left?.[0] as { balances?: Balance[] } | undefined)?.balances
+      // poller's first update calls every coin added). Each entry holds the changes, the
+      // state the whole list (balances-entries.ts).
+      const leftState = left?.[0] as BalancesEntry | undefined
+      let last = leftState?.balances
+      let count = typeof leftState?.n === 'number' ? leftState.n : 0
+      let first = true
       return tapEach(venue.watchBalances(), ({ balances, changes }) => {
-        const since = previous === undefined ? changes : balanceChanges(previous, balances)
-        previous = undefined
-        const late = {
-          balances,
-          changes: balances.map((current) => ({ type: 'added', coin: current.coin, current })),
-        }
+        const since = first && last !== undefined ? balanceChanges(last, balances) : changes
+        first = false
         if (since.length === 0) return
-        void send('*', { balances, changes: since }, JSON.stringify([late]))
+        count += 1
+        const entry = balancesEntry(count, last, balances, since)
+        last = balances
+        void send('*', entry, balancesState(count, balances))
       })
     }
     case 'open-orders':

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis'
-import { concatMap, defer, from, map, type Observable } from 'rxjs'
+import { concatMap, defer, from, type Observable } from 'rxjs'
 import type { BookEvent } from '../book/book-event.js'
 import type { CursorProgress } from '../core/paginate-cursor.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
@@ -7,7 +7,6 @@ import { VenueRelayError } from '../errors/venue-relay-error.js'
 import { type RelayScope, relayKeys } from '../redis/redis.js'
 import { type RelayStream, relayStreamName } from '../redis/stream-names.js'
 import { checkPoolId, checkSource, unsignedId } from '../rest/index.js'
-import type { Balance } from '../schemas/balance.js'
 import type { PoolSummary } from '../schemas/pool-summary.js'
 import type { TradeDetail } from '../schemas/trade-detail.js'
 import type { Transfer } from '../schemas/transfer.js'
@@ -19,6 +18,7 @@ import type { BalancesUpdate } from '../streams/watch-balances.js'
 import { checkInterval, type KlineEvent } from '../streams/watch-klines.js'
 import type { OpenOrderEvent } from '../streams/watch-open-orders.js'
 import type { PublicTradeEvent } from '../streams/watch-trades.js'
+import { balancesDecoder } from './balances-entries.js'
 import {
   compareEntryIds,
   type FollowStart,
@@ -137,19 +137,13 @@ export function relayStreams(reader: RelayReader, scope: RelayScope): StreamSet 
       }),
     watchBalances: (options) => {
       relayedOptions('watchBalances', options, [])
-      return follow(
-        { kind: 'balances' },
-        { from: 'state' },
-        one<{ balances: Balance[]; changes: BalancesUpdate['changes'] }>,
-      ).pipe(
-        map(
-          ({ balances, changes }): BalancesUpdate => ({
-            balances,
-            byCoin: new Map(balances.map((balance) => [balance.coin, balance])),
-            changes,
-          }),
-        ),
-      )
+      // Per subscription: the list its entries' changes apply to.
+      return defer(() => {
+        const decode = balancesDecoder()
+        return follow<BalancesUpdate>({ kind: 'balances' }, { from: 'state' }, (entry) =>
+          decode(entry.event),
+        )
+      })
     },
     watchOpenOrders: () => follow({ kind: 'open-orders' }, { from: 'state' }, one<OpenOrderEvent>),
     watchPools: () => follow({ kind: 'pools' }, { from: 'state' }, one<PoolSummary[]>),
