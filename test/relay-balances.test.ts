@@ -50,6 +50,13 @@ function polls(seed: number, count: number): Balance[][] {
     else if (what < 0.75) list.push(coin(next++))
     else if (what < 0.82 && list.length > 3) list.splice(at, 1)
     else if (what < 0.85) list.reverse()
+    else if (what < 0.88) {
+      // A record whose fields change (one left out, or back): stored whole, not patched.
+      const record: Record<string, unknown> = { ...one }
+      if ('stablecoin_price' in record) delete record['stablecoin_price']
+      else record['stablecoin_price'] = '1'
+      list[at] = record as unknown as Balance
+    }
     // else: the same list again (no update)
     out.push(list)
   }

@@ -21,16 +21,45 @@ export interface BalancesEntry {
   readonly balances?: readonly Balance[]
   /** The changes, whole (entries of venue-rx 0.1, which all hold `balances` too). */
   readonly changes?: readonly BalanceChange[]
-  /** Coins added, changed (their current records) and removed, in this order. */
+  /** Coins added, changed (their current records, as patches) and removed, in this order. */
   readonly added?: readonly Balance[]
-  readonly changed?: readonly Balance[]
+  readonly changed?: readonly Patch[]
   readonly removed?: readonly string[]
   /** The previous records of coins changed or removed, where not the ones listed last. */
   readonly previous?: readonly Balance[]
-  /** Records of coins whose holding did not change but which differ (a valuation). */
-  readonly revalued?: readonly Balance[]
+  /** Records of coins whose holding did not change but which differ (a valuation), as patches. */
+  readonly revalued?: readonly Patch[]
   /** The order of the coins, when it is not the one the changes leave (added last). */
   readonly coins?: readonly string[]
+}
+
+/**
+ * A coin's record against the one listed last: its coin and the fields that differ (a
+ * record with the same fields, in the same order), or the whole record under `record`.
+ */
+export type Patch = { readonly coin: string } & Partial<Balance> & { readonly record?: Balance }
+
+/** The patch from `before` to `after` (see {@link Patch}). */
+function patchOf(before: Balance | undefined, after: Balance): Patch {
+  const keys = Object.keys(after) as (keyof Balance)[]
+  if (before === undefined || !sameKeys(Object.keys(before), keys))
+    return { coin: after.coin, record: after }
+  const patch: Record<string, unknown> = { coin: after.coin }
+  for (const key of keys) {
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) patch[key] = after[key]
+  }
+  return patch as Patch
+}
+
+const sameKeys = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((key, i) => key === b[i])
+
+/** The record a patch makes of the one held. */
+function applyPatch(held: ReadonlyMap<string, Balance>, patch: Patch): Balance {
+  if (patch.record !== undefined) return patch.record
+  const before = held.get(patch.coin)
+  if (before === undefined) throw malformed()
+  return { ...before, ...patch }
 }
 
 /** Every this many entries, one holds the whole list (a reader after a gap goes on there). */
@@ -50,7 +79,7 @@ export function balancesEntry(
   changes: readonly BalanceChange[],
 ): BalancesEntry {
   const added: Balance[] = []
-  const changed: Balance[] = []
+  const changed: Patch[] = []
   const removed: string[] = []
   const previous: Balance[] = []
   const before = new Map((last ?? []).map((balance) => [balance.coin, balance]))
@@ -60,7 +89,7 @@ export function balancesEntry(
       continue
     }
     if (change.type === 'removed') removed.push(change.coin)
-    else changed.push(change.current)
+    else changed.push(patchOf(before.get(change.coin), change.current))
     if (!same(before.get(change.coin), change.previous)) previous.push(change.previous)
   }
   const lists = {
@@ -71,9 +100,9 @@ export function balancesEntry(
   }
   if (last === undefined || n % BALANCES_SNAPSHOT_EVERY === 0) return { n, balances, ...lists }
   const touched = new Set(changes.map((change) => change.coin))
-  const revalued = balances.filter(
-    (balance) => !touched.has(balance.coin) && !same(before.get(balance.coin), balance),
-  )
+  const revalued = balances
+    .filter((balance) => !touched.has(balance.coin) && !same(before.get(balance.coin), balance))
+    .map((balance) => patchOf(before.get(balance.coin), balance))
   const order = [...before.keys()].filter((coin) => !removed.includes(coin))
   order.push(...added.map((balance) => balance.coin))
   const coins = balances.map((balance) => balance.coin)
@@ -130,11 +159,11 @@ export function balancesDecoder(): (event: unknown) => readonly BalancesUpdate[]
     }
     const changes = changesOf(entry, held)
     const byCoin = new Map(held)
-    for (const current of [...(entry.added ?? []), ...(entry.changed ?? [])]) {
-      byCoin.set(current.coin, current)
+    for (const current of entry.added ?? []) byCoin.set(current.coin, current)
+    for (const patch of [...(entry.changed ?? []), ...(entry.revalued ?? [])]) {
+      byCoin.set(patch.coin, applyPatch(held, patch))
     }
     for (const coin of entry.removed ?? []) byCoin.delete(coin)
-    for (const current of entry.revalued ?? []) byCoin.set(current.coin, current)
     const ordered =
       entry.coins === undefined
         ? byCoin
@@ -157,11 +186,11 @@ function changesOf(entry: BalancesEntry, held: ReadonlyMap<string, Balance>): Ba
       (current): BalanceChange => ({ type: 'added', coin: current.coin, current }),
     ),
     ...(changed ?? []).map(
-      (current): BalanceChange => ({
+      (patch): BalanceChange => ({
         type: 'changed',
-        coin: current.coin,
-        previous: previousOf(current.coin),
-        current,
+        coin: patch.coin,
+        previous: previousOf(patch.coin),
+        current: applyPatch(held, patch),
       }),
     ),
     ...(removed ?? []).map(
