@@ -22,7 +22,9 @@
  * 3. Round trips: EVALSHA/EVAL calls (`INFO commandstats`) against entries added
  *    (`XINFO STREAM` entries-added) over the whole run; and, as the earlier way measured
  *    here, 2,000 own trades published one call per event (each awaited, as the relay did)
- *    against the same published a page of 100 per call: calls and time per event.
+ *    against the same published a page of 100 per call: calls and time per event. The
+ *    redis-server of test/helpers writes its append-only file with `appendfsync always`,
+ *    so a call costs a durable write: the time ratio is that of such a server.
  */
 import { Redis } from 'ioredis'
 import { startRelay } from '../src/relay.js'
