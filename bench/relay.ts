@@ -17,8 +17,8 @@
  *    - poll answer → event: from the answer that first carried the change (the depth
  *      `timestamp`, the trade's `global_seq`) being in the poller's hands to the event.
  *      Through the relay, to the consumer's event: the relay's parse and diff, its publish
- *      (one EVAL per event: lease check and XADD; a feed's items one after the other), the
- *      consumer's XREAD and decode; this is the latency the relay adds. Directly, to the direct venue's own
+ *      (one EVALSHA per poll: lease check and XADD of its events in order), the consumer's
+ *      XREAD and decode; this is the latency the relay adds. Directly, to the direct venue's own
  *      event: the parse and diff every poller pays anyway.
  *    - consumer event − direct event: the same change seen through the relay and by the
  *      bot polling itself. The two pollers keep phases of their own (apart by up to one

@@ -3,7 +3,7 @@
  * process, so that one's heap and JIT do not colour the next), then one table of the
  * figures each reports against its target. Each script prints its own full table too.
  *
- *   npm run bench            all of them, about 3.5 minutes
+ *   npm run bench            all of them, about 5 minutes
  *   npm run bench -- depth   those whose file name contains "depth"
  */
 import { spawn } from 'node:child_process'
@@ -19,6 +19,7 @@ const SCRIPTS = [
   'shared-polling.ts',
   'feed-memory.ts',
   'relay.ts',
+  'relay-memory.ts',
 ]
 
 async function run(script: string): Promise<{ summaries: Summary[]; output: string }> {

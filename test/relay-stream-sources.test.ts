@@ -34,8 +34,11 @@ function rig(kind: 'trades' | 'open-orders', takeover: Partial<Takeover>, venue 
   const openOrders = new Subject<PollBatch<OpenOrderEvent>>()
   const sources: RelaySources = { trades: () => trades, openOrders: () => openOrders }
   const published: unknown[] = []
-  const publish: Publish = async (_id, event) => {
-    published.push(event)
+  /** The number of events of each publish (each one a round trip to Redis). */
+  const calls: number[] = []
+  const publish: Publish = async (entries) => {
+    calls.push(entries.length)
+    for (const { event } of entries) published.push(event)
     return true
   }
   let steps: Promise<unknown> = Promise.resolve()
@@ -58,7 +61,7 @@ function rig(kind: 'trades' | 'open-orders', takeover: Partial<Takeover>, venue 
       await seen
     }
   }
-  return { trades, openOrders, published, subscription, drained }
+  return { trades, openOrders, published, calls, subscription, drained }
 }
 
 describe('relay publisher: the first poll on a takeover', () => {
@@ -72,6 +75,22 @@ describe('relay publisher: the first poll on a takeover', () => {
     await drained()
     subscription.unsubscribe()
     expect(published).toEqual(asTrades(trade(3), trade(2)))
+  })
+
+  it("publishes a poll's events in one call, and polls that come while one is written in the next", async () => {
+    const { trades, published, calls, subscription, drained } = rig('trades', {})
+    trades.next({ initial: true, events: asTrades(trade(1), trade(2), trade(3)) })
+    await drained()
+    expect(calls).toEqual([3])
+    // Two polls before the first one's publish starts: one call; a third after it: another.
+    trades.next({ initial: false, events: asTrades(trade(4), trade(5)) })
+    trades.next({ initial: false, events: asTrades(trade(6)) })
+    await Promise.resolve()
+    trades.next({ initial: false, events: asTrades(trade(7)) })
+    await drained()
+    subscription.unsubscribe()
+    expect(calls).toEqual([3, 3, 1])
+    expect(published).toEqual(asTrades(...[1, 2, 3, 4, 5, 6, 7].map(trade)))
   })
 
   it('calls a gap when the initial window does not overlap the trades published last', async () => {

@@ -116,9 +116,10 @@ export class RelayMetrics {
     if (stream !== undefined) this.#requests.inc({ stream })
   }
 
-  /** One event added to `stream` in Redis. */
-  published(stream: string): void {
-    this.#published.inc({ stream })
+  /** `events` entries added to `stream` in Redis (one call of a poll's events). */
+  published(stream: string, events = 1): void {
+    if (events <= 0) return
+    this.#published.inc({ stream }, events)
     this.#lastPublish.set({ stream }, Date.now() / 1000)
     this.#publishedAt.set(stream, performance.now())
   }

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto'
+import type { Redis } from 'ioredis'
+
 /**
  * The Lua scripts a relay runs in Redis. Each is one atomic step, so that two relays (or a
  * relay that stalled past its lease) can never both publish a stream.
@@ -34,24 +37,41 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0`
 
 /**
- * Publishes one event, fenced by the lease: nothing is written unless `ARGV[1]` holds it.
- * KEYS: stream, state, lease, floor. ARGV: owner, entry id (`*` or explicit), the
- * entries to keep, event JSON, state text (`''` to keep the state as it is).
- * Once the stream holds a tenth more than it keeps, its oldest entries are trimmed down
- * to what it keeps, and the id of the last one trimmed is stored as the floor: a reader
- * starting before the floor would miss entries, and is told so.
- * Returns the entry id, `'lost'` when the lease is not ours, or `'old'` when an explicit id
- * is not after the last entry (that item is published already).
+ * Publishes the events of one poll (one or more) in one call, fenced by the lease: nothing
+ * is written unless `ARGV[1]` holds it, and a script runs whole, so the one check covers
+ * every write of the call. KEYS: stream, state, lease, floor. ARGV: owner (relay id and nonce), the entries
+ * to keep, then per event three values: its entry id (`*` or explicit), its JSON, and
+ * the state after it (`''` to keep the state as it is).
+ * Events are added in order. An explicit id that is not after the last entry is skipped
+ * (that item is published already), and so is the state given with it. The state key
+ * holds the last state given, under the id of its event (`<id> <state>`); it is written
+ * once per call, also before an error is returned, so it never lags behind an entry
+ * written. Once the stream holds a tenth more than it keeps, its oldest entries are
+ * trimmed down to what it keeps, and the id of the last one trimmed is stored as the
+ * floor: a reader starting before the floor would miss entries, and is told so.
+ * Returns `[entries added, id of the last one added ('' for none)]`, or `'lost'` when the
+ * lease is not ours.
  */
 export const PUBLISH = `
 if redis.call('GET', KEYS[3]) ~= ARGV[1] then return 'lost' end
-local id = redis.pcall('XADD', KEYS[1], ARGV[2], 'e', ARGV[4])
-if type(id) == 'table' and id.err then
-  if string.find(id.err, 'equal or smaller', 1, true) then return 'old' end
-  return id
+local added = 0
+local last = ''
+local state = false
+for i = 3, #ARGV, 3 do
+  local id = redis.pcall('XADD', KEYS[1], ARGV[i], 'e', ARGV[i + 1])
+  if type(id) == 'table' and id.err then
+    if not string.find(id.err, 'equal or smaller', 1, true) then
+      if state then redis.call('SET', KEYS[2], state) end
+      return id
+    end
+  else
+    added = added + 1
+    last = id
+    if ARGV[i + 2] ~= '' then state = id .. ' ' .. ARGV[i + 2] end
+  end
 end
-if ARGV[5] ~= '' then redis.call('SET', KEYS[2], id .. ' ' .. ARGV[5]) end
-local keep = tonumber(ARGV[3])
+if state then redis.call('SET', KEYS[2], state) end
+local keep = tonumber(ARGV[2])
 local length = redis.call('XLEN', KEYS[1])
 if length > keep + math.floor(keep / 10) then
   local excess = length - keep
@@ -59,4 +79,22 @@ if length > keep + math.floor(keep / 10) then
   redis.call('SET', KEYS[4], oldest[excess][1])
   redis.call('XTRIM', KEYS[1], 'MINID', oldest[excess + 1][1])
 end
-return id`
+return { added, last }`
+
+const PUBLISH_SHA = createHash('sha1').update(PUBLISH).digest('hex')
+
+/**
+ * Runs {@link PUBLISH} by its SHA1 (EVALSHA: the script's text is not sent each time),
+ * loading it with EVAL when Redis does not know it yet (a new or restarted server).
+ */
+export async function runPublish(
+  redis: Redis,
+  args: readonly (string | number)[],
+): Promise<unknown> {
+  try {
+    return await redis.evalsha(PUBLISH_SHA, 4, ...args)
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error
+    return await redis.eval(PUBLISH, 4, ...args)
+  }
+}

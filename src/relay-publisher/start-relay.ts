@@ -24,8 +24,14 @@ import { realTimers, schedulerTimers, type TimerProvider } from '../timers.js'
 import { createRelayVenue, type Venue } from '../venue.js'
 import { type IntegerLimits, RELAY_LIMITS } from './relay-limits.js'
 import { checkMetricsOptions, RelayMetrics, serveMetrics } from './relay-metrics.js'
-import { ACQUIRE, PUBLISH, RELEASE, RENEW } from './scripts.js'
-import { type InOrder, type Publish, streamSource, takeoverOf } from './stream-sources.js'
+import { ACQUIRE, RELEASE, RENEW, runPublish } from './scripts.js'
+import {
+  type InOrder,
+  type Outgoing,
+  type Publish,
+  streamSource,
+  takeoverOf,
+} from './stream-sources.js'
 
 /**
  * Settings of {@link startRelay}: the venue's options (the relay polls with them, under
@@ -392,8 +398,7 @@ class StreamPublisher {
     }
     try {
       renew()
-      const publish: Publish = (entryId, event, state) =>
-        this.#publish(redis, entryId, event, state)
+      const publish: Publish = (entries) => this.#publish(redis, entries)
       const inOrder: InOrder = (step) => {
         this.#publishing = this.#publishing.then(step)
         this.#publishing.catch((error: unknown) => this.#endSession?.(error))
@@ -424,27 +429,25 @@ class StreamPublisher {
   }
 
   /**
-   * Publishes an event (fenced by the lease). Resolves true when written or already there
-   * (an explicit id at or before the last entry); false when the lease is lost, which
-   * ends the session.
+   * Publishes the events of one poll in one round trip (one EVALSHA, fenced by the lease,
+   * see `PUBLISH`). Resolves true when written (an explicit id at or before the last entry
+   * is skipped: already there); false when the lease is lost, which ends the session.
    */
-  async #publish(redis: Redis, entryId: string, event: unknown, state: string): Promise<boolean> {
+  async #publish(redis: Redis, entries: readonly Outgoing[]): Promise<boolean> {
+    if (entries.length === 0) return true
     const keys = this.#keys
+    const args: (string | number)[] = [
+      keys.stream,
+      keys.state,
+      keys.lease,
+      keys.floor,
+      this.#settings.owner,
+      this.#settings.maxLen,
+    ]
+    for (const { id, event, state } of entries) args.push(id, JSON.stringify(event), state)
     let result: unknown
     try {
-      result = await redis.eval(
-        PUBLISH,
-        4,
-        keys.stream,
-        keys.state,
-        keys.lease,
-        keys.floor,
-        this.#settings.owner,
-        entryId,
-        this.#settings.maxLen,
-        JSON.stringify(event),
-        state,
-      )
+      result = await runPublish(redis, args)
     } catch (error) {
       throw relayError(`relay: cannot publish ${this.name}`, error)
     }
@@ -452,8 +455,9 @@ class StreamPublisher {
       this.#endSession?.()
       return false
     }
-    if (typeof result === 'string' && result !== 'old') this.#lastPublished = result
-    if (result !== 'old') this.#settings.metrics.published(this.name)
+    const [added, last] = Array.isArray(result) ? result : [0, '']
+    if (typeof last === 'string' && last !== '') this.#lastPublished = last
+    this.#settings.metrics.published(this.name, Number(added))
     return true
   }
 }

@@ -10,8 +10,12 @@ import type { BookEvent } from '../book/book-event.js'
 import type { OrderBook } from '../book/order-book.js'
 import type { RelayKeys } from '../redis/redis.js'
 import type { RelayStream } from '../redis/stream-names.js'
+import {
+  type BalancesEntry,
+  balancesEntry,
+  balancesState,
+} from '../relay-reader/balances-entries.js'
 import { feedIds } from '../relay-reader/relay-streams.js'
-import type { Balance } from '../schemas/balance.js'
 import type { OpenOrder } from '../schemas/order.js'
 import type { PublicTrade } from '../schemas/public-trade.js'
 import type { Checkpoint } from '../streams/checkpoint.js'
@@ -25,11 +29,76 @@ import {
 } from '../streams/relay-sources.js'
 import type { Venue } from '../venue.js'
 
-/** Writes one event (and the state, `''` to keep it); false when the lease is lost. */
-export type Publish = (entryId: string, event: unknown, state: string) => Promise<boolean>
+/** One event to publish. */
+export interface Outgoing {
+  /** Its entry id: `*` (Redis numbers it), or explicit (a cursor feed's item). */
+  readonly id: string
+  readonly event: unknown
+  /** What a late reader replays after this event, `''` to keep the state as it is. */
+  readonly state: string
+}
+
+/**
+ * Writes events in order in one round trip (and the state of the last one that has one);
+ * false when the lease is lost.
+ */
+export type Publish = (entries: readonly Outgoing[]) => Promise<boolean>
 
 /** Runs a publish after the ones before it. */
 export type InOrder = (step: () => Promise<unknown>) => void
+
+/** Events of one publish at most (a feed's backfill sends a page after the other). */
+const BATCH_MAX = 500
+
+/** What {@link batcher} gives a stream's source. */
+interface Sender {
+  /**
+   * Sends an event: it joins the publish that is gathering, written after every publish
+   * before it. Resolves true once written, false when it was not (the lease was lost, or
+   * the publish failed: either ends the session).
+   */
+  send(id: string, event: unknown, state: string): Promise<boolean>
+  /** Events sent and not written yet. */
+  backlog(): number
+}
+
+/**
+ * One publish (one round trip) per run of events: what is sent from one poll's events,
+ * which arrive together, up to the moment its publish starts (after the ones before it)
+ * is written together, in order, up to {@link BATCH_MAX} events.
+ */
+function batcher(inOrder: InOrder, publish: Publish): Sender {
+  let gathering: Outgoing[] | undefined
+  let written: Promise<boolean> = Promise.resolve(true)
+  let backlog = 0
+  const send = (id: string, event: unknown, state: string): Promise<boolean> => {
+    if (gathering === undefined || gathering.length >= BATCH_MAX) {
+      const entries: Outgoing[] = []
+      gathering = entries
+      let settle: (ok: boolean) => void = () => undefined
+      written = new Promise<boolean>((resolve) => {
+        settle = resolve
+      })
+      inOrder(async () => {
+        // Closed once its turn came: what is sent from now on is the next publish.
+        if (gathering === entries) gathering = undefined
+        try {
+          const ok = await publish(entries)
+          settle(ok)
+        } catch (error) {
+          settle(false)
+          throw error
+        } finally {
+          backlog -= entries.length
+        }
+      })
+    }
+    gathering.push({ id, event, state })
+    backlog += 1
+    return written
+  }
+  return { send, backlog: () => backlog }
+}
 
 /** A book's whole state is stored with its snapshots and every this many events. */
 const BOOK_STATE_EVERY = 50
@@ -56,9 +125,9 @@ export async function takeoverOf(
 }
 
 /**
- * The venue's events of `stream`, each published (through `inOrder`, one publish after
- * the other) as it comes; on a takeover, going on from what the last relay published.
- * A feed's cursor moves only once its item is in Redis. Public trades and open orders
+ * The venue's events of `stream`, each published as it comes, in order, the events of one
+ * poll together in one publish (through `inOrder`, one publish after the other); on a
+ * takeover, going on from what the last relay published. Public trades and open orders
  * come from `sources` (the venue's streams one batch per poll): their first poll, flagged
  * `initial`, is what is sorted out against the last relay's entries.
  */
@@ -70,6 +139,8 @@ export function streamSource(
   publish: Publish,
   inOrder: InOrder,
 ): Observable<unknown> {
+  const sender = batcher(inOrder, publish)
+  const { send } = sender
   const tapEach = <T>(events: Observable<T>, onEvent: (event: T) => void): Observable<T> =>
     events.pipe(tap(onEvent))
   switch (stream.kind) {
@@ -90,7 +161,7 @@ export function streamSource(
           sinceState = 0
           state = JSON.stringify([snapshotOf(book, shifted.timestamp)])
         }
-        inOrder(() => publish('*', shifted, state))
+        void send('*', shifted, state)
       })
     }
     case 'trades': {
@@ -102,7 +173,7 @@ export function streamSource(
           initial && published.length > 0
             ? tradesAfter(published, tradesOf(events), poolId)
             : events
-        for (const event of fresh) inOrder(() => publish('*', event, ''))
+        for (const event of fresh) void send('*', event, '')
       })
     }
     case 'klines': {
@@ -138,7 +209,7 @@ export function streamSource(
         if (text === leftOpen) return
         leftOpen = undefined
         const state = event.type === 'update' ? `[${text}]` : '[]'
-        inOrder(() => publish('*', event, state))
+        void send('*', event, state)
       })
     }
     case 'pools': {
@@ -148,36 +219,39 @@ export function streamSource(
         const text = JSON.stringify(pools)
         if (text === last) return
         last = text
-        inOrder(() => publish('*', pools, `[${text}]`))
+        void send('*', pools, `[${text}]`)
       })
     }
     case 'balances': {
       // Against the balances the last relay published: only what changed since (a new
-      // poller's first update calls every coin added).
-      let previous = (left?.[0] as { balances?: Balance[] } | undefined)?.balances
+      // poller's first update calls every coin added). Each entry holds the changes, the
+      // state the whole list (balances-entries.ts).
+      const leftState = left?.[0] as BalancesEntry | undefined
+      let last = leftState?.balances
+      let count = typeof leftState?.n === 'number' ? leftState.n : 0
+      let first = true
       return tapEach(venue.watchBalances(), ({ balances, changes }) => {
-        const since = previous === undefined ? changes : balanceChanges(previous, balances)
-        previous = undefined
-        const late = {
-          balances,
-          changes: balances.map((current) => ({ type: 'added', coin: current.coin, current })),
-        }
+        const since = first && last !== undefined ? balanceChanges(last, balances) : changes
+        first = false
         if (since.length === 0) return
-        inOrder(() => publish('*', { balances, changes: since }, JSON.stringify([late])))
+        count += 1
+        const entry = balancesEntry(count, last, balances, since)
+        last = balances
+        void send('*', entry, balancesState(count, balances))
       })
     }
     case 'open-orders':
-      return openOrdersSource(venue, sources, left, inOrder, publish)
+      return openOrdersSource(venue, sources, left, inOrder, send)
     case 'my-trades':
-      return feed(resume, feedIds.cursorOf, feedIds.ofCursor, publish, (checkpoint) =>
+      return feed(resume, feedIds.cursorOf, feedIds.ofCursor, sender, (checkpoint) =>
         venue.watchMyTrades({ checkpoint }),
       )
     case 'transfers':
-      return feed(resume, feedIds.cursorOf, feedIds.ofCursor, publish, (checkpoint) =>
+      return feed(resume, feedIds.cursorOf, feedIds.ofCursor, sender, (checkpoint) =>
         venue.watchTransfers({ checkpoint }),
       )
     case 'fills':
-      return feed(resume, feedIds.fillCursorOf, feedIds.ofFillCursor, publish, (checkpoint) =>
+      return feed(resume, feedIds.fillCursorOf, feedIds.ofFillCursor, sender, (checkpoint) =>
         venue.watchFills({ checkpoint }),
       )
   }
@@ -195,7 +269,7 @@ function openOrdersSource(
   sources: RelaySources,
   left: readonly unknown[] | undefined,
   inOrder: InOrder,
-  publish: Publish,
+  publish: Sender['send'],
 ): Observable<unknown> {
   const open = new Map<string, OpenOrder>()
   for (const event of (left ?? []) as OpenOrderEvent[]) open.set(event.order.id, event.order)
@@ -204,8 +278,7 @@ function openOrdersSource(
   const send = (event: OpenOrderEvent) => {
     if (event.type === 'closed') open.delete(event.order.id)
     else open.set(event.order.id, event.order)
-    const state = stateNow()
-    inOrder(() => publish('*', event, state))
+    void publish('*', event, stateNow())
   }
   // The first poll's events, sorted out against `left`.
   const settle = async (events: readonly OpenOrderEvent[]) => {
@@ -238,24 +311,30 @@ function openOrdersSource(
 
 /**
  * A cursor feed published item by item: the feed's checkpoint starts it after the last
- * published entry, and its `save` (which the feed awaits before the next item) is the
- * publish of the item just delivered, under an id made from its cursor.
+ * published entry, and its `save` sends the item just delivered, under an id made from
+ * its cursor. A page's items are sent together (one publish); the feed waits for Redis
+ * only when {@link BATCH_MAX} items are not written yet. Its cursor may run ahead of
+ * Redis meanwhile: if a publish fails or the lease is lost, the session ends, and the
+ * next one starts after the last entry written.
  */
 function feed<T>(
   resume: Resume | undefined,
   cursorOfId: (id: string) => string,
   idOfCursor: (cursor: string) => string,
-  publish: Publish,
+  sender: Sender,
   watch: (checkpoint: Checkpoint<string>) => Observable<T>,
 ): Observable<T> {
   let pending: T | undefined
   const checkpoint: Checkpoint<string> = {
     load: () => (resume === undefined ? undefined : cursorOfId(resume.id)),
-    save: async (cursor) => {
+    save: (cursor) => {
       const item = pending
       pending = undefined
-      const kept = await publish(idOfCursor(cursor), item, '')
-      if (!kept) throw new Error('the lease was lost')
+      const written = sender.send(idOfCursor(cursor), item, '')
+      if (sender.backlog() < BATCH_MAX) return
+      return written.then((kept) => {
+        if (!kept) throw new Error('the lease was lost')
+      })
     },
   }
   return watch(checkpoint).pipe(

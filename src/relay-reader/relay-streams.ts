@@ -1,11 +1,10 @@
-import { concatMap, defer, from, map, type Observable } from 'rxjs'
+import { concatMap, defer, from, type Observable } from 'rxjs'
 import type { BookEvent } from '../book/book-event.js'
 import type { CursorProgress } from '../core/paginate-cursor.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { type RelayScope, relayKeys } from '../redis/redis.js'
 import { type RelayStream, relayStreamName } from '../redis/stream-names.js'
 import { checkPoolId, checkSource, unsignedId } from '../rest/index.js'
-import type { Balance } from '../schemas/balance.js'
 import type { PoolSummary } from '../schemas/pool-summary.js'
 import type { TradeDetail } from '../schemas/trade-detail.js'
 import type { Transfer } from '../schemas/transfer.js'
@@ -17,6 +16,7 @@ import type { BalancesUpdate } from '../streams/watch-balances.js'
 import { checkInterval, type KlineEvent } from '../streams/watch-klines.js'
 import type { OpenOrderEvent } from '../streams/watch-open-orders.js'
 import type { PublicTradeEvent } from '../streams/watch-trades.js'
+import { balancesDecoder } from './balances-entries.js'
 import { type FollowStart, followRelay, type RelayEntry, type RelayReader } from './follow.js'
 
 /** Entry ids of the cursor feeds: the cursor itself, so a reader starts right after it. */
@@ -139,20 +139,18 @@ export function relayStreams(reader: RelayReader, scope: RelayScope): StreamSet 
       }),
     watchBalances: (options) => {
       relayedOptions('watchBalances', options, [])
-      return follow(
-        'watchBalances',
-        { kind: 'balances' },
-        { from: 'state' },
-        one<{ balances: Balance[]; changes: BalancesUpdate['changes'] }>,
-      ).pipe(
-        map(
-          ({ balances, changes }): BalancesUpdate => ({
-            balances,
-            byCoin: new Map(balances.map((balance) => [balance.coin, balance])),
-            changes,
-          }),
-        ),
-      )
+      // Per subscription: the list its entries' changes apply to (kept across a resync:
+      // the stored list then says what changed since the last update).
+      return defer(() => {
+        const decode = balancesDecoder()
+        return follow<BalancesUpdate>(
+          'watchBalances',
+          { kind: 'balances' },
+          { from: 'state' },
+          (entry) => decode(entry.event),
+          'resync',
+        )
+      })
     },
     watchOpenOrders: () =>
       follow('watchOpenOrders', { kind: 'open-orders' }, { from: 'state' }, one<OpenOrderEvent>),

@@ -1,4 +1,6 @@
-import { map, type Observable } from 'rxjs'
+import { concatMap, map, type Observable, switchMap } from 'rxjs'
+import { fromRequest } from '../core/from-request.js'
+import { retryBackoff } from '../core/retry-backoff.js'
 import { checkPoolId } from '../rest/index.js'
 import type { Checkpoint } from './checkpoint.js'
 import {
@@ -20,6 +22,8 @@ import {
 } from './fills.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
+import { streamPipeline } from './stream-pipeline.js'
+import { myTradesSpec } from './watch-my-trades.js'
 
 /**
  * Options of `watchFills`. The cursor is a fill cursor: a `global_seq` (every fill of that
@@ -88,7 +92,9 @@ export function fillsSpec(
  * Every fill of the account exactly once, in `global_seq` order: the own-trades feed,
  * each trade turned into the account's side of it (role, side and fee worked out from its
  * chain account); a self-trade gives two fills, maker first. Backfill, then the shared
- * tail; resumable through `checkpoint`. Throws `VenueInputError` at once for bad options.
+ * tail, which follows the own-trades tail ({@link tradesFillsTail}): one poller of the
+ * account's trades whether own trades, fills or both are watched. Resumable through
+ * `checkpoint`. Throws `VenueInputError` at once for bad options.
  */
 export function watchFills(context: StreamContext, options?: FillsOptions): Observable<Fill> {
   const given = feedOptions('watchFills', options, ['poolId']) as FillsOptions
@@ -96,8 +102,40 @@ export function watchFills(context: StreamContext, options?: FillsOptions): Obse
   if (poolId !== undefined) checkPoolId('watchFills', poolId)
   const cursor =
     given.cursor === undefined ? undefined : checkFillCursor('watchFills', given.cursor)
-  return cursorFeed(context, fillsSpec(context, poolId), { ...given, cursor }).pipe(
+  const spec = fillsSpec(context, poolId)
+  return cursorFeed(context, spec, { ...given, cursor }, tradesFillsTail(context, poolId)).pipe(
     map((item) => item.fill),
+  )
+}
+
+/**
+ * The shared tail of the fills (of one pool, or all), made from the shared tail of the
+ * own trades (`watchMyTrades()`), so that the trades are polled once for both: its start
+ * and pages as they are (a `global_seq` is a fill cursor: the whole trade), each trade as
+ * the account's fills in it. Shared and reported under the fills key (`watchFills()`),
+ * after the chain account is known.
+ */
+export function tradesFillsTail(
+  context: StreamContext,
+  poolId: number | undefined,
+): Observable<TailEvent<FillAtCursor, string>> {
+  const trades = sharedTail(context, myTradesSpec(poolId))
+  const key = fillsSpec(context, poolId).key
+  return streamPipeline<TailEvent<FillAtCursor, string>>(context, key, (lane) =>
+    fromRequest(() => chainAccount(context, lane.rest)).pipe(
+      retryBackoff<string>(lane.retry()),
+      switchMap((account) =>
+        trades.pipe(
+          concatMap((event): TailEvent<FillAtCursor, string>[] => {
+            if (event.type !== 'item') {
+              if (event.type === 'page') lane.ok()
+              return [event]
+            }
+            return fillsAtCursors(event.item, account).map((item) => ({ type: 'item', item }))
+          }),
+        ),
+      ),
+    ),
   )
 }
 
@@ -106,7 +144,7 @@ export function watchFills(context: StreamContext, options?: FillsOptions): Obse
  * its items unwrapped to the fills: what `watchOrder` follows.
  */
 export function fillsTail(context: StreamContext): Observable<TailEvent<Fill, string>> {
-  return sharedTail(context, fillsSpec(context, undefined)).pipe(
+  return tradesFillsTail(context, undefined).pipe(
     map(
       (event): TailEvent<Fill, string> =>
         event.type === 'item' ? { type: 'item', item: event.item.fill } : event,

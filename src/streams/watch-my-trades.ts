@@ -2,7 +2,12 @@ import type { Observable } from 'rxjs'
 import { compareIds } from '../decimal.js'
 import { checkPoolId, unsignedId } from '../rest/index.js'
 import type { TradeDetail } from '../schemas/trade-detail.js'
-import { type CursorFeedOptions, cursorFeed, feedOptions } from './cursor-feed.js'
+import {
+  type CursorFeedOptions,
+  type CursorFeedSpec,
+  cursorFeed,
+  feedOptions,
+} from './cursor-feed.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 
@@ -44,23 +49,28 @@ export function watchMyTrades(
   const { poolId } = given
   if (poolId !== undefined) checkPoolId('watchMyTrades', poolId)
   const cursor = given.cursor === undefined ? undefined : checkCursor(given.cursor)
-  return cursorFeed<TradeDetail, string>(
-    context,
-    {
-      key: streamKey('watchMyTrades', poolId === undefined ? [] : [{ poolId }]),
-      pageSize: PAGE,
-      fetchPage: (rest, after, signal) =>
-        // No cursor yet: no filter at all, so a trade with global_seq 0 is not skipped.
-        rest.trades({ poolId, afterSeq: after, sort: 'asc', limit: PAGE }, { signal }),
-      head: async (rest, signal) =>
-        (await rest.trades({ poolId, sort: 'desc', limit: 1 }, { signal }))[0]?.global_seq,
-      cursorOf: (trade) => trade.global_seq,
-      timeOf: (trade) => trade.timestamp,
-      compare: compareIds,
-      checkCursor,
-    },
-    { ...given, cursor },
-  )
+  return cursorFeed<TradeDetail, string>(context, myTradesSpec(poolId), { ...given, cursor })
+}
+
+/**
+ * The feed spec of the account's own trades, optionally of one pool: its shared tail (key
+ * `watchMyTrades()`, or with the pool) is the one poller of the account's trades, which
+ * the fills feed and `watchOrder` follow too.
+ */
+export function myTradesSpec(poolId: number | undefined): CursorFeedSpec<TradeDetail, string> {
+  return {
+    key: streamKey('watchMyTrades', poolId === undefined ? [] : [{ poolId }]),
+    pageSize: PAGE,
+    fetchPage: (rest, after, signal) =>
+      // No cursor yet: no filter at all, so a trade with global_seq 0 is not skipped.
+      rest.trades({ poolId, afterSeq: after, sort: 'asc', limit: PAGE }, { signal }),
+    head: async (rest, signal) =>
+      (await rest.trades({ poolId, sort: 'desc', limit: 1 }, { signal }))[0]?.global_seq,
+    cursorOf: (trade) => trade.global_seq,
+    timeOf: (trade) => trade.timestamp,
+    compare: compareIds,
+    checkCursor,
+  }
 }
 
 /**
