@@ -50,6 +50,8 @@ import { startRedisServer } from '../test/helpers/redis-server.js'
 import { printColumns, SUMMARY_ONLY, summaryLine } from './support/measure.js'
 
 const LATENCY_POLL_MS = 50
+/** The consumer's `relay.readIntervalMs`: the default, then a short one. */
+const READ_INTERVALS = [100, 10] as const
 const CHANGES = 100
 const LOAD_POLL_MS = 100
 const WINDOW_MS = 3_000
@@ -209,7 +211,10 @@ interface LatencyRow {
 
 // 1. Latency.
 
-async function latency(redisUrl: string): Promise<{ rows: LatencyRow[]; missed: number }> {
+async function latency(
+  redisUrl: string,
+  readIntervalMs: number,
+): Promise<{ rows: LatencyRow[]; missed: number }> {
   const sim = await startSimulator({ seed: 7, clock: 'manual' })
   sim.advance(150)
   const relayAnswers: Answer[] = []
@@ -222,7 +227,7 @@ async function latency(redisUrl: string): Promise<{ rows: LatencyRow[]; missed: 
     pollIntervalMs: LATENCY_POLL_MS,
     maxRequestsPerSecond: 1_000,
   }
-  const prefix = 'bench-latency'
+  const prefix = `bench-latency-${readIntervalMs}`
   const relay = await startRelay({
     ...common,
     dispatcher: relayPool.dispatcher,
@@ -234,7 +239,7 @@ async function latency(redisUrl: string): Promise<{ rows: LatencyRow[]; missed: 
   const consumer = createVenue({
     baseUrl: sim.url,
     apiKey: sim.apiKey,
-    relay: { redis: redisUrl, prefix },
+    relay: { redis: redisUrl, prefix, readIntervalMs },
   })
   const viaDirect = watchSeen(direct)
   const viaRelay = watchSeen(consumer)
@@ -451,30 +456,36 @@ async function requests(redisUrl: string): Promise<Record<string, Window>> {
 const redis = await startRedisServer()
 try {
   const ping = await pingMs(redis.url)
-  const { rows, missed } = await latency(redis.url)
-  console.log(
-    `1. Latency through the relay, pollIntervalMs ${LATENCY_POLL_MS}, ${CHANGES} market changes (a tick and an own market order each), ms`,
-  )
-  console.log(
-    "   added: from the last byte of the venue's answer that carried the change, at the relay's",
-  )
-  console.log(
-    "   dispatcher, to the consumer's event (the relay's parse, publish, the consumer's XREAD)\n",
-  )
-  printColumns(
-    ['figure', 'stream', 'median', 'p95', 'samples'],
-    rows.map((row) => [
-      row.figure,
-      row.stream,
-      fmt(quantile(row.samples, 0.5), 2),
-      fmt(quantile(row.samples, 0.95), 2),
-      String(row.samples.length),
-    ]),
-  )
-  console.log(
-    `\nRedis round trip alone (ioredis PING, median of ${PINGS}): ${fmt(ping, 3)} ms` +
-      (missed > 0 ? `; ${missed} changes left the book as it was (no depth event)` : ''),
-  )
+  // The consumer's reads: the default wait after a read that found nothing, and a short one.
+  let rows: LatencyRow[] = []
+  for (const readIntervalMs of READ_INTERVALS) {
+    const measured = await latency(redis.url, readIntervalMs)
+    if (readIntervalMs === READ_INTERVALS[0]) rows = measured.rows
+    console.log(
+      `1. Latency through the relay, pollIntervalMs ${LATENCY_POLL_MS}, consumer readIntervalMs ${readIntervalMs}, ${CHANGES} market changes (a tick and an own market order each), ms`,
+    )
+    console.log(
+      "   added: from the last byte of the venue's answer that carried the change, at the relay's",
+    )
+    console.log(
+      "   dispatcher, to the consumer's event (the relay's parse, publish, the consumer's read)\n",
+    )
+    printColumns(
+      ['figure', 'stream', 'median', 'p95', 'samples'],
+      measured.rows.map((row) => [
+        row.figure,
+        row.stream,
+        fmt(quantile(row.samples, 0.5), 2),
+        fmt(quantile(row.samples, 0.95), 2),
+        String(row.samples.length),
+      ]),
+    )
+    if (measured.missed > 0) {
+      console.log(`(${measured.missed} changes left the book as it was: no depth event)`)
+    }
+    console.log('')
+  }
+  console.log(`Redis round trip alone (ioredis PING, median of ${PINGS}): ${fmt(ping, 3)} ms`)
   const added = quantile(
     rows.find((row) => row.stream === 'depth:0' && row.figure === FIGURES[0])?.samples ?? [],
     0.5,

@@ -65,7 +65,9 @@ export interface VenueSettings
     'apiKey' | 'dispatcher' | 'scheduler' | 'relay' | 'sharedBudget'
   > {
   /** Where the relay's Redis is (`host:port`, no credentials), when `relay` is set. */
-  readonly relay: { readonly redis: string; readonly prefix: string } | undefined
+  readonly relay:
+    | { readonly redis: string; readonly prefix: string; readonly readIntervalMs: number }
+    | undefined
   /** Where the shared budget's Redis is, when `sharedBudget` is set. */
   readonly sharedBudget: { readonly redis: string; readonly prefix: string } | undefined
   /** Whether an API key was given (the key itself is never exposed). */
@@ -271,7 +273,13 @@ function buildVenue(
     ...visible,
     // Where Redis is, without its credentials.
     relay:
-      relay === undefined ? undefined : { redis: describeRedis(relay.redis), prefix: relay.prefix },
+      relay === undefined
+        ? undefined
+        : {
+            redis: describeRedis(relay.redis),
+            prefix: relay.prefix,
+            readIntervalMs: relay.readIntervalMs,
+          },
     sharedBudget:
       sharedBudget === undefined
         ? undefined
@@ -318,7 +326,11 @@ function buildVenue(
     relay === undefined
       ? polledStreams(context, resolved.marketData)
       : relayStreams(
-          { context, connection: new RedisConnection(relay.redis, 'venue-rx-reader') },
+          {
+            context,
+            connection: new RedisConnection(relay.redis, 'venue-rx-reader'),
+            readIntervalMs: relay.readIntervalMs,
+          },
           {
             prefix: relay.prefix,
             baseUrl: resolved.baseUrl,

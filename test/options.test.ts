@@ -146,6 +146,33 @@ describe('createVenue rejects invalid options synchronously', () => {
     expectOptionError({ baseUrl: BASE, orderLookups }, 'orderLookups')
   })
 
+  it.each([0, 4, 10_001, 2.5, '100', null])(
+    'rejects relay.readIntervalMs %s (a whole number of ms from 5 to 10000)',
+    (readIntervalMs) => {
+      const relay = { redis: 'redis://127.0.0.1:6379', readIntervalMs }
+      expectOptionError({ baseUrl: BASE, relay } as never, 'relay.readIntervalMs')
+    },
+  )
+
+  it('shows relay.readIntervalMs in the settings: 100 by default, or the one given', () => {
+    const redis = 'redis://127.0.0.1:6379'
+    const given = createVenue({ baseUrl: BASE, relay: { redis, readIntervalMs: 10 } })
+    const plain = createVenue({ baseUrl: BASE, relay: { redis } })
+    expect(given.settings.relay).toEqual({
+      redis: '127.0.0.1:6379',
+      prefix: 'venue-rx',
+      readIntervalMs: 10,
+    })
+    expect(plain.settings.relay?.readIntervalMs).toBe(100)
+    // The shared budget takes no read interval.
+    expectOptionError(
+      { baseUrl: BASE, sharedBudget: { redis, readIntervalMs: 10 } } as never,
+      'sharedBudget.readIntervalMs',
+    )
+    void given.close()
+    void plain.close()
+  })
+
   it('refuses null where an option is expected: only undefined means "not given"', () => {
     expectOptionError({ baseUrl: BASE, backoff: { jitter: null } } as never, 'backoff.jitter')
     const redis = 'redis://127.0.0.1:6379'

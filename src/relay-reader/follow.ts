@@ -64,6 +64,8 @@ export interface FollowSpec<T> {
 export interface RelayReader {
   readonly context: StreamContext
   readonly connection: RedisConnection
+  /** How long a stream that read everything waits before its next read, ms. */
+  readonly readIntervalMs: number
 }
 
 /**
@@ -77,9 +79,8 @@ export type TailValue =
   /** Entries after `after` up to `floor` were trimmed before the tail read them. */
   | { readonly type: 'trimmed'; readonly after: string; readonly floor: string }
 
-/** Entries per read, and the wait after a read that reached the end of a stream, ms. */
+/** Entries per read. */
 const BATCH = 500
-const READ_EVERY_MS = 100
 /** Tail entries held for a subscriber that is still catching up, or saving, at most. */
 const MAX_HELD = 10_000
 
@@ -91,7 +92,8 @@ const MAX_HELD = 10_000
  * `spec.key`. Each subscription first catches up on its own, from the stream's state (a
  * book's last snapshot and the events after it) or from its cursor, then joins the tail
  * ({@link backfillThenJoin}), with nothing lost or repeated. Reads never block: each one
- * takes what is there, and one that reached the end waits 100 ms on the venue's scheduler,
+ * takes what is there, and one that reached the end waits `readIntervalMs` (default 100)
+ * on the venue's scheduler,
  * so every reader of the venue shares one Redis connection.
  *
  * @example
@@ -285,7 +287,7 @@ function catchUp<T>(
 
 /**
  * Runs `step` on the venue's Redis connection until it says `'done'` (the observable
- * completes) or fails (it errors), waiting 100 ms on the lane's scheduler after a step that
+ * completes) or fails (it errors), waiting `readIntervalMs` on the lane's scheduler after a step that
  * says it reached the end of the stream (`true`). The connection is held while subscribed.
  */
 function readLoop<V>(
@@ -306,7 +308,7 @@ function readLoop<V>(
     let waiting: Subscription | undefined
     const wait = () =>
       new Promise<void>((resolve) => {
-        waiting = scheduler.schedule(resolve, READ_EVERY_MS)
+        waiting = scheduler.schedule(resolve, reader.readIntervalMs)
       })
     const run = <R>(command: (redis: Redis) => Promise<R>) => reader.connection.run(command)
     const loop = async () => {
