@@ -90,6 +90,30 @@ describe('paginateCursor: backfill and tail', () => {
     })
   })
 
+  it("measureFrom: 'start': tail polls start intervalMs apart, the answer's 5 ms included", () => {
+    const scheduler = testScheduler()
+    scheduler.run(({ cold }) => {
+      const venue = venueOf(7, { 7: 12 })
+      const fetches: number[] = []
+      const feed = paginateCursor(
+        options(
+          scheduler,
+          (cursor) => {
+            fetches.push(scheduler.now())
+            return cold(LATENCY, { p: venue(cursor, scheduler.now(), 3) })
+          },
+          { measureFrom: 'start' },
+        ),
+      )
+      const subscription = feed.subscribe()
+      scheduler.schedule(() => subscription.unsubscribe(), 45)
+      scheduler.flush()
+      // 0: [1,2,3] full; 5: [4,5,6] full; 10: [] short (7 appears at 12) -> the next at 20
+      // (10 after the start of the last, not 10 after its answer at 15); 20: [7]; 30; 40.
+      expect(fetches).toEqual([0, 5, 10, 20, 30, 40])
+    })
+  })
+
   it('respects the start cursor (exclusive): the first page is asked after it and items at or before it are dropped', () => {
     const scheduler = testScheduler()
     scheduler.run(({ cold, expectObservable }) => {

@@ -45,6 +45,21 @@ describe('poll', () => {
     })
   })
 
+  it("measureFrom: 'start': requests start intervalMs apart whatever the answers take, the next at once after a longer one, never overlapping", () => {
+    testScheduler().run(({ cold, expectSubscriptions }) => {
+      const quick = cold('---(a|)')
+      const slow = cold('---------------(a|)')
+      const polled = poll(inTurn(quick, slow, quick, quick), {
+        intervalMs: 10,
+        measureFrom: 'start',
+      }).pipe(take(4))
+      polled.subscribe()
+      // quick at 0 (3 frames), slow at 10 (15 frames: ends at 25), quick at once at 25, then 35.
+      expectSubscriptions(quick.subscriptions).toBe(['^--!', '25ms ^--!', '35ms ^--!'])
+      expectSubscriptions(slow.subscriptions).toBe(['10ms ^--------------!'])
+    })
+  })
+
   it('uses the scheduler it is given for the pause', () => {
     const scheduler = testScheduler()
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {

@@ -111,10 +111,11 @@ describe('venue.watchDepth against the simulator', () => {
     await waitFor(() => count(hits, V2_PATH) >= 6, '6 polls')
     const report = await firstValueFrom(venue.health)
     expect(Object.keys(report).filter((key) => key.startsWith('watchDepth('))).toHaveLength(1)
-    // One poller: each request at least one interval after the previous one.
+    // One poller: requests start an interval (20 ms) apart, give or take how long each
+    // took to reach the server; three pollers would send some within a few ms of another.
     const polls = hits.filter((h) => h.path === V2_PATH)
     for (let i = 1; i < polls.length; i += 1) {
-      expect((polls[i]?.at ?? 0) - (polls[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(15)
+      expect((polls[i]?.at ?? 0) - (polls[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(10)
     }
     for (const subscription of subscriptions) subscription.unsubscribe()
   })

@@ -81,6 +81,11 @@ export interface PaginateCursorOptions<T, C> {
   readonly pageSize: number
   /** Pause between polls once caught up (tail), ms. */
   readonly intervalMs: number
+  /**
+   * Where the tail's pause counts from: the end of the last page's request (default), or
+   * its start (`'start'`: polls `intervalMs` apart whatever the answers take).
+   */
+  readonly measureFrom?: 'end' | 'start' | undefined
   /** Called with each delivered item's cursor, after delivery; the next item waits for it. */
   readonly save?: ((cursor: C) => Promise<void> | void) | undefined
   /** Retry of a failed page (the cursor is kept, so nothing repeats). */
@@ -271,6 +276,8 @@ class CursorPager<T, C> {
   #held: Held<C>[] = []
   /** The request or the pause under way. */
   #pending: Subscription | undefined
+  /** When the last page was asked for (the scheduler's clock). */
+  #requestedAt = 0
   // A trampoline: a page asked for while the loop is already running (a page that
   // answered synchronously) is fetched once the running step has returned, so that the
   // call stack stays flat whatever the number of synchronous pages.
@@ -313,6 +320,7 @@ class CursorPager<T, C> {
    * while it is in flight aborts it.
    */
   #request(cursor: C | undefined): void {
+    this.#requestedAt = (this.#options.scheduler ?? asyncScheduler).now()
     const controller = new AbortController()
     let answer: ObservableInput<readonly T[]>
     try {
@@ -450,7 +458,7 @@ class CursorPager<T, C> {
 
   /** Progress, then the next page at once, a pause, or the end (`handOver`). */
   #afterPage(step: Step<T>): void {
-    const { onProgress, handOver, intervalMs, scheduler } = this.#options
+    const { onProgress, handOver, intervalMs, scheduler, measureFrom } = this.#options
     try {
       const cursor = this.#delivered
       const held = this.#held
@@ -472,7 +480,12 @@ class CursorPager<T, C> {
       } else if (decision === 'next' && step.moved) {
         this.fetchNext()
       } else {
-        this.#pending = timer(intervalMs, scheduler as SchedulerLike).subscribe(this.#fetchNext)
+        const spent =
+          measureFrom === 'start' ? (scheduler ?? asyncScheduler).now() - this.#requestedAt : 0
+        this.#pending = timer(
+          Math.max(0, intervalMs - spent),
+          scheduler as SchedulerLike,
+        ).subscribe(this.#fetchNext)
       }
     } catch (error) {
       this.#fail(error)

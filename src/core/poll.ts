@@ -1,4 +1,5 @@
 import {
+  asyncScheduler,
   defer,
   type Observable,
   type ObservableInput,
@@ -21,15 +22,25 @@ import { fromRequest } from './from-request.js'
  * ```
  */
 export interface PollOptions {
-  /** Pause between the end of one request and the start of the next, in ms. */
+  /**
+   * Time between requests, in ms: from the end of one to the start of the next (default),
+   * or from the start of one to the start of the next with `measureFrom: 'start'`.
+   */
   readonly intervalMs: number
+  /**
+   * `'end'` (default): the pause starts when an answer arrives, so a slow answer spaces the
+   * requests out. `'start'`: requests start `intervalMs` apart whatever the answers take
+   * (the next one at once when an answer took longer), so a slow venue costs no polls.
+   * Requests never overlap either way.
+   */
+  readonly measureFrom?: 'end' | 'start'
   /** Scheduler of the pause (tests pass a TestScheduler; default: asyncScheduler). */
   readonly scheduler?: SchedulerLike
 }
 
 /**
  * Polls: the first request at once, the next one `intervalMs` after the previous one
- * completed, so requests never overlap. Emits each answer. An error ends the
+ * completed (or started, with `measureFrom: 'start'`), so requests never overlap. Emits each answer. An error ends the
  * Observable (compose {@link retryBackoff} to go on); unsubscribing aborts the request
  * in flight.
  *
@@ -43,8 +54,18 @@ export function poll<T>(
   request: (signal: AbortSignal) => ObservableInput<T>,
   options: PollOptions,
 ): Observable<T> {
-  const { intervalMs, scheduler } = options
-  return defer(() => fromRequest(request)).pipe(
-    repeat({ delay: () => timer(intervalMs, scheduler as SchedulerLike) }),
+  const { intervalMs, scheduler, measureFrom = 'end' } = options
+  const clock = scheduler ?? asyncScheduler
+  let startedAt = 0
+  return defer(() => {
+    startedAt = clock.now()
+    return fromRequest(request)
+  }).pipe(
+    repeat({
+      delay: () => {
+        const spent = measureFrom === 'start' ? clock.now() - startedAt : 0
+        return timer(Math.max(0, intervalMs - spent), scheduler as SchedulerLike)
+      },
+    }),
   )
 }

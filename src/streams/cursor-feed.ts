@@ -128,6 +128,7 @@ export function sharedTail<T, C>(
             compare: spec.compare,
             pageSize: spec.pageSize,
             intervalMs: lane.intervalMs,
+            measureFrom: 'start',
             retry: lane.retry(),
             onProgress: ({ cursor, held, newest }) => {
               lane.ok()
@@ -193,6 +194,7 @@ export function cursorFeed<T, C>(
                   compare,
                   pageSize: spec.pageSize,
                   intervalMs: lane.intervalMs,
+                  measureFrom: 'start',
                   save,
                   retry: lane.retry(),
                   onProgress: (progress) => {

@@ -156,7 +156,7 @@ function laneOf(context: StreamContext, key: string): StreamLane {
 
 /**
  * The source of a polled stream: `fetch` every `pollIntervalMs` (the next request that
- * long after the previous answer), each answer reported `ok`, a failure retried with the
+ * long after the previous one started, or at once after an answer that took longer), each answer reported `ok`, a failure retried with the
  * venue's backoff; the first answer after a retry is marked `afterRecovery`.
  * `maxAmbiguousRetries` bounds the retries of the venue's ambiguous 500 in a row.
  *
@@ -173,6 +173,9 @@ export function pollAnswers<T>(
     let afterRecovery = false
     return poll((signal) => fetch(lane.rest, signal), {
       intervalMs: lane.intervalMs,
+      // Polls start pollIntervalMs apart: a slow answer (or a wait for the budget) does not
+      // stretch the cadence.
+      measureFrom: 'start',
       ...(lane.scheduler ? { scheduler: lane.scheduler } : {}),
     }).pipe(
       tap(lane.ok),
