@@ -41,7 +41,10 @@ export interface VenueOptions {
   readonly apiKey?: string | undefined
   /** Market-data set for depth, klines and latest trades. Default `'v2'`. */
   readonly marketData?: MarketDataSource
-  /** Pause between the end of one poll and the next, in ms. Default 1,000. */
+  /**
+   * Time from the start of one poll of a stream to the start of the next, in ms (the next
+   * at once when a poll took longer). Default 1,000.
+   */
   readonly pollIntervalMs?: number
   /** Total time allowed per request, in ms. Default 10,000. */
   readonly requestTimeoutMs?: number
