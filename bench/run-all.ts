@@ -3,14 +3,17 @@
  * process, so that one's heap and JIT do not colour the next), then one table of the
  * figures each reports against its target. Each script prints its own full table too.
  *
- *   npm run bench            all of them, about 5 minutes
+ *   npm run bench            all of them, about 7 minutes
  *   npm run bench -- depth   those whose file name contains "depth"
  */
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { printTable, type Summary } from './support/measure.js'
 
-/** The scripts with a target, in the order of the README's table. */
+/**
+ * The scripts with a target, in the order of the README's table; then freshness.ts, whose
+ * figures (staleness against the square-root oracle) have no target yet.
+ */
 const SCRIPTS = [
   'depth-poll.ts',
   'book-apply.ts',
@@ -20,6 +23,7 @@ const SCRIPTS = [
   'feed-memory.ts',
   'relay.ts',
   'relay-memory.ts',
+  'freshness.ts',
 ]
 
 async function run(script: string): Promise<{ summaries: Summary[]; output: string }> {

@@ -5,6 +5,8 @@
  * @packageDocumentation
  */
 
+// The bursty regime of the built-in market
+export type { BurstSpec } from './market/burst-regime.js'
 // Quirks of a live venue: the spec, its check and the controller (`sim.quirks`)
 export { checkQuirks } from './market/check-quirks.js'
 // The market and its contract

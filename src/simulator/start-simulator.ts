@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net'
+import type { BurstSpec } from './market/burst-regime.js'
 import { createMarket as createBuiltInMarket } from './market/create-market.js'
 import type { VenueQuirks } from './market/quirk-spec.js'
 import { Quirks } from './market/quirks.js'
@@ -72,6 +73,13 @@ export interface SimulatorOptions {
    * capped trade lists); change them later with `quirks.set`. Default none.
    */
   readonly quirks?: VenueQuirks
+  /**
+   * The bursty regime of the built-in market (see {@link BurstSpec}; `{}` for its
+   * defaults): each pool alternates bursts of crowd activity and quiet spells, and the
+   * demo account trades at market every few seconds. Default off. Pair it with a
+   * `tickMs` well under its `changeGapMs` (e.g. 10).
+   */
+  readonly bursts?: BurstSpec
   /**
    * `'realtime'` (default) ticks every `tickMs` and starts at the wall clock; `'manual'`
    * ticks only on `advance` and starts at a fixed time (see `startTime`).
@@ -262,6 +270,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     ...(options.pools === undefined ? {} : { pools: [...options.pools] }),
     ...(startTime === undefined ? {} : { startTime }),
     quirks,
+    ...(options.bursts === undefined ? {} : { bursts: options.bursts }),
   })
   const server = createSimulatorServer({ market, faults })
   await new Promise<void>((resolve, reject) => {

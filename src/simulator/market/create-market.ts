@@ -6,6 +6,7 @@
 import { createAccountView } from './account-view.js'
 import { realignAmms } from './arbitrageur.js'
 import { BookView } from './book-view.js'
+import { BurstRegime, checkBurstSpec } from './burst-regime.js'
 import { Crowd } from './crowd-traders.js'
 import { DemoTrader } from './demo-trader.js'
 import { endowAccounts } from './genesis.js'
@@ -71,6 +72,15 @@ export function createMarket(options: MarketOptions): SimulatedMarket {
         endowed: endowed.get(account.name) ?? new Map(),
       }),
   )
+  const bursts =
+    options.bursts === undefined
+      ? undefined
+      : new BurstRegime(
+          core,
+          crowd,
+          checkBurstSpec(options.bursts),
+          core.accounts.keyed[0]?.name ?? '',
+        )
   const treasury = new Treasury(core, endowed)
   const books = new BookView(core)
   const desk = new OrderDesk(core)
@@ -102,8 +112,11 @@ export function createMarket(options: MarketOptions): SimulatedMarket {
     ticks: () => core.ticks,
     tick: () => {
       core.nextTick()
-      crowd.act()
-      for (const trader of traders) trader.act()
+      if (bursts !== undefined) bursts.act()
+      else {
+        crowd.act()
+        for (const trader of traders) trader.act()
+      }
       treasury.act()
       realignAmms(core)
     },

@@ -60,15 +60,23 @@ export class Crowd {
 
   /** One tick of crowd activity in every pool. */
   act(): void {
+    for (const crowd of this.#pools) this.#act(crowd)
+  }
+
+  /** One step of crowd activity in pool `poolId` alone (the bursty regime's). */
+  actIn(poolId: number): void {
+    const crowd = this.#pools[poolId]
+    if (crowd !== undefined) this.#act(crowd)
+  }
+
+  #act(crowd: PoolCrowd): void {
     const random = this.#core.random
-    for (const crowd of this.#pools) {
-      this.#moveFair(crowd)
-      for (const maker of MAKERS) this.#maintain(crowd, maker)
-      if (random.chance(0.5)) this.#take(crowd)
-      if (random.chance(0.15)) {
-        const quantity = randomSize(random, crowd.pool, 2, 20)
-        this.#core.swap(crowd.pool.id, random.pick(TAKERS), random.chance(0.5), quantity)
-      }
+    this.#moveFair(crowd)
+    for (const maker of MAKERS) this.#maintain(crowd, maker)
+    if (random.chance(0.5)) this.#take(crowd)
+    if (random.chance(0.15)) {
+      const quantity = randomSize(random, crowd.pool, 2, 20)
+      this.#core.swap(crowd.pool.id, random.pick(TAKERS), random.chance(0.5), quantity)
     }
   }
 

@@ -6,6 +6,7 @@
  *
  * The simulator never imports the client (`src/` outside `src/simulator/`).
  */
+import type { BurstSpec } from './burst-regime.js'
 import type { Quirks } from './quirks.js'
 
 /**
@@ -645,4 +646,11 @@ export interface MarketOptions {
    * (`startSimulator` passes `sim.quirks`); default none. A market of your own may ignore it.
    */
   quirks?: Quirks
+  /**
+   * The bursty regime (see {@link BurstSpec}): each pool alternates bursts of crowd
+   * activity and quiet spells, the demo account trades at market every few seconds, and
+   * the keyed accounts' own strategies stay idle. Default off (the crowd acts in every
+   * pool every tick). A market of your own may ignore it.
+   */
+  bursts?: BurstSpec
 }
