@@ -320,9 +320,11 @@ describe('sharing', () => {
     await Promise.all(subscribers.map((s) => s.nth(1)))
     const start = count(hits, '/api/v1/pools/1')
     await waitFor(() => count(hits, '/api/v1/pools/1') >= start + 6, '6 more polls')
+    // One poller: requests start 50 ms apart, give or take how long each took to reach
+    // the server; two pollers would send some within a few ms of another.
     const polls = hits.filter((h) => h.path === '/api/v1/pools/1')
     for (let i = 1; i < polls.length; i += 1) {
-      expect((polls[i]?.at ?? 0) - (polls[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(45)
+      expect((polls[i]?.at ?? 0) - (polls[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(25)
     }
     const report = await firstValueFrom(venue.health)
     expect(Object.keys(report).filter((key) => key.startsWith('watchPool('))).toEqual([
