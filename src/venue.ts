@@ -22,6 +22,7 @@ import type { TradeDetail } from './schemas/trade-detail.js'
 import type { Transfer } from './schemas/transfer.js'
 import { SharedBudget } from './shared-budget/shared-budget.js'
 import type { Fill } from './streams/fills.js'
+import { Nudges } from './streams/nudges.js'
 import { type RelaySources, relaySources } from './streams/relay-sources.js'
 import type { StreamContext } from './streams/stream-context.js'
 import { noArguments } from './streams/stream-options.js'
@@ -317,6 +318,7 @@ function buildVenue(
     orderLookups: resolved.orderLookups,
     fillGraceMs: resolved.fillGraceMs,
     lookups: venueLookups(),
+    nudges: new Nudges(),
   }
 
   const guard = guardStreams(resolved.apiKey)

@@ -60,6 +60,19 @@ describe('poll', () => {
     })
   })
 
+  it('wake: ends the pause at once, and a wake during a request makes the next one follow it without a pause', () => {
+    testScheduler().run(({ cold, hot, expectSubscriptions }) => {
+      const request = cold('---(a|)')
+      // Wakes at 7 (in the pause after the first request) and at 9 (during the second).
+      const wake = hot('7ms x 1ms x')
+      poll(() => request, { intervalMs: 100, wake })
+        .pipe(take(3))
+        .subscribe()
+      // 0-3; woken at 7: 7-10, woken during it: 10-13; no wake: it would be 0, 103, 206.
+      expectSubscriptions(request.subscriptions).toBe(['^--!', '7ms ^--!', '10ms ^--!'])
+    })
+  })
+
   it('uses the scheduler it is given for the pause', () => {
     const scheduler = testScheduler()
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {

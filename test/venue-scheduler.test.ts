@@ -18,6 +18,7 @@ import type {
 } from '../src/streams/relay-sources.js'
 import { createRelayVenue } from '../src/venue.js'
 import {
+  balance,
   dataFor,
   openOrder,
   orderWithTrades,
@@ -224,6 +225,48 @@ describe('a venue on a virtual clock', () => {
       state: 'failed',
       errorCode: 'VENUE_NOT_FOUND',
     })
+  })
+
+  it('causal refresh: a new own trade seen by the feed polls the balances and the open orders at once, not at their next interval', async () => {
+    // A trade of the account lands at 2,700 ms, and moves the balance with it.
+    const LANDS = 2_700
+    let now = () => 0
+    const newer = { ...tradeDetail, global_seq: '1002' }
+    const payload = (pathname: string, query: URLSearchParams) => {
+      const landed = now() >= LANDS
+      if (pathname === '/api/v1/trades') {
+        if (query.get('sort') === 'desc') return [landed ? newer : tradeDetail]
+        return landed && query.get('global_seq') === String(tradeDetail.global_seq) ? [newer] : []
+      }
+      if (pathname === '/api/v1/balances') {
+        return [{ ...balance, balance: landed ? '990.25' : '1000.25' }]
+      }
+      if (pathname === '/api/v1/open-orders') return []
+      return dataFor(pathname)
+    }
+    const { venue, requests, advance, scheduler } = rig(
+      { pollIntervalMs: 1000 },
+      () => 200,
+      payload,
+    )
+    now = () => scheduler.now()
+    const trades = venue.watchMyTrades().subscribe()
+    // The balances and open orders start half an interval later: their polls fall at 500,
+    // 1,500, 2,500, 3,500; the feed's at 0, 1,000, 2,000, 3,000.
+    await advance(500)
+    const seen: { at: number; balance: string | undefined }[] = []
+    const balances = venue.watchBalances().subscribe(({ balances: list }) => {
+      seen.push({ at: scheduler.now(), balance: list[0]?.balance })
+    })
+    const orders = venue.watchOpenOrders().subscribe()
+    await advance(3_400)
+    for (const subscription of [trades, balances, orders]) subscription.unsubscribe()
+    const at = (path: string) =>
+      requests.filter((r) => r.path.split('?')[0] === path).map((r) => r.at)
+    // The feed saw the trade at 3,000: the balances and the open orders were polled then.
+    expect(at('/api/v1/balances')).toEqual([500, 1_500, 2_500, 3_000])
+    expect(at('/api/v1/open-orders')).toEqual([500, 1_500, 2_500, 3_000])
+    expect(seen.at(-1)).toEqual({ at: 3_000, balance: '990.25' })
   })
 
   it('watchOrder: a fill the tail sent before the order was found comes in global_seq order with the fills of its record', async () => {

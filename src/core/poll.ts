@@ -1,10 +1,13 @@
 import {
   asyncScheduler,
   defer,
-  type Observable,
+  Observable,
   type ObservableInput,
+  race,
   repeat,
   type SchedulerLike,
+  Subject,
+  take,
   timer,
 } from 'rxjs'
 import { fromRequest } from './from-request.js'
@@ -34,6 +37,12 @@ export interface PollOptions {
    * Requests never overlap either way.
    */
   readonly measureFrom?: 'end' | 'start'
+  /**
+   * Each emission asks for a request at once: it ends the pause under way, or, during a
+   * request, makes the next one follow it without a pause (what it was woken for may have
+   * come after that request was answered).
+   */
+  readonly wake?: Observable<unknown>
   /** Scheduler of the pause (tests pass a TestScheduler; default: asyncScheduler). */
   readonly scheduler?: SchedulerLike
 }
@@ -54,18 +63,35 @@ export function poll<T>(
   request: (signal: AbortSignal) => ObservableInput<T>,
   options: PollOptions,
 ): Observable<T> {
-  const { intervalMs, scheduler, measureFrom = 'end' } = options
+  const { intervalMs, scheduler, measureFrom = 'end', wake } = options
   const clock = scheduler ?? asyncScheduler
-  let startedAt = 0
-  return defer(() => {
-    startedAt = clock.now()
-    return fromRequest(request)
-  }).pipe(
-    repeat({
-      delay: () => {
-        const spent = measureFrom === 'start' ? clock.now() - startedAt : 0
-        return timer(Math.max(0, intervalMs - spent), scheduler as SchedulerLike)
-      },
-    }),
-  )
+  return new Observable<T>((subscriber) => {
+    let startedAt = 0
+    let woken = false
+    const kicks = new Subject<void>()
+    const wakes = wake?.subscribe(() => {
+      woken = true
+      kicks.next()
+    })
+    const polls = defer(() => {
+      startedAt = clock.now()
+      woken = false
+      return fromRequest(request)
+    })
+      .pipe(
+        repeat({
+          delay: () => {
+            if (woken) return timer(0, scheduler as SchedulerLike)
+            const spent = measureFrom === 'start' ? clock.now() - startedAt : 0
+            const pause = timer(Math.max(0, intervalMs - spent), scheduler as SchedulerLike)
+            return wake === undefined ? pause : race(pause, kicks.pipe(take(1)))
+          },
+        }),
+      )
+      .subscribe(subscriber)
+    return () => {
+      wakes?.unsubscribe()
+      polls.unsubscribe()
+    }
+  })
 }

@@ -16,6 +16,7 @@ import { type CursorProgress, paginateCursor } from '../core/paginate-cursor.js'
 import { retryBackoff } from '../core/retry-backoff.js'
 import type { RestClient } from '../rest/index.js'
 import type { Checkpoint } from './checkpoint.js'
+import type { NudgeTopic } from './nudges.js'
 import type { StreamContext } from './stream-context.js'
 import { checkpointOption, onProgressOption, streamOptions } from './stream-options.js'
 import { streamPipeline } from './stream-pipeline.js'
@@ -61,6 +62,11 @@ export interface CursorFeedSpec<T, C> {
   readonly compare: (a: C, b: C) => number
   /** Rejects a cursor of the wrong form (e.g. loaded from another feed's checkpoint). */
   readonly checkCursor: (cursor: unknown) => C
+  /**
+   * What a new item seen by the shared tail nudges (the account's trades and transfers:
+   * `account`, so the balances and open orders are polled at once).
+   */
+  readonly nudges?: NudgeTopic | undefined
 }
 
 /**
@@ -116,10 +122,13 @@ export function sharedTail<T, C>(
 ): Observable<TailEvent<T, C>> {
   return streamPipeline<TailEvent<T, C>>(context, spec.key, (lane) => {
     const pages = new Subject<TailEvent<T, C>>()
+    // The newest item the tail has seen, from its start.
+    let seen: C | undefined
     return fromRequest((signal) => spec.head(lane.rest, signal)).pipe(
       retryBackoff<C | undefined>(lane.retry()),
-      concatMap((head) =>
-        concat(
+      concatMap((head) => {
+        seen = head
+        return concat(
           of<TailEvent<T, C>>({ type: 'start', cursor: head }),
           paginateCursor<T, C>({
             start: head,
@@ -132,6 +141,13 @@ export function sharedTail<T, C>(
             retry: lane.retry(),
             onProgress: ({ cursor, held, newest }) => {
               lane.ok()
+              // A newer item than the tail had seen (held in the settle window or not).
+              if (spec.nudges !== undefined && newest !== undefined) {
+                if (seen === undefined || spec.compare(newest, seen) > 0) {
+                  context.nudges.nudge(spec.nudges)
+                }
+                seen = newest
+              }
               pages.next({ type: 'page', cursor, held, newest })
             },
             scheduler: lane.scheduler,
@@ -141,8 +157,8 @@ export function sharedTail<T, C>(
             map((item): TailEvent<T, C> => ({ type: 'item', item })),
             mergeWith(pages),
           ),
-        ),
-      ),
+        )
+      }),
     )
   })
 }

@@ -8,6 +8,8 @@ import { pollAnswers, streamPipeline } from './stream-pipeline.js'
 export interface PolledResourceOptions {
   /** Bound on retries of the ambiguous 500 (single-resource streams). */
   readonly maxAmbiguousRetries?: number
+  /** Each emission asks for a poll at once (causal refresh). */
+  readonly wake?: Observable<unknown>
 }
 
 /**
@@ -20,10 +22,15 @@ export function polledResource<T>(
   fetch: (rest: RestClient, signal: AbortSignal) => Promise<T>,
   options: PolledResourceOptions = {},
 ): Observable<T> {
-  return streamPipeline(context, key, pollAnswers(fetch, options.maxAmbiguousRetries), {
-    shape: pipe(
-      map((polled) => polled.value),
-      distinctUntilDeepChanged(),
-    ),
-  })
+  return streamPipeline(
+    context,
+    key,
+    pollAnswers(fetch, options.maxAmbiguousRetries, options.wake),
+    {
+      shape: pipe(
+        map((polled) => polled.value),
+        distinctUntilDeepChanged(),
+      ),
+    },
+  )
 }

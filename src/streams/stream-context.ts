@@ -3,6 +3,7 @@ import type { HealthBoard } from '../core/health.js'
 import type { BackoffOptions } from '../core/retry-backoff.js'
 import type { StreamRegistry } from '../core/stream-registry.js'
 import type { RestClient } from '../rest/index.js'
+import type { Nudges } from './nudges.js'
 import type { VenueLookups } from './venue-lookups.js'
 
 /** What every stream of one venue is built from. */
@@ -23,6 +24,8 @@ export interface StreamContext {
   readonly fillGraceMs: number
   /** Answers the venue's streams share (account, clock offset, recent pages). */
   readonly lookups: VenueLookups
+  /** What one stream sees that makes others poll at once (a new own trade: balances). */
+  readonly nudges: Nudges
   /** Scheduler of polls and retries (tests); default asyncScheduler. */
   readonly scheduler?: SchedulerLike | undefined
 }

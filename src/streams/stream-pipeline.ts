@@ -158,7 +158,8 @@ function laneOf(context: StreamContext, key: string): StreamLane {
  * The source of a polled stream: `fetch` every `pollIntervalMs` (the next request that
  * long after the previous one started, or at once after an answer that took longer), each answer reported `ok`, a failure retried with the
  * venue's backoff; the first answer after a retry is marked `afterRecovery`.
- * `maxAmbiguousRetries` bounds the retries of the venue's ambiguous 500 in a row.
+ * `maxAmbiguousRetries` bounds the retries of the venue's ambiguous 500 in a row; each
+ * emission of `wake` asks for a poll at once (causal refresh, see `Nudges`).
  *
  * @example
  * ```ts
@@ -168,6 +169,7 @@ function laneOf(context: StreamContext, key: string): StreamLane {
 export function pollAnswers<T>(
   fetch: (rest: RestClient, signal: AbortSignal) => Promise<T>,
   maxAmbiguousRetries?: number,
+  wake?: Observable<unknown>,
 ): StreamSource<Polled<T>> {
   return (lane) => {
     let afterRecovery = false
@@ -176,6 +178,8 @@ export function pollAnswers<T>(
       // Polls start pollIntervalMs apart: a slow answer (or a wait for the budget) does not
       // stretch the cadence.
       measureFrom: 'start',
+      // What another stream saw may call for a poll at once (a new own trade: balances).
+      ...(wake === undefined ? {} : { wake }),
       ...(lane.scheduler ? { scheduler: lane.scheduler } : {}),
     }).pipe(
       tap(lane.ok),

@@ -95,8 +95,12 @@ export function watchBalances(
     failArgument('watchBalances', 'includeValuation', 'must be true or false', includeValuation)
   }
   const same = includeValuation === true ? sameWithValuation : sameHolding
-  const state = polledResource(context, streamKey('watchBalances'), (rest, signal) =>
-    rest.balances({ signal }),
+  // A new own trade or transfer seen by a running feed polls the balances at once.
+  const state = polledResource(
+    context,
+    streamKey('watchBalances'),
+    (rest, signal) => rest.balances({ signal }),
+    { wake: context.nudges.on('account') },
   )
   return state.pipe(
     keyedDiff((balance: Balance) => balance.coin, same),

@@ -70,6 +70,8 @@ export function myTradesSpec(poolId: number | undefined): CursorFeedSpec<TradeDe
     timeOf: (trade) => trade.timestamp,
     compare: compareIds,
     checkCursor,
+    // A new own trade moves the balances and the open orders: they are polled at once.
+    nudges: 'account',
   }
 }
 

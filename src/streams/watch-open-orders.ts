@@ -126,42 +126,47 @@ export function openOrdersState(context: StreamContext): Observable<OpenOrdersSt
         let previous = new Map<string, OpenOrder>()
         const unresolved = new Map<string, number>()
         let poll = 0
-        return pollAnswers(async (rest, signal): Promise<OpenOrdersState> => {
-          const listed = await allOpenOrders(rest, signal)
-          const now = new Map(listed.map((order) => [order.id, order]))
-          const endings: OrderEnding[] = []
-          const stillOpen: OpenOrder[] = []
-          const misses = new Map<string, number>()
-          const left = [...previous.values()].filter((order) => !now.has(order.id))
-          const fromHistory = await endingsInHistory(rest, left, signal)
-          for (const order of left) {
-            const id = order.id
-            const ending = fromHistory.get(id) ?? (await lookUpEnding(rest, id, signal))
-            if (ending === 'working') {
-              stillOpen.push(order)
-            } else if ('unanswered' in ending) {
-              const count = (unresolved.get(id) ?? 0) + 1
-              if (count < context.orderLookups) {
+        return pollAnswers(
+          async (rest, signal): Promise<OpenOrdersState> => {
+            const listed = await allOpenOrders(rest, signal)
+            const now = new Map(listed.map((order) => [order.id, order]))
+            const endings: OrderEnding[] = []
+            const stillOpen: OpenOrder[] = []
+            const misses = new Map<string, number>()
+            const left = [...previous.values()].filter((order) => !now.has(order.id))
+            const fromHistory = await endingsInHistory(rest, left, signal)
+            for (const order of left) {
+              const id = order.id
+              const ending = fromHistory.get(id) ?? (await lookUpEnding(rest, id, signal))
+              if (ending === 'working') {
                 stillOpen.push(order)
-                misses.set(id, count)
-              } else {
-                endings.push({
-                  id,
-                  status: 'unknown',
-                  final: undefined,
-                  reason: `order ${id}: the venue no longer answers for it (${ending.unanswered}) after ${count} look-ups, one poll apart; its end is unknown`,
-                })
-              }
-            } else endings.push(ending)
-          }
-          // Only a poll that succeeded as a whole moves the state on (a retry redoes it).
-          const orders = [...listed, ...stillOpen]
-          previous = new Map(orders.map((order) => [order.id, order]))
-          unresolved.clear()
-          for (const [id, n] of misses) unresolved.set(id, n)
-          poll += 1
-          return { poll, orders, endings }
-        })(lane)
+              } else if ('unanswered' in ending) {
+                const count = (unresolved.get(id) ?? 0) + 1
+                if (count < context.orderLookups) {
+                  stillOpen.push(order)
+                  misses.set(id, count)
+                } else {
+                  endings.push({
+                    id,
+                    status: 'unknown',
+                    final: undefined,
+                    reason: `order ${id}: the venue no longer answers for it (${ending.unanswered}) after ${count} look-ups, one poll apart; its end is unknown`,
+                  })
+                }
+              } else endings.push(ending)
+            }
+            // Only a poll that succeeded as a whole moves the state on (a retry redoes it).
+            const orders = [...listed, ...stillOpen]
+            previous = new Map(orders.map((order) => [order.id, order]))
+            unresolved.clear()
+            for (const [id, n] of misses) unresolved.set(id, n)
+            poll += 1
+            return { poll, orders, endings }
+            // A new own trade seen by a running feed polls the open orders at once.
+          },
+          undefined,
+          context.nudges.on('account'),
+        )(lane)
       }),
     { shape: map((polled) => polled.value) },
   )

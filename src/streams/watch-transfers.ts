@@ -54,6 +54,8 @@ export function watchTransfers(
       timeOf: (transfer) => transfer.created_at,
       compare: compareIds,
       checkCursor,
+      // A new transfer moves the balances: they are polled at once.
+      nudges: 'account',
     },
     { ...given, cursor },
   )
