@@ -1,4 +1,5 @@
-import { type Observable, take, VirtualTimeScheduler } from 'rxjs'
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { type Observable, of, Subject, take, VirtualTimeScheduler } from 'rxjs'
 import { TestScheduler } from 'rxjs/testing'
 import { describe, expect, it } from 'vitest'
 import { poll } from '../src/core/poll.js'
@@ -71,6 +72,23 @@ describe('poll', () => {
       // 0-3; woken at 7: 7-10, woken during it: 10-13; no wake: it would be 0, 103, 206.
       expectSubscriptions(request.subscriptions).toBe(['^--!', '7ms ^--!', '10ms ^--!'])
     })
+  })
+
+  it('sends every request in the async context of the subscription, also one another context woke', () => {
+    const als = new AsyncLocalStorage<string>()
+    const scheduler = new VirtualTimeScheduler()
+    const wake = new Subject<void>()
+    const seen: (string | undefined)[] = []
+    const request = () => {
+      seen.push(als.getStore())
+      return of('answer')
+    }
+    als.run('subscriber', () =>
+      poll(request, { intervalMs: 1_000, scheduler, wake }).pipe(take(3)).subscribe(),
+    )
+    als.run('someone else', () => wake.next())
+    scheduler.flush()
+    expect(seen).toEqual(['subscriber', 'subscriber', 'subscriber'])
   })
 
   it('uses the scheduler it is given for the pause', () => {

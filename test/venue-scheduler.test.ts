@@ -269,6 +269,38 @@ describe('a venue on a virtual clock', () => {
     expect(seen.at(-1)).toEqual({ at: 3_000, balance: '990.25' })
   })
 
+  it("causal refresh: a new public trade seen by the trades poller polls the pool's book at once", async () => {
+    const LANDS = 2_700
+    let now = () => 0
+    const newer = { ...publicTrade, traded_at: publicTrade.traded_at + 1 }
+    const payload = (pathname: string) => {
+      const landed = now() >= LANDS
+      if (pathname === '/api/v1/latest-trades/v2')
+        return landed ? [newer, publicTrade] : [publicTrade]
+      return dataFor(pathname)
+    }
+    const { venue, requests, advance, scheduler } = rig(
+      { pollIntervalMs: 1000 },
+      () => 200,
+      payload,
+    )
+    now = () => scheduler.now()
+    const trades = venue.watchTrades(1).subscribe()
+    // The book's polls fall at 500, 1,500, 2,500, 3,500; the trades' at 0, ..., 3,000.
+    await advance(500)
+    const book = venue.watchDepth(1).subscribe()
+    const other = venue.watchDepth(2).subscribe()
+    await advance(3_400)
+    for (const subscription of [trades, book, other]) subscription.unsubscribe()
+    const at = (pool: string) =>
+      requests
+        .filter((r) => r.path.startsWith('/api/v1/depth/v2') && r.path.includes(`pool_id=${pool}`))
+        .map((r) => r.at)
+    // Pool 1's book was polled when its trade was seen (3,000); pool 2's was not.
+    expect(at('1')).toEqual([500, 1_500, 2_500, 3_000])
+    expect(at('2')).toEqual([500, 1_500, 2_500])
+  })
+
   it('watchOrder: a fill the tail sent before the order was found comes in global_seq order with the fills of its record', async () => {
     // The order's record lists its later trade (1003) and not yet the earlier one (1002),
     // which the fills tail passed on before the order was looked up.

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import {
   asyncScheduler,
   defer,
@@ -66,6 +67,9 @@ export function poll<T>(
   const { intervalMs, scheduler, measureFrom = 'end', wake } = options
   const clock = scheduler ?? asyncScheduler
   return new Observable<T>((subscriber) => {
+    // Every request runs in the async context of the subscription (tracing, metrics per
+    // caller), also one that another stream's wake started.
+    const inContext = AsyncLocalStorage.snapshot()
     let startedAt = 0
     let woken = false
     const kicks = new Subject<void>()
@@ -76,7 +80,8 @@ export function poll<T>(
     const polls = defer(() => {
       startedAt = clock.now()
       woken = false
-      return fromRequest(request)
+      // Subscribed (the request sent) inside the subscription's context.
+      return new Observable<T>((each) => inContext(() => fromRequest(request).subscribe(each)))
     })
       .pipe(
         repeat({

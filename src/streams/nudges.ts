@@ -3,7 +3,7 @@ import { filter, map, type Observable, Subject } from 'rxjs'
 /**
  * What one stream of a venue sees that makes another one worth polling at once (causal
  * refresh): a new own trade or transfer (`account`) means the balances and the open
- * orders changed too. Per venue, in its `StreamContext`; a topic nobody listens to costs
+ * orders changed too; a new public trade in a pool (`book:<poolId>`), that its book did. Per venue, in its `StreamContext`; a topic nobody listens to costs
  * nothing.
  *
  * @example
@@ -30,5 +30,8 @@ export class Nudges {
   }
 }
 
-/** `account`: the account's trades or transfers moved (balances, open orders follow). */
-export type NudgeTopic = 'account'
+/**
+ * `account`: the account's trades or transfers moved (balances, open orders follow).
+ * `book:<poolId>`: a public trade in the pool (its book moved).
+ */
+export type NudgeTopic = 'account' | `book:${number}`

@@ -1,15 +1,17 @@
-import { map, type Observable, pipe } from 'rxjs'
+import { defer, map, type Observable, tap } from 'rxjs'
 import { distinctUntilDeepChanged } from '../core/distinct-until-deep-changed.js'
 import type { RestClient } from '../rest/index.js'
 import type { StreamContext } from './stream-context.js'
 import { pollAnswers, streamPipeline } from './stream-pipeline.js'
 
 /** Settings of {@link polledResource}. */
-export interface PolledResourceOptions {
+export interface PolledResourceOptions<T = unknown> {
   /** Bound on retries of the ambiguous 500 (single-resource streams). */
   readonly maxAmbiguousRetries?: number
   /** Each emission asks for a poll at once (causal refresh). */
   readonly wake?: Observable<unknown>
+  /** Called once per change after the first value (in the shared poller, not per subscriber). */
+  readonly onChange?: (value: T) => void
 }
 
 /**
@@ -20,17 +22,26 @@ export function polledResource<T>(
   context: StreamContext,
   key: string,
   fetch: (rest: RestClient, signal: AbortSignal) => Promise<T>,
-  options: PolledResourceOptions = {},
+  options: PolledResourceOptions<T> = {},
 ): Observable<T> {
   return streamPipeline(
     context,
     key,
     pollAnswers(fetch, options.maxAmbiguousRetries, options.wake),
     {
-      shape: pipe(
-        map((polled) => polled.value),
-        distinctUntilDeepChanged(),
-      ),
+      shape: (polls) =>
+        defer(() => {
+          // Per run of the shared poller: its first value is where it starts, not a change.
+          let first = true
+          return polls.pipe(
+            map((polled) => polled.value),
+            distinctUntilDeepChanged(),
+            tap((value) => {
+              if (first) first = false
+              else options.onChange?.(value)
+            }),
+          )
+        }),
     },
   )
 }

@@ -61,7 +61,12 @@ export function watchDepth(
   const polls = streamPipeline(
     context,
     key,
-    pollAnswers((rest, signal) => rest.depth({ ...args, source }, { signal })),
+    // A public trade in the pool, seen by a trades poller, polls the book at once.
+    pollAnswers(
+      (rest, signal) => rest.depth({ ...args, source }, { signal }),
+      undefined,
+      context.nudges.on(`book:${poolId}`),
+    ),
     { shape: map(({ value, afterRecovery }): DepthPoll => ({ depth: value, afterRecovery })) },
   )
   return polls.pipe(toBookEvents(poolId))

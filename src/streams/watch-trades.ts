@@ -126,8 +126,12 @@ export function tradeBatches(
   const given = streamOptions('watchTrades', options, ['source'])
   const source = checkSource('watchTrades', given['source'], defaultSource)
   const key = streamKey('watchTrades', [poolId, { source }])
-  const windows = polledResource(context, key, (rest, signal) =>
-    rest.latestTrades({ poolId, limit: WINDOW, source }, { signal }),
+  // A new window (a trade happened) moves the pool's book: its pollers poll at once.
+  const windows = polledResource(
+    context,
+    key,
+    (rest, signal) => rest.latestTrades({ poolId, limit: WINDOW, source }, { signal }),
+    { onChange: () => context.nudges.nudge(`book:${poolId}`) },
   )
   return new Observable<PollBatch<PublicTradeEvent>>((subscriber) => {
     let previous: readonly PublicTrade[] = []
