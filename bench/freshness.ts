@@ -117,6 +117,9 @@ const VARIANTS: readonly Variant[] = [
     name: 'pollIntervalMs 10·1000/R',
     options: (budget) => ({ pollIntervalMs: handTuned(budget) }),
   },
+  // The token bucket as the pacer: every stream polls as soon as it may (a 100 ms floor),
+  // the budget's lanes take turns; what a budget-driven default would do.
+  { name: 'floor 100 ms, budget-paced', options: () => ({ pollIntervalMs: 100 }) },
 ]
 
 type Kind = 'book' | 'trades' | 'myTrades' | 'balances'
