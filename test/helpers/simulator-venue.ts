@@ -93,3 +93,13 @@ export async function startSimulatorVenue(
   onCleanup(() => venue.close())
   return { sim, venue, hits }
 }
+
+/**
+ * Whether `hits` are no more than one poller every `intervalMs` sends over the time they
+ * span (its polls start that far apart), with one to spare for where the span cuts.
+ */
+export function atMostOnePer(hits: readonly Hit[], intervalMs: number): boolean {
+  if (hits.length < 2) return true
+  const span = (hits.at(-1)?.at ?? 0) - (hits[0]?.at ?? 0)
+  return hits.length <= Math.floor(span / intervalMs) + 2
+}
