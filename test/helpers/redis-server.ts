@@ -44,7 +44,7 @@ export async function freePort(): Promise<number> {
 
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   const { persist = true, password } = options
-  const port = await freePort()
+  let port = await freePort()
   const dir = mkdtempSync(join(tmpdir(), 'venue-rx-redis-'))
   let child: ChildProcess | undefined
 
@@ -87,7 +87,17 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     running.kill('SIGTERM')
     await exited
   }
-  await start()
+  // Another process may take the free port before the server binds it (the server then
+  // exits at once): a new port, a few times.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await start()
+      break
+    } catch (error) {
+      if (attempt >= 3) throw error
+      port = await freePort()
+    }
+  }
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
