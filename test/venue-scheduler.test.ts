@@ -123,6 +123,23 @@ function rig(
   return made
 }
 
+/**
+ * A rig polling every second whose answers depend on its virtual time:
+ * `payload(now, pathname, query)`.
+ */
+function timedRig(
+  payload: (now: number, pathname: string, query: URLSearchParams) => unknown,
+): Rig {
+  let clock = () => 0
+  const made = rig(
+    { pollIntervalMs: 1000 },
+    () => 200,
+    (pathname, query) => payload(clock(), pathname, query),
+  )
+  clock = () => made.scheduler.now()
+  return made
+}
+
 describe('a venue on a virtual clock', () => {
   it('polls every pollIntervalMs after the previous answer: one hour of polling, to the millisecond', async () => {
     const { venue, requests, advance } = rig({ pollIntervalMs: 60_000 })
@@ -230,10 +247,9 @@ describe('a venue on a virtual clock', () => {
   it('causal refresh: a new own trade seen by the feed polls the balances and the open orders at once, not at their next interval', async () => {
     // A trade of the account lands at 2,700 ms, and moves the balance with it.
     const LANDS = 2_700
-    let now = () => 0
     const newer = { ...tradeDetail, global_seq: '1002' }
-    const payload = (pathname: string, query: URLSearchParams) => {
-      const landed = now() >= LANDS
+    const { venue, requests, advance, scheduler } = timedRig((now, pathname, query) => {
+      const landed = now >= LANDS
       if (pathname === '/api/v1/trades') {
         if (query.get('sort') === 'desc') return [landed ? newer : tradeDetail]
         return landed && query.get('global_seq') === String(tradeDetail.global_seq) ? [newer] : []
@@ -243,13 +259,7 @@ describe('a venue on a virtual clock', () => {
       }
       if (pathname === '/api/v1/open-orders') return []
       return dataFor(pathname)
-    }
-    const { venue, requests, advance, scheduler } = rig(
-      { pollIntervalMs: 1000 },
-      () => 200,
-      payload,
-    )
-    now = () => scheduler.now()
+    })
     const trades = venue.watchMyTrades().subscribe()
     // The balances and open orders start half an interval later: their polls fall at 500,
     // 1,500, 2,500, 3,500; the feed's at 0, 1,000, 2,000, 3,000.
@@ -271,20 +281,11 @@ describe('a venue on a virtual clock', () => {
 
   it("causal refresh: a new public trade seen by the trades poller polls the pool's book at once", async () => {
     const LANDS = 2_700
-    let now = () => 0
     const newer = { ...publicTrade, traded_at: publicTrade.traded_at + 1 }
-    const payload = (pathname: string) => {
-      const landed = now() >= LANDS
-      if (pathname === '/api/v1/latest-trades/v2')
-        return landed ? [newer, publicTrade] : [publicTrade]
-      return dataFor(pathname)
-    }
-    const { venue, requests, advance, scheduler } = rig(
-      { pollIntervalMs: 1000 },
-      () => 200,
-      payload,
-    )
-    now = () => scheduler.now()
+    const { venue, requests, advance } = timedRig((now, pathname) => {
+      if (pathname !== '/api/v1/latest-trades/v2') return dataFor(pathname)
+      return now >= LANDS ? [newer, publicTrade] : [publicTrade]
+    })
     const trades = venue.watchTrades(1).subscribe()
     // The book's polls fall at 500, 1,500, 2,500, 3,500; the trades' at 0, ..., 3,000.
     await advance(500)
