@@ -550,8 +550,10 @@ for (const budget of BUDGETS) {
           figure: `freshness at ${budget} req/s, ${name}: mean staleness`,
           value,
           unit: `ms (${(value / best.overall).toFixed(2)}x the √λ oracle's ${ms(best.overall)} ms)`,
-          target: 'none yet (measured)',
-          met: true,
+          // The goal of budget-driven, adaptive pacing: within 1.25x of the oracle on the
+          // same timeline (the default's row is the one it is for).
+          target: '<= 1.25x the oracle',
+          met: value <= 1.25 * best.overall,
         }),
       )
     }
