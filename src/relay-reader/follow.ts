@@ -16,6 +16,7 @@ import { compareIds } from '../decimal.js'
 import { VenueRelayError } from '../errors/venue-relay-error.js'
 import type { RelayKeys } from '../redis/redis.js'
 import type { RedisConnection } from '../redis/redis-connection.js'
+import { MAX_QUEUED } from '../streams/cursor-feed.js'
 import type { StreamContext } from '../streams/stream-context.js'
 import { type StreamLane, streamPipeline } from '../streams/stream-pipeline.js'
 
@@ -81,8 +82,6 @@ export type TailValue =
 
 /** Entries per read. */
 const BATCH = 500
-/** Tail entries held for a subscriber that is still catching up, or saving, at most. */
-const MAX_HELD = 10_000
 
 /**
  * A relayed stream, read like a polled one. The stream's tail (every entry from where it
@@ -150,7 +149,7 @@ export function followRelay<T>(reader: RelayReader, spec: FollowSpec<T>): Observ
         fromBackfill: () => undefined,
         fromShared: fromTail,
         covers: () => true,
-        hold: MAX_HELD,
+        hold: MAX_QUEUED,
         handOver: 'when-covered',
       }))
     }
@@ -176,7 +175,7 @@ export function followRelay<T>(reader: RelayReader, spec: FollowSpec<T>): Observ
       // The tail's first value follows `after`: delivered up to there, nothing is missed.
       covers: (point) =>
         at.delivered !== undefined && compareEntryIds(at.delivered, point.after) >= 0,
-      hold: MAX_HELD,
+      hold: MAX_QUEUED,
       handOver: 'when-backfill-ends',
     }))
   })
@@ -209,19 +208,17 @@ function trimmed(spec: FollowSpec<unknown>, after: string, floor: string): Error
 function readTail(reader: RelayReader, keys: RelayKeys, lane: StreamLane): Observable<TailValue> {
   let last: string | undefined
   return defer(() =>
-    readLoop<TailValue>(reader, lane, async (run, emit) => {
+    readLoop<TailValue>(reader, lane, async (emit) => {
       if (last === undefined) {
-        last = await run((redis) => newestId(redis, keys.stream))
+        last = await reader.connection.run((redis) => newestId(redis, keys.stream))
         emit({ type: 'start', after: last })
       }
-      const read = await run((redis) => readAfter(redis, keys, last as string))
-      const { floor } = read
-      const entries = parsed(read)
+      const { entries, trimmedTo } = await readFrom(reader, keys, last)
       lane.ok()
       let after = last
-      if (floor !== null && compareEntryIds(floor, after) > 0) {
-        emit({ type: 'trimmed', after, floor })
-        after = floor
+      if (trimmedTo !== undefined) {
+        emit({ type: 'trimmed', after, floor: trimmedTo })
+        after = trimmedTo
       }
       for (const entry of entries) {
         emit({ type: 'entry', after, entry })
@@ -235,8 +232,9 @@ function readTail(reader: RelayReader, keys: RelayKeys, lane: StreamLane): Obser
 }
 
 /**
- * One subscription catching up (listening to the tail already): it replays the start (the state, or the cursor checked), then reads the entries after it, a read at
- * a time, each entry's `afterEntry` awaited. It ends at the first read that reached the
+ * One subscription catching up (listening to the tail already): it replays the start
+ * (the state, or the cursor), then reads the entries after it, a read at a time, each
+ * entry's `afterEntry` awaited. It ends at the first read that reached the
  * stream's end with what it delivered covering where the tail is (else it reads on).
  */
 function catchUp<T>(
@@ -247,11 +245,11 @@ function catchUp<T>(
   at: { delivered: string | undefined },
   join: { listen(): void; covered(): boolean | undefined },
 ): Observable<RelayEntry> {
-  return readLoop<RelayEntry>(reader, lane, async (run, emit, stopped) => {
+  return readLoop<RelayEntry>(reader, lane, async (emit, stopped) => {
     if (at.delivered === undefined) {
       if (start.from === 'after') at.delivered = start.id
       else {
-        const state = await run((redis) => redis.get(spec.keys.state))
+        const state = await reader.connection.run((redis) => redis.get(spec.keys.state))
         if (state === null) at.delivered = '0-0'
         else {
           const { id, entries } = stateEntries(state)
@@ -261,12 +259,10 @@ function catchUp<T>(
       }
     }
     const after = at.delivered
-    const read = await run((redis) => readAfter(redis, spec.keys, after))
-    const { floor } = read
-    const entries = parsed(read)
+    const { entries, trimmedTo } = await readFrom(reader, spec.keys, after)
     lane.ok()
-    if (floor !== null && compareEntryIds(floor, after) > 0) {
-      const error = trimmed(spec, after, floor)
+    if (trimmedTo !== undefined) {
+      const error = trimmed(spec, after, trimmedTo)
       if (!(error instanceof Resync)) throw error
       // The state again, then what follows it.
       at.delivered = undefined
@@ -287,17 +283,14 @@ function catchUp<T>(
 
 /**
  * Runs `step` on the venue's Redis connection until it says `'done'` (the observable
- * completes) or fails (it errors), waiting `readIntervalMs` on the lane's scheduler after a step that
- * says it reached the end of the stream (`true`). The connection is held while subscribed.
+ * completes) or fails (it errors), waiting `readIntervalMs` on the lane's scheduler after a
+ * step that says it reached the end of the stream (`true`). The connection is held while
+ * subscribed.
  */
 function readLoop<V>(
   reader: RelayReader,
   lane: StreamLane,
-  step: (
-    run: <R>(command: (redis: Redis) => Promise<R>) => Promise<R>,
-    emit: (value: V) => void,
-    stopped: () => boolean,
-  ) => Promise<boolean | 'done'>,
+  step: (emit: (value: V) => void, stopped: () => boolean) => Promise<boolean | 'done'>,
 ): Observable<V> {
   return new Observable<V>((subscriber) => {
     const release = reader.connection.hold()
@@ -310,10 +303,9 @@ function readLoop<V>(
       new Promise<void>((resolve) => {
         waiting = scheduler.schedule(resolve, reader.readIntervalMs)
       })
-    const run = <R>(command: (redis: Redis) => Promise<R>) => reader.connection.run(command)
     const loop = async () => {
       while (!isStopped()) {
-        const outcome = await step(run, emit, isStopped)
+        const outcome = await step(emit, isStopped)
         if (outcome === 'done') return
         if (outcome && !isStopped()) await wait()
       }
@@ -338,30 +330,35 @@ async function newestId(redis: Redis, stream: string): Promise<string> {
 
 /**
  * Up to a batch of entries after `id`, without waiting for any, and the stream's floor
- * (the last entry trimmed) read in the same transaction: entries after `id` were trimmed
- * unread when the floor is after `id`.
+ * (the last entry trimmed) read in the same transaction: `trimmedTo` is that floor when
+ * entries after `id` were trimmed unread. A Redis failure is retryable; a malformed entry
+ * (parsed after the call) is not.
  */
-async function readAfter(redis: Redis, keys: RelayKeys, id: string): Promise<RawRead> {
-  const replies = await redis
-    .multi()
-    .xread('COUNT', BATCH, 'STREAMS', keys.stream, id)
-    .get(keys.floor)
-    .exec()
-  const failed = replies?.find(([error]) => error !== null)?.[0]
-  if (replies === null || failed !== undefined) throw failed ?? new Error('the read was aborted')
-  const read = replies[0]?.[1] as [string, [string, string[]][]][] | null
-  return { entries: read?.[0]?.[1] ?? [], floor: replies[1]?.[1] as string | null }
-}
-
-/** A read as Redis answered it: entries `[id, fields]`, and the floor. */
-interface RawRead {
-  readonly entries: readonly [string, string[]][]
-  readonly floor: string | null
-}
-
-/** The entries of a read, parsed (outside the Redis call: a malformed one is not retried). */
-function parsed(read: RawRead): RelayEntry[] {
-  return read.entries.map(([id, fields]) => ({ id, event: parseEvent(id, eventOf(fields)) }))
+async function readFrom(
+  reader: RelayReader,
+  keys: RelayKeys,
+  id: string,
+): Promise<{ readonly entries: RelayEntry[]; readonly trimmedTo: string | undefined }> {
+  const [read, floor] = await reader.connection.run(async (redis) => {
+    const replies = await redis
+      .multi()
+      .xread('COUNT', BATCH, 'STREAMS', keys.stream, id)
+      .get(keys.floor)
+      .exec()
+    const failed = replies?.find(([error]) => error !== null)?.[0]
+    if (replies === null || failed !== undefined) throw failed ?? new Error('the read was aborted')
+    return [
+      replies[0]?.[1] as [string, [string, string[]][]][] | null,
+      replies[1]?.[1] as string | null,
+    ] as const
+  })
+  return {
+    entries: (read?.[0]?.[1] ?? []).map(([entryId, fields]) => ({
+      id: entryId,
+      event: parseEvent(entryId, eventOf(fields)),
+    })),
+    trimmedTo: floor !== null && compareEntryIds(floor, id) > 0 ? floor : undefined,
+  }
 }
 
 /** The replayed state `<id> <JSON array of events>`, as entries under its id. */
