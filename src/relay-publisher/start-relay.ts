@@ -334,14 +334,15 @@ class StreamPublisher {
         const held = await this.#connection.run((redis) =>
           redis.eval(ACQUIRE, 1, this.#keys.lease, owner, leaseTtl(leaseMs)),
         )
+        // Redis answered: a later failure backs off from the start again.
         health.ok(key)
+        failures = 0
         if (held !== 1) {
           this.#holding = false
           await this.#sleep(Math.max(10, Math.floor(leaseMs / 10)))
           continue
         }
         this.#holding = true
-        failures = 0
         await this.#session(await this.#connection.client())
         // The lease was lost, or the stream ended: a pause before trying again.
         if (!this.#stopped) await this.#sleep(Math.max(10, Math.floor(leaseMs / 10)))
