@@ -21,6 +21,12 @@ export type {
 export { type FillEstimate, OrderBook } from './book/order-book.js'
 export type { HealthReport, StreamHealth } from './core/health.js'
 export type { CursorProgress } from './core/paginate-cursor.js'
+export type {
+  FreshnessReport,
+  Pacing,
+  StreamFreshness,
+  StreamPriority,
+} from './core/poll-pacer.js'
 export {
   type OverflowPolicy,
   type ToAsyncIterableOptions,

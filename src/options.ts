@@ -1,5 +1,6 @@
 import type { SchedulerLike } from 'rxjs'
 import { ApiKey } from './api-key.js'
+import type { Pacing } from './core/poll-pacer.js'
 import type { BackoffOptions } from './core/retry-backoff.js'
 import { redactError } from './errors/venue-error.js'
 import { VenueInputError } from './errors/venue-input-error.js'
@@ -14,7 +15,7 @@ import {
 import { MAX_TIMER_MS } from './timers.js'
 import { DEFAULT_MAX_RESPONSE_BYTES, type VenueDispatcher } from './transport/undici-transport.js'
 
-export type { BackoffOptions, MarketDataSource }
+export type { BackoffOptions, MarketDataSource, Pacing }
 
 /**
  * Options of {@link createVenue}. Only `baseUrl` is required.
@@ -42,10 +43,31 @@ export interface VenueOptions {
   /** Market-data set for depth, klines and latest trades. Default `'v2'`. */
   readonly marketData?: MarketDataSource
   /**
-   * Time from the start of one poll of a stream to the start of the next, in ms (the next
-   * at once when a poll took longer). Default 1,000.
+   * With `pacing: 'interval'`: the time from the start of one poll of a stream to the
+   * start of the next, in ms (the next at once when a poll took longer). With the default
+   * budget pacing: the longest a stream waits between two polls (its minimum rate), as
+   * long as a quarter of the budget covers that for every stream (with N streams, the
+   * longest wait is at least N / (pollsPerSecond / 4) s). It is also the time unit of
+   * `orderLookups`. Default 1,000.
    */
   readonly pollIntervalMs?: number
+  /**
+   * How polls spend the request budget. `'adaptive'` (default): one poll every
+   * `1000 / pollsPerSecond` ms, evenly spaced, each to the stream that gains most: a
+   * stream's share follows the square root of its recent change rate, times its
+   * `priority`, with a minimum rate (`pollIntervalMs`). `'even'`: the same budget, the
+   * streams taking turns. `'interval'`: each stream every `pollIntervalMs`, the budget
+   * only a ceiling (the pacing of earlier versions).
+   */
+  readonly pacing?: Pacing
+  /**
+   * Polls a second the pacer spends, at most `maxRequestsPerSecond`. Default 97% of it:
+   * the rest fills the budget's bucket (up to a second's worth), so that polls another
+   * stream calls for (balances after a new own trade), REST calls and retries go out at
+   * once. Lower it to leave more room, e.g. to this process's share of a `sharedBudget`.
+   * Ignored with `pacing: 'interval'`.
+   */
+  readonly pollsPerSecond?: number
   /** Total time allowed per request, in ms. Default 10,000. */
   readonly requestTimeoutMs?: number
   /**
@@ -181,6 +203,8 @@ export interface ResolvedVenueOptions {
   readonly apiKey: ApiKey | undefined
   readonly marketData: MarketDataSource
   readonly pollIntervalMs: number
+  readonly pacing: Pacing
+  readonly pollsPerSecond: number
   readonly requestTimeoutMs: number
   readonly maxRequestsPerSecond: number
   readonly lingerMs: number
@@ -202,6 +226,8 @@ const OPTION_NAMES: ReadonlySet<string> = new Set([
   'apiKey',
   'marketData',
   'pollIntervalMs',
+  'pacing',
+  'pollsPerSecond',
   'requestTimeoutMs',
   'maxRequestsPerSecond',
   'lingerMs',
@@ -257,13 +283,16 @@ function resolve(options: VenueOptions): ResolvedVenueOptions {
   if (typeof jitter !== 'boolean') {
     throw new VenueInputError('backoff.jitter', 'createVenue: backoff.jitter must be a boolean')
   }
+  const maxRequestsPerSecond = requestRate(options.maxRequestsPerSecond)
   return Object.freeze({
     baseUrl: baseUrl(options.baseUrl),
     apiKey: apiKey(options.apiKey),
     marketData: marketData(options.marketData),
     pollIntervalMs: milliseconds('pollIntervalMs', options.pollIntervalMs, 1_000),
+    pacing: pacing(options.pacing),
+    pollsPerSecond: pollRate(options.pollsPerSecond, maxRequestsPerSecond),
     requestTimeoutMs: milliseconds('requestTimeoutMs', options.requestTimeoutMs, 10_000),
-    maxRequestsPerSecond: requestRate(options.maxRequestsPerSecond),
+    maxRequestsPerSecond,
     lingerMs: milliseconds('lingerMs', options.lingerMs, 1_000),
     backoff: Object.freeze({ initialMs, maxMs, factor, jitter }),
     settleMs: millisecondsOrZero('settleMs', options.settleMs, 1_000),
@@ -401,6 +430,36 @@ function marketData(value: unknown): MarketDataSource {
   if (value === undefined) return 'v2'
   if (value === 'v1' || value === 'v2') return value
   throw new VenueInputError('marketData', "createVenue: marketData must be 'v2' or 'v1'")
+}
+
+function pacing(value: unknown): Pacing {
+  if (value === undefined) return 'adaptive'
+  if (value === 'adaptive' || value === 'even' || value === 'interval') return value
+  throw VenueInputError.quoting({
+    argument: 'pacing',
+    value,
+    render: (shown, got) =>
+      `createVenue: ${shown} must be 'adaptive', 'even' or 'interval' (got ${got})`,
+  })
+}
+
+/** Share of the budget the pacer spends by default: the rest is headroom. */
+const POLL_SHARE = 0.97
+
+/** `pollsPerSecond`: from the slowest budget up to `maxRequestsPerSecond` (default 97% of it). */
+function pollRate(value: unknown, budget: number): number {
+  const rate = positive(
+    'pollsPerSecond',
+    value,
+    Math.min(budget, Math.max(MIN_REQUESTS_PER_SECOND, budget * POLL_SHARE)),
+  )
+  if (rate < MIN_REQUESTS_PER_SECOND || rate > budget) {
+    throw new VenueInputError(
+      'pollsPerSecond',
+      `createVenue: pollsPerSecond must be from ${MIN_REQUESTS_PER_SECOND} to maxRequestsPerSecond (${budget}) (got ${rate})`,
+    )
+  }
+  return rate
 }
 
 function positive(name: string, value: unknown, fallback: number): number {

@@ -1,9 +1,19 @@
 import { inspect } from 'node:util'
-import { catchError, map, type Observable, Subject, throwError } from 'rxjs'
+import {
+  asyncScheduler,
+  catchError,
+  map,
+  type Observable,
+  Subject,
+  takeUntil,
+  throwError,
+  timer,
+} from 'rxjs'
 import type { ApiKey } from './api-key.js'
 import type { BookEvent } from './book/book-event.js'
 import type { OrderBook } from './book/order-book.js'
 import { HealthBoard, type HealthReport } from './core/health.js'
+import { type FreshnessReport, PollPacer } from './core/poll-pacer.js'
 import { StreamRegistry } from './core/stream-registry.js'
 import { VenueAbortError } from './errors/venue-abort-error.js'
 import { redactError } from './errors/venue-error.js'
@@ -108,6 +118,22 @@ export interface Venue {
    * a new subscriber gets the current report at once.
    */
   readonly health: Observable<HealthReport>
+  /**
+   * Per polled stream, how fresh it is kept: its polls and changes a second (decaying
+   * averages over about a second), the estimated mean staleness of its changes (half the
+   * time between polls plus the round trip) and its priority, keyed as `health`. A report
+   * at once, then one a second; relayed streams spend no budget and are not in it.
+   *
+   * @example
+   * ```ts
+   * venue.freshness.subscribe((report) => {
+   *   for (const [stream, f] of Object.entries(report)) {
+   *     console.log(stream, f.pollsPerSecond, f.changesPerSecond, f.stalenessMs)
+   *   }
+   * })
+   * ```
+   */
+  readonly freshness: Observable<FreshnessReport>
   /** Every pool summary, whenever any deep-changed. */
   watchPools(): Observable<PoolSummary[]>
   /** One pool's detail (by id or symbol), whenever it deep-changed. */
@@ -319,6 +345,12 @@ function buildVenue(
     fillGraceMs: resolved.fillGraceMs,
     lookups: venueLookups(),
     nudges: new Nudges(),
+    pacer: new PollPacer({
+      pacing: resolved.pacing,
+      pollsPerSecond: resolved.pollsPerSecond,
+      intervalMs: resolved.pollIntervalMs,
+      scheduler,
+    }),
   }
 
   const guard = guardStreams(resolved.apiKey)
@@ -344,6 +376,11 @@ function buildVenue(
     rest,
     settings,
     health: apiKey === undefined ? health.changes : health.changes.pipe(map(redactKeys(apiKey))),
+    freshness: timer(0, 1000, scheduler ?? asyncScheduler).pipe(
+      map(() => context.pacer.report()),
+      map(apiKey === undefined ? (report) => report : redactKeys(apiKey)),
+      takeUntil(closed),
+    ),
     watchPools: guard('watchPools', () => streams.watchPools()),
     watchPool: guard('watchPool', (idOrSymbol) => resources.watchPool(context, idOrSymbol)),
     watchTokens: guard('watchTokens', () => resources.watchTokens(context)),
@@ -413,11 +450,11 @@ function guardStreams(key: ApiKey | undefined) {
  * symbol must not show in the health report either.
  */
 function redactKeys(key: ApiKey) {
-  return (report: HealthReport): HealthReport => {
+  return <V>(report: Readonly<Record<string, V>>): Readonly<Record<string, V>> => {
     const names = Object.keys(report)
     if (!names.some((name) => key.occursIn(name))) return report
     return Object.freeze(
-      Object.fromEntries(names.map((name) => [key.redact(name), report[name]])),
-    ) as HealthReport
+      Object.fromEntries(names.map((name) => [key.redact(name), report[name] as V])),
+    )
   }
 }

@@ -459,7 +459,7 @@ describe('redaction holds at every entry point, for any key length', () => {
       expect((actual as Error).message).toContain('latestTrades: limit must be')
       const unknown = thrownAt(() => short.watchDepth(1, { lmit: 5 } as never))
       expect((unknown as Error).message).toBe(
-        'watchDepth: unknown argument "lmit" (allowed: limit, precision, source)',
+        'watchDepth: unknown argument "lmit" (allowed: limit, precision, source, priority)',
       )
     } finally {
       await plain.close()

@@ -111,6 +111,33 @@ describe('createVenue rejects invalid options synchronously', () => {
     },
   )
 
+  it('takes pacing adaptive, even or interval, and nothing else', () => {
+    for (const pacing of ['adaptive', 'even', 'interval'] as const) {
+      expect(open({ baseUrl: BASE, pacing }).settings.pacing).toBe(pacing)
+    }
+    for (const value of ['fixed', '', 1, null]) {
+      const error = expectOptionError({ baseUrl: BASE, pacing: value }, 'pacing')
+      expect(error.message).toContain("pacing must be 'adaptive', 'even' or 'interval'")
+    }
+  })
+
+  it('takes pollsPerSecond up to maxRequestsPerSecond, 97% of it by default', () => {
+    expect(open({ baseUrl: BASE, maxRequestsPerSecond: 40 }).settings.pollsPerSecond).toBeCloseTo(
+      38.8,
+    )
+    expect(
+      open({ baseUrl: BASE, maxRequestsPerSecond: 40, pollsPerSecond: 30 }).settings.pollsPerSecond,
+    ).toBe(30)
+    const over = expectOptionError(
+      { baseUrl: BASE, maxRequestsPerSecond: 40, pollsPerSecond: 41 },
+      'pollsPerSecond',
+    )
+    expect(over.message).toContain('pollsPerSecond must be from 0.001 to maxRequestsPerSecond (40)')
+    for (const value of [0, -1, Number.NaN, '5']) {
+      expectOptionError({ baseUrl: BASE, pollsPerSecond: value }, 'pollsPerSecond')
+    }
+  })
+
   it.each(['pollIntervalMs', 'requestTimeoutMs', 'maxRequestsPerSecond'])(
     'rejects 0, -1, NaN, Infinity and the string "100" as %s',
     (name) => {
@@ -284,6 +311,8 @@ describe('venue.settings', () => {
       baseUrl: BASE,
       marketData: 'v2',
       pollIntervalMs: 1000,
+      pacing: 'adaptive',
+      pollsPerSecond: 9.7,
       requestTimeoutMs: 10_000,
       maxRequestsPerSecond: 10,
       lingerMs: 1000,
@@ -306,6 +335,8 @@ describe('venue.settings', () => {
       baseUrl: `${BASE}/api`,
       marketData: 'v1',
       pollIntervalMs: 250,
+      pacing: 'even',
+      pollsPerSecond: 2,
       requestTimeoutMs: 2000,
       maxRequestsPerSecond: 2.5,
       lingerMs: 50,

@@ -85,7 +85,10 @@ describe('relay: one poll of the account trades for my-trades and fills', () => 
     const scope = { prefix, baseUrl: direct(sim).settings.baseUrl, marketData: 'v2' as const }
     const fillsKeys = relayKeys({ ...scope, apiKey: sim.apiKey }, { kind: 'fills' })
     await admin.set(fillsKeys.lease, 'another-relay', 'PX', 300)
-    const relay = await relayOn(sim, prefix, ['my-trades', 'fills', 'balances'])
+    // Interval pacing: each poller once per interval, whatever its stream's changes.
+    const relay = await relayOn(sim, prefix, ['my-trades', 'fills', 'balances'], {
+      pacing: 'interval',
+    })
     const own = sim.market.account(sim.apiKey)?.trades() ?? []
     expect(own.length).toBeGreaterThan(20)
     const lengths = async () => {

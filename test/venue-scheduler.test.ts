@@ -9,7 +9,13 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import { VirtualTimeScheduler } from 'rxjs'
 import { MockAgent } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createVenue, type HealthReport, type Venue, VenueNotFoundError } from '../src/index.js'
+import {
+  createVenue,
+  type HealthReport,
+  type Venue,
+  VenueInputError,
+  VenueNotFoundError,
+} from '../src/index.js'
 import type {
   OpenOrderEvent,
   PollBatch,
@@ -46,7 +52,8 @@ afterEach(async () => {
 
 /**
  * A venue on a virtual clock whose answers are `status(n)` for the n-th request; made by
- * `createRelayVenue` (with its sources) when `relay`.
+ * `createRelayVenue` (with its sources) when `relay`. Its pacing is `'interval'` unless
+ * `options` says otherwise.
  */
 function rig(
   options: Partial<Parameters<typeof createVenue>[0]> = {},
@@ -98,6 +105,9 @@ function rig(
     apiKey: 'k-virtual-time',
     dispatcher: agent,
     scheduler,
+    // These tests pin the cadence of a stream to its interval; the budget pacing has its
+    // own (venue-pacing.test.ts).
+    pacing: 'interval' as const,
     ...options,
   }
   const { venue, sources } = relay
@@ -555,5 +565,157 @@ describe('the relay sources: one batch per poll, the first flagged initial', () 
       [true, [publicTrade.traded_at]],
       [false, [later.traded_at]],
     ])
+  })
+})
+
+describe('budget pacing on a venue (virtual clock)', () => {
+  /** Requests to `path` (any query), their times. */
+  const times = (requests: readonly { path: string; at: number }[], path: string) =>
+    requests.filter((r) => r.path.split('?')[0] === path).map((r) => r.at)
+
+  it('spends the budget on the streams by default: at least 95% of it, never more in a second', async () => {
+    const { venue, requests, advance } = rig({ maxRequestsPerSecond: 20, pacing: 'adaptive' })
+    expect(venue.settings.pacing).toBe('adaptive')
+    const subscriptions = [
+      venue.watchPools().subscribe(),
+      venue.watchTokens().subscribe(),
+      venue.watchSystemInfo().subscribe(),
+      venue.watchBalances().subscribe(),
+    ]
+    await advance(10_000)
+    for (const subscription of subscriptions) subscription.unsubscribe()
+    const steady = requests.map((r) => r.at).filter((at) => at >= 1000 && at < 10_000)
+    expect(steady.length).toBeGreaterThanOrEqual(0.95 * 20 * 9)
+    expect(steady.length).toBeLessThanOrEqual(20 * 9 + 1)
+    // Evenly spaced: one every 50 ms.
+    const gaps = steady.slice(1).map((at, i) => at - (steady[i] as number))
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(25)
+  })
+
+  it('subscribers of one stream share its poller: taking turns, it gets the share of one stream', async () => {
+    const { venue, requests, advance } = rig({ maxRequestsPerSecond: 10, pacing: 'even' })
+    const balances = venue.watchBalances()
+    const subscriptions = [
+      balances.subscribe(),
+      balances.subscribe(),
+      venue.watchBalances().subscribe(),
+      venue.watchBalances().subscribe(),
+      venue.watchPools().subscribe(),
+    ]
+    await advance(10_000)
+    for (const subscription of subscriptions) subscription.unsubscribe()
+    const shared = times(requests, '/api/v1/balances').length
+    const single = times(requests, '/api/v1/pools').length
+    // Four pollers of the balances would take four turns for each one of the pools.
+    expect(Math.abs(shared - single)).toBeLessThanOrEqual(1)
+    expect(shared + single).toBeGreaterThanOrEqual(0.95 * 10 * 10)
+  })
+
+  it("priority 'high' on a book: about twice the polls of an unmarked one that changes as often", async () => {
+    const { venue, requests, advance } = rig({ maxRequestsPerSecond: 6, pacing: 'adaptive' })
+    const subscriptions = [
+      venue.watchDepth(1, { priority: 'high' }).subscribe(),
+      venue.watchDepth(2).subscribe(),
+    ]
+    await advance(30_000)
+    for (const subscription of subscriptions) subscription.unsubscribe()
+    const pool = (id: number) =>
+      requests.filter(
+        (r) => r.path.startsWith('/api/v1/depth/v2') && r.path.includes(`pool_id=${id}`),
+      ).length
+    const ratio = pool(1) / pool(2)
+    expect(ratio).toBeGreaterThan(1.6)
+    expect(ratio).toBeLessThan(2.5)
+  })
+
+  it('refuses a priority that is not high, normal or low, at the call', () => {
+    const { venue } = rig({ pacing: 'adaptive' })
+    expect(() => venue.watchDepth(1, { priority: 'urgent' as never })).toThrow(
+      "watchDepth: priority must be 'high', 'normal' or 'low'",
+    )
+    expect(() => venue.watchBalances({ priority: 1 as never })).toThrow(VenueInputError)
+  })
+
+  it('causal refresh: the balances and open orders are polled when the feed sees a new own trade, at the same time', async () => {
+    const LANDS = 2_700
+    const newer = { ...tradeDetail, global_seq: '1002' }
+    let clock = () => 0
+    const made = rig(
+      // Polls leave a third of the budget: two polls called for at once find two tokens.
+      { maxRequestsPerSecond: 3, pollsPerSecond: 2, pacing: 'adaptive', settleMs: 0 },
+      () => 200,
+      (pathname, query) => {
+        const landed = clock() >= LANDS
+        if (pathname === '/api/v1/trades') {
+          if (query.get('sort') === 'desc') return [landed ? newer : tradeDetail]
+          // Ascending from the cursor, or from the first trade without one.
+          const after = query.get('global_seq')
+          const all = landed ? [tradeDetail, newer] : [tradeDetail]
+          return after === null
+            ? all
+            : all.filter((trade) => BigInt(trade.global_seq) > BigInt(after))
+        }
+        if (pathname === '/api/v1/balances') {
+          return [{ ...balance, balance: landed ? '990.25' : '1000.25' }]
+        }
+        if (pathname === '/api/v1/open-orders') return []
+        return dataFor(pathname)
+      },
+    )
+    clock = () => made.scheduler.now()
+    const { venue, requests, advance, scheduler } = made
+    const seen: { at: number; trade: string }[] = []
+
+    const balanceSeen: { at: number; balance: string | undefined }[] = []
+    const subscriptions = [
+      venue
+        .watchMyTrades()
+        .subscribe((trade) => seen.push({ at: scheduler.now(), trade: String(trade.global_seq) })),
+      venue.watchBalances().subscribe(({ balances: list }) => {
+        balanceSeen.push({ at: scheduler.now(), balance: list[0]?.balance })
+      }),
+      venue.watchOpenOrders().subscribe(),
+    ]
+    await advance(8_000)
+    for (const subscription of subscriptions) subscription.unsubscribe()
+    const tradeAt = seen.find((s) => s.trade === '1002')?.at
+    expect(tradeAt).toBeGreaterThanOrEqual(LANDS)
+    // The trade reached watchMyTrades at tradeAt; the balances were polled then and
+    // showed it then (the mock answers in no virtual time: one round trip is 0 ms).
+    expect(times(requests, '/api/v1/balances')).toContain(tradeAt)
+    expect(times(requests, '/api/v1/open-orders')).toContain(tradeAt)
+    // The balance the trade left was seen then at the latest (a turn of its own may have
+    // shown it first).
+    expect(balanceSeen.find((b) => b.balance === '990.25')?.at).toBeLessThanOrEqual(
+      tradeAt as number,
+    )
+  })
+
+  it('venue.freshness reports each polled stream: polls and changes a second, staleness, priority', async () => {
+    const { venue, advance } = rig({ maxRequestsPerSecond: 10, pacing: 'adaptive' })
+    const reports: Record<string, { pollsPerSecond: number; priority: string }>[] = []
+    const subscriptions = [
+      venue.watchPools().subscribe(),
+      venue.watchBalances({ priority: 'high' }).subscribe(),
+      venue.freshness.subscribe((report) => reports.push(report)),
+    ]
+    await advance(5_000)
+    for (const subscription of subscriptions) subscription.unsubscribe()
+    // One at once, then one a second.
+    expect(reports.length).toBe(6)
+    const last = reports.at(-1) ?? {}
+    expect(Object.keys(last).sort()).toEqual(['watchBalances()', 'watchPools()'])
+    expect(last['watchBalances()']).toMatchObject({
+      priority: 'high',
+      changesPerSecond: expect.any(Number),
+      stalenessMs: expect.any(Number),
+    })
+    expect(last['watchPools()']?.priority).toBe('normal')
+    // The pools and balances never change here: each gets about half of the 10 a second,
+    // the high one more.
+    const total =
+      (last['watchBalances()']?.pollsPerSecond ?? 0) + (last['watchPools()']?.pollsPerSecond ?? 0)
+    expect(total).toBeGreaterThan(8)
+    expect(total).toBeLessThan(12)
   })
 })

@@ -104,7 +104,9 @@ describe('venue.watchDepth against the simulator', () => {
   })
 
   it('arguments that mean the same query share one poller: precision 0.01, "0.01" and "0.010"', async () => {
-    const { venue, hits } = await setup()
+    // Interval pacing: three pollers would send three times the requests (under the budget
+    // pacing, they would share the same budget).
+    const { venue, hits } = await setup({ pacing: 'interval' })
     const subscriptions = [0.01, '0.01', '0.010'].map((precision) =>
       venue.watchDepth(POOL, { precision, limit: 5 }).subscribe(),
     )
@@ -123,7 +125,12 @@ describe('venue.watchDepth against the simulator', () => {
   })
 
   it('a late subscriber gets a snapshot of the current book (seq 1) and shares the poller', async () => {
-    const { sim, venue, hits, events: early } = await watching({ pollIntervalMs: 40 })
+    const {
+      sim,
+      venue,
+      hits,
+      events: early,
+    } = await watching({ pollIntervalMs: 40, pacing: 'interval' })
     advanceUntilChanged(sim, 10)
     await early.nth(2)
     const late = collect(venue.watchDepth(POOL, { limit: 10 }))

@@ -544,6 +544,8 @@ describe('watchKlines against a scripted venue', () => {
     const venue = createVenue({
       baseUrl: server.url,
       pollIntervalMs: 5,
+      // Reads counted against a poll every 5 ms.
+      pacing: 'interval',
       lingerMs: 5,
       maxRequestsPerSecond: 100_000,
     })
@@ -629,6 +631,8 @@ describe('watchKlines against a scripted venue', () => {
     const venue = createVenue({
       baseUrl: server.url,
       pollIntervalMs: 60_000,
+      // One poll a minute at most, whatever the budget.
+      pacing: 'interval',
       maxRequestsPerSecond: 100_000,
     })
     onCleanup(() => venue.close())

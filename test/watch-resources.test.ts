@@ -321,7 +321,8 @@ describe('deep-distinct emission with a manual clock', () => {
 
 describe('sharing', () => {
   it('watchPool(1) and watchPool("1") share one poller and one health entry', async () => {
-    const { venue, hits } = await setup({ pollIntervalMs: 50 })
+    // Interval pacing: two pollers would send twice the requests.
+    const { venue, hits } = await setup({ pollIntervalMs: 50, pacing: 'interval' })
     const subscribers = [collect(venue.watchPool(1)), collect(venue.watchPool('1'))]
     await Promise.all(subscribers.map((s) => s.nth(1)))
     const start = count(hits, '/api/v1/pools/1')

@@ -12,6 +12,7 @@ import {
   timer,
 } from 'rxjs'
 import { fromRequest } from './from-request.js'
+import type { PollPace } from './poll-pacer.js'
 import { type RetryBackoffOptions, retryBackoff } from './retry-backoff.js'
 
 /**
@@ -86,6 +87,12 @@ export interface PaginateCursorOptions<T, C> {
    * its start (`'start'`: polls `intervalMs` apart whatever the answers take).
    */
   readonly measureFrom?: 'end' | 'start' | undefined
+  /**
+   * Decides when the tail's next poll starts instead of `intervalMs` (a venue's pacer):
+   * after a page that is not full, the next request waits for `pace.turn()`;
+   * `pace.started()` is called as every request starts.
+   */
+  readonly pace?: PollPace | undefined
   /** Called with each delivered item's cursor, after delivery; the next item waits for it. */
   readonly save?: ((cursor: C) => Promise<void> | void) | undefined
   /** Retry of a failed page (the cursor is kept, so nothing repeats). */
@@ -321,6 +328,7 @@ class CursorPager<T, C> {
    */
   #request(cursor: C | undefined): void {
     this.#requestedAt = (this.#options.scheduler ?? asyncScheduler).now()
+    this.#options.pace?.started()
     const controller = new AbortController()
     let answer: ObservableInput<readonly T[]>
     try {
@@ -458,7 +466,7 @@ class CursorPager<T, C> {
 
   /** Progress, then the next page at once, a pause, or the end (`handOver`). */
   #afterPage(step: Step<T>): void {
-    const { onProgress, handOver, intervalMs, scheduler, measureFrom } = this.#options
+    const { onProgress, handOver, intervalMs, scheduler, measureFrom, pace } = this.#options
     try {
       const cursor = this.#delivered
       const held = this.#held
@@ -482,9 +490,8 @@ class CursorPager<T, C> {
       } else {
         const spent =
           measureFrom === 'start' ? (scheduler ?? asyncScheduler).now() - this.#requestedAt : 0
-        this.#pending = timer(
-          Math.max(0, intervalMs - spent),
-          scheduler as SchedulerLike,
+        this.#pending = (
+          pace?.turn() ?? timer(Math.max(0, intervalMs - spent), scheduler as SchedulerLike)
         ).subscribe(this.#fetchNext)
       }
     } catch (error) {

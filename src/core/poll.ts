@@ -11,7 +11,9 @@ import {
   take,
   timer,
 } from 'rxjs'
+import { VenueInputError } from '../errors/venue-input-error.js'
 import { fromRequest } from './from-request.js'
+import type { PollPace } from './poll-pacer.js'
 
 /**
  * Settings of {@link poll}.
@@ -28,9 +30,16 @@ import { fromRequest } from './from-request.js'
 export interface PollOptions {
   /**
    * Time between requests, in ms: from the end of one to the start of the next (default),
-   * or from the start of one to the start of the next with `measureFrom: 'start'`.
+   * or from the start of one to the start of the next with `measureFrom: 'start'`. Not
+   * used with `pace`.
    */
-  readonly intervalMs: number
+  readonly intervalMs?: number
+  /**
+   * Decides when each next request starts instead of `intervalMs` (a venue's pacer, which
+   * spends its request budget where the market moves): the next request starts when
+   * `pace.turn()` emits after an answer, and `pace.started()` is called as each starts.
+   */
+  readonly pace?: PollPace
   /**
    * `'end'` (default): the pause starts when an answer arrives, so a slow answer spaces the
    * requests out. `'start'`: requests start `intervalMs` apart whatever the answers take
@@ -64,7 +73,10 @@ export function poll<T>(
   request: (signal: AbortSignal) => ObservableInput<T>,
   options: PollOptions,
 ): Observable<T> {
-  const { intervalMs, scheduler, measureFrom = 'end', wake } = options
+  const { intervalMs, scheduler, measureFrom = 'end', wake, pace } = options
+  if (pace === undefined && !(typeof intervalMs === 'number' && intervalMs >= 0)) {
+    throw new VenueInputError('intervalMs', 'poll: intervalMs must be a number >= 0 (or give pace)')
+  }
   const clock = scheduler ?? asyncScheduler
   return new Observable<T>((subscriber) => {
     // Every request runs in the async context of the subscription (tracing, metrics per
@@ -80,6 +92,7 @@ export function poll<T>(
     const polls = defer(() => {
       startedAt = clock.now()
       woken = false
+      pace?.started()
       // Subscribed (the request sent) inside the subscription's context.
       return new Observable<T>((each) => inContext(() => fromRequest(request).subscribe(each)))
     })
@@ -88,7 +101,9 @@ export function poll<T>(
           delay: () => {
             if (woken) return timer(0, scheduler as SchedulerLike)
             const spent = measureFrom === 'start' ? clock.now() - startedAt : 0
-            const pause = timer(Math.max(0, intervalMs - spent), scheduler as SchedulerLike)
+            const pause =
+              pace?.turn() ??
+              timer(Math.max(0, (intervalMs as number) - spent), scheduler as SchedulerLike)
             return wake === undefined ? pause : race(pause, kicks.pipe(take(1)))
           },
         }),

@@ -11,6 +11,7 @@ import type { Transfer } from '../schemas/transfer.js'
 import type { Checkpoint } from '../streams/checkpoint.js'
 import { feedOptions } from '../streams/cursor-feed.js'
 import { checkFillCursor, type Fill } from '../streams/fills.js'
+import { priorityOption } from '../streams/stream-options.js'
 import type { StreamSet } from '../streams/stream-set.js'
 import type { BalancesUpdate } from '../streams/watch-balances.js'
 import { checkInterval, type KlineEvent } from '../streams/watch-klines.js'
@@ -77,6 +78,8 @@ export function relayStreams(reader: RelayReader, scope: RelayScope): StreamSet 
         )
       }
     }
+    // Checked, then left to the relay: a relayed stream spends no request budget.
+    priorityOption(method, given['priority'])
     if (given['source'] !== undefined) {
       const source = checkSource(method, given['source'], scope.marketData)
       if (source !== scope.marketData) {
@@ -91,12 +94,12 @@ export function relayStreams(reader: RelayReader, scope: RelayScope): StreamSet 
   return {
     watchDepth: (poolId, options, method = 'watchDepth') => {
       checkPoolId(method, poolId)
-      relayedOptions(method, options, ['source'])
+      relayedOptions(method, options, ['source', 'priority'])
       return follow(method, { kind: 'depth', poolId }, { from: 'state' }, one<BookEvent>, 'resync')
     },
     watchTrades: (poolId, options) => {
       checkPoolId('watchTrades', poolId)
-      relayedOptions('watchTrades', options, ['source'])
+      relayedOptions('watchTrades', options, ['source', 'priority'])
       return follow(
         'watchTrades',
         { kind: 'trades', poolId },
@@ -138,7 +141,7 @@ export function relayStreams(reader: RelayReader, scope: RelayScope): StreamSet 
         poolOf: (fill) => fill.poolId,
       }),
     watchBalances: (options) => {
-      relayedOptions('watchBalances', options, [])
+      relayedOptions('watchBalances', options, ['priority'])
       // Per subscription: the list its entries' changes apply to (kept across a resync:
       // the stored list then says what changed since the last update).
       return defer(() => {

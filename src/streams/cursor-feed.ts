@@ -120,48 +120,61 @@ export function sharedTail<T, C>(
   context: StreamContext,
   spec: CursorFeedSpec<T, C>,
 ): Observable<TailEvent<T, C>> {
-  return streamPipeline<TailEvent<T, C>>(context, spec.key, (lane) => {
-    const pages = new Subject<TailEvent<T, C>>()
-    // The newest item the tail has seen, from its start.
-    let seen: C | undefined
-    return fromRequest((signal) => spec.head(lane.rest, signal)).pipe(
-      retryBackoff<C | undefined>(lane.retry()),
-      concatMap((head) => {
-        seen = head
-        return concat(
-          of<TailEvent<T, C>>({ type: 'start', cursor: head }),
-          paginateCursor<T, C>({
-            start: head,
-            fetchPage: (cursor, signal) => spec.fetchPage(lane.rest, cursor, signal),
-            cursorOf: spec.cursorOf,
-            compare: spec.compare,
-            pageSize: spec.pageSize,
-            intervalMs: lane.intervalMs,
-            measureFrom: 'start',
-            retry: lane.retry(),
-            onProgress: ({ cursor, held, newest }) => {
-              lane.ok()
-              // A newer item than the tail had seen (held in the settle window or not).
-              if (spec.nudges !== undefined && newest !== undefined) {
-                if (seen === undefined || spec.compare(newest, seen) > 0) {
-                  context.nudges.nudge(spec.nudges)
+  return streamPipeline<TailEvent<T, C>>(
+    context,
+    spec.key,
+    (lane) => {
+      const pages = new Subject<TailEvent<T, C>>()
+      // The newest item the tail has seen, from its start.
+      let seen: C | undefined
+      return fromRequest((signal) => spec.head(lane.rest, signal)).pipe(
+        retryBackoff<C | undefined>(lane.retry()),
+        concatMap((head) => {
+          seen = head
+          return concat(
+            of<TailEvent<T, C>>({ type: 'start', cursor: head }),
+            paginateCursor<T, C>({
+              start: head,
+              fetchPage: (cursor, signal) => spec.fetchPage(lane.rest, cursor, signal),
+              cursorOf: spec.cursorOf,
+              compare: spec.compare,
+              pageSize: spec.pageSize,
+              intervalMs: lane.intervalMs,
+              measureFrom: 'start',
+              pace: lane.pace,
+              retry: lane.retry(),
+              onProgress: ({ cursor, held, newest }) => {
+                lane.ok()
+                // A newer item than the tail had seen (held in the settle window or not).
+                const moved =
+                  newest !== undefined && (seen === undefined || spec.compare(newest, seen) > 0)
+                lane.pace.observed(moved)
+                if (moved) {
+                  if (spec.nudges !== undefined) context.nudges.nudge(spec.nudges)
+                  seen = newest
                 }
-                seen = newest
-              }
-              pages.next({ type: 'page', cursor, held, newest })
-            },
-            scheduler: lane.scheduler,
-            settleMs: context.settleMs,
-            timeOf: spec.timeOf,
-          }).pipe(
-            map((item): TailEvent<T, C> => ({ type: 'item', item })),
-            mergeWith(pages),
-          ),
-        )
-      }),
-    )
-  })
+                pages.next({ type: 'page', cursor, held, newest })
+              },
+              scheduler: lane.scheduler,
+              settleMs: context.settleMs,
+              timeOf: spec.timeOf,
+            }).pipe(
+              map((item): TailEvent<T, C> => ({ type: 'item', item })),
+              mergeWith(pages),
+            ),
+          )
+        }),
+      )
+    },
+    FEED_PACING,
+  )
 }
+
+/**
+ * How a feed is paced: its own items (trades, fills, transfers) are what a bot acts on, so
+ * it polls at least every `pollIntervalMs` whatever else moves (`'high'`).
+ */
+const FEED_PACING = { defaultPriority: 'high' } as const
 
 /**
  * A cursor feed on the venue: each item exactly once, ascending, from the checkpoint (or
@@ -193,6 +206,8 @@ export function cursorFeed<T, C>(
         // Counted afresh by each attempt (a new backfill starts its own count).
         let pages = 0
         let items = 0
+        // The newest item this backfill saw once caught up.
+        let newestSeen: C | undefined
         return {
           // The tail is joined once the backfill first catches up (not before: a feed far
           // behind would keep a tail poller busy for nothing while it backfills). From then
@@ -211,12 +226,27 @@ export function cursorFeed<T, C>(
                   pageSize: spec.pageSize,
                   intervalMs: lane.intervalMs,
                   measureFrom: 'start',
+                  pace: lane.pace,
                   save,
                   retry: lane.retry(),
                   onProgress: (progress) => {
                     lane.ok()
                     pages = progress.pages
                     items = progress.items
+                    // Caught up, this run may see a new item before the shared tail does:
+                    // it nudges as the tail would (not while it reads the past).
+                    const { newest } = progress
+                    const moved =
+                      progress.phase === 'tail' &&
+                      newest !== undefined &&
+                      (newestSeen === undefined || compare(newest, newestSeen) > 0)
+                    lane.pace.observed(moved)
+                    if (moved) {
+                      if (newestSeen !== undefined && spec.nudges !== undefined) {
+                        context.nudges.nudge(spec.nudges)
+                      }
+                      newestSeen = newest
+                    }
                     options.onProgress?.(progress)
                   },
                   scheduler: lane.scheduler,
@@ -231,7 +261,7 @@ export function cursorFeed<T, C>(
                     return covered ? 'end' : 'next'
                   },
                 }),
-              { sharing: 'own' },
+              { ...FEED_PACING, sharing: 'own' },
             ),
           shared: tail,
           fromBackfill: (item, emit) => {

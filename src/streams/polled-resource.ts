@@ -1,5 +1,6 @@
 import { defer, map, type Observable, tap } from 'rxjs'
 import { distinctUntilDeepChanged } from '../core/distinct-until-deep-changed.js'
+import type { StreamPriority } from '../core/poll-pacer.js'
 import type { RestClient } from '../rest/index.js'
 import type { StreamContext } from './stream-context.js'
 import { pollAnswers, streamPipeline } from './stream-pipeline.js'
@@ -10,8 +11,12 @@ export interface PolledResourceOptions<T = unknown> {
   readonly maxAmbiguousRetries?: number
   /** Each emission asks for a poll at once (causal refresh). */
   readonly wake?: Observable<unknown>
+  /** Changes an answer shows against the previous one, for the pacing (default 0 or 1). */
+  readonly changes?: ((previous: T, value: T) => number | boolean) | undefined
   /** Called once per change after the first value (in the shared poller, not per subscriber). */
   readonly onChange?: (value: T) => void
+  /** This subscriber's weight in the venue's pacing. */
+  readonly priority?: StreamPriority | undefined
 }
 
 /**
@@ -24,24 +29,20 @@ export function polledResource<T>(
   fetch: (rest: RestClient, signal: AbortSignal) => Promise<T>,
   options: PolledResourceOptions<T> = {},
 ): Observable<T> {
-  return streamPipeline(
-    context,
-    key,
-    pollAnswers(fetch, options.maxAmbiguousRetries, options.wake),
-    {
-      shape: (polls) =>
-        defer(() => {
-          // Per run of the shared poller: its first value is where it starts, not a change.
-          let first = true
-          return polls.pipe(
-            map((polled) => polled.value),
-            distinctUntilDeepChanged(),
-            tap((value) => {
-              if (first) first = false
-              else options.onChange?.(value)
-            }),
-          )
-        }),
-    },
-  )
+  return streamPipeline(context, key, pollAnswers(fetch, options), {
+    shape: (polls) =>
+      defer(() => {
+        // Per run of the shared poller: its first value is where it starts, not a change.
+        let first = true
+        return polls.pipe(
+          map((polled) => polled.value),
+          distinctUntilDeepChanged(),
+          tap((value) => {
+            if (first) first = false
+            else options.onChange?.(value)
+          }),
+        )
+      }),
+    priority: options.priority,
+  })
 }

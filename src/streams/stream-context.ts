@@ -1,5 +1,6 @@
 import type { Observable, SchedulerLike } from 'rxjs'
 import type { HealthBoard } from '../core/health.js'
+import type { PollPacer } from '../core/poll-pacer.js'
 import type { BackoffOptions } from '../core/retry-backoff.js'
 import type { StreamRegistry } from '../core/stream-registry.js'
 import type { RestClient } from '../rest/index.js'
@@ -26,6 +27,8 @@ export interface StreamContext {
   readonly lookups: VenueLookups
   /** What one stream sees that makes others poll at once (a new own trade: balances). */
   readonly nudges: Nudges
+  /** When each polled stream polls next: the request budget spent where changes are. */
+  readonly pacer: PollPacer
   /** Scheduler of polls and retries (tests); default asyncScheduler. */
   readonly scheduler?: SchedulerLike | undefined
 }

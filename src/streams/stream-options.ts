@@ -1,3 +1,4 @@
+import type { StreamPriority } from '../core/poll-pacer.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { failArgument as fail, knownKeys } from '../rest/index.js'
 
@@ -45,6 +46,17 @@ export function onProgressOption(method: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'function') {
     fail(method, 'onProgress', 'must be a function', value)
   }
+}
+
+/**
+ * `priority`: absent, `'high'`, `'normal'` or `'low'`: this subscriber's weight in the
+ * venue's pacing (a shared stream runs at the highest any subscriber asked for).
+ */
+export function priorityOption(method: string, value: unknown): StreamPriority | undefined {
+  if (value === undefined || value === 'high' || value === 'normal' || value === 'low') {
+    return value
+  }
+  return fail(method, 'priority', "must be 'high', 'normal' or 'low'", value)
 }
 
 /** A method that takes no argument was given one. */

@@ -1,6 +1,9 @@
+import equal from 'fast-deep-equal'
 import {
   defer,
+  finalize,
   map,
+  merge,
   type Observable,
   type OperatorFunction,
   type SchedulerLike,
@@ -9,6 +12,7 @@ import {
 } from 'rxjs'
 import { reportEnd } from '../core/health.js'
 import { poll } from '../core/poll.js'
+import type { PacedStream, StreamPriority } from '../core/poll-pacer.js'
 import { type RetryBackoffOptions, retryBackoff } from '../core/retry-backoff.js'
 import type { RestClient } from '../rest/index.js'
 import type { StreamContext } from './stream-context.js'
@@ -46,6 +50,11 @@ export interface StreamLane {
   readonly retry: (onRetry?: () => void) => RetryBackoffOptions
   /** Reports the stream `ok` (an answer arrived). */
   readonly ok: () => void
+  /**
+   * When this run polls next (the venue's pacer): a polling source passes it to `poll` or
+   * `paginateCursor` as `pace`, and reports each answer's changes with `pace.observed`.
+   */
+  readonly pace: PacedStream
 }
 
 /**
@@ -72,6 +81,10 @@ export interface StreamPipelineSettings<T, R> {
    * source (a cursor feed starting from its own checkpoint), reported under `key#n`.
    */
   readonly sharing?: 'shared' | 'own'
+  /** The share of the request budget this subscriber asks for (shared runs). */
+  readonly priority?: StreamPriority | undefined
+  /** The stream's priority when no subscriber asks for one. Default `'normal'`. */
+  readonly defaultPriority?: StreamPriority | undefined
 }
 
 let ownRuns = 0
@@ -123,7 +136,14 @@ export function streamPipeline<T, R = T>(
 ): Observable<R> {
   const { registry, health, closed } = context
   const shape = settings.shape ?? ((values: Observable<T>) => values as unknown as Observable<R>)
-  const run = (runKey: string) => source(laneOf(context, runKey)).pipe(shape)
+  const run = (runKey: string) =>
+    defer(() => {
+      const lane = laneOf(context, runKey, settings.defaultPriority)
+      return source(lane).pipe(
+        shape,
+        finalize(() => lane.pace.leave()),
+      )
+    })
   if (settings.sharing === 'own') {
     return defer(() => {
       const runKey = ownRunKey(key)
@@ -132,10 +152,20 @@ export function streamPipeline<T, R = T>(
     })
   }
   // The registry completes shared runs on close and reports their end itself.
-  return registry.shared(key, () => run(key))
+  const shared = registry.shared(key, () => run(key))
+  const { priority } = settings
+  if (priority === undefined) return shared
+  return defer(() => {
+    const release = context.pacer.prefer(key, priority)
+    return shared.pipe(finalize(release))
+  })
 }
 
-function laneOf(context: StreamContext, key: string): StreamLane {
+function laneOf(
+  context: StreamContext,
+  key: string,
+  priority: StreamPriority | undefined,
+): StreamLane {
   const { backoff, health, scheduler } = context
   return {
     key,
@@ -151,38 +181,65 @@ function laneOf(context: StreamContext, key: string): StreamLane {
       ...(scheduler ? { scheduler } : {}),
     }),
     ok: () => health.ok(key),
+    pace: context.pacer.join(key, priority),
   }
 }
 
+/** Settings of {@link pollAnswers}. */
+export interface PollAnswersOptions<T> {
+  /** Bound on the retries of the venue's ambiguous 500 in a row (single-resource streams). */
+  readonly maxAmbiguousRetries?: number | undefined
+  /** Each emission polls at once (what another stream saw: a new own trade for balances). */
+  readonly wake?: Observable<unknown> | undefined
+  /**
+   * Each emission gives this stream the next turn of the budget (a new public trade for the
+   * pool's book); with `pacing: 'interval'`, polls at once like `wake`.
+   */
+  readonly hurry?: Observable<unknown> | undefined
+  /**
+   * How many changes an answer shows against the previous one, for the pacer's change
+   * rate, or (a boolean) whether it changed at all. Default: whether it is not deep-equal
+   * to the previous answer.
+   */
+  readonly changes?: ((previous: T, value: T) => number | boolean) | undefined
+}
+
 /**
- * The source of a polled stream: `fetch` every `pollIntervalMs` (the next request that
- * long after the previous one started, or at once after an answer that took longer), each answer reported `ok`, a failure retried with the
- * venue's backoff; the first answer after a retry is marked `afterRecovery`.
- * `maxAmbiguousRetries` bounds the retries of the venue's ambiguous 500 in a row; each
- * emission of `wake` asks for a poll at once (causal refresh, see `Nudges`).
+ * The source of a polled stream: `fetch` at each turn the venue's pacer gives it (with
+ * `pacing: 'interval'`, every `pollIntervalMs` from the start of the last poll), each
+ * answer reported `ok` and its changes to the pacer, a failure retried with the venue's
+ * backoff; the first answer after a retry is marked `afterRecovery`.
  *
  * @example
  * ```ts
- * pollAnswers((rest, signal) => rest.balances({ signal }))
+ * pollAnswers((rest, signal) => rest.balances({ signal }), { wake: nudges.on('account') })
  * ```
  */
 export function pollAnswers<T>(
   fetch: (rest: RestClient, signal: AbortSignal) => Promise<T>,
-  maxAmbiguousRetries?: number,
-  wake?: Observable<unknown>,
+  options: PollAnswersOptions<T> = {},
 ): StreamSource<Polled<T>> {
+  const { maxAmbiguousRetries, hurry, changes = (a: T, b: T) => !equal(a, b) } = options
   return (lane) => {
+    const interval = lane.pace.pacing === 'interval'
+    // Interval pacing has no queue to move forward in: a hurry polls at once.
+    const wakes = [options.wake, interval ? hurry : undefined].filter(
+      (wake): wake is Observable<unknown> => wake !== undefined,
+    )
+    const wake = wakes.length === 0 ? undefined : merge(...wakes)
+    const hurried = interval ? undefined : hurry?.subscribe(() => lane.pace.hurry())
     let afterRecovery = false
+    let last: { readonly value: T } | undefined
     return poll((signal) => fetch(lane.rest, signal), {
-      intervalMs: lane.intervalMs,
-      // Polls start pollIntervalMs apart: a slow answer (or a wait for the budget) does not
-      // stretch the cadence.
-      measureFrom: 'start',
-      // What another stream saw may call for a poll at once (a new own trade: balances).
+      pace: lane.pace,
       ...(wake === undefined ? {} : { wake }),
       ...(lane.scheduler ? { scheduler: lane.scheduler } : {}),
     }).pipe(
-      tap(lane.ok),
+      tap((value) => {
+        lane.ok()
+        lane.pace.observed(last === undefined ? true : changes(last.value, value))
+        last = { value }
+      }),
       map((value): Polled<T> => {
         const polled = { value, afterRecovery }
         afterRecovery = false
@@ -194,6 +251,7 @@ export function pollAnswers<T>(
         }),
         ...(maxAmbiguousRetries === undefined ? {} : { maxAmbiguousRetries }),
       }),
+      finalize(() => hurried?.unsubscribe()),
     )
   }
 }

@@ -1,12 +1,13 @@
 import { filter, map, type Observable } from 'rxjs'
 import { diffByKey, isEmptyDiff, type KeyedDiff, keyedDiff } from '../core/keyed-diff.js'
+import type { StreamPriority } from '../core/poll-pacer.js'
 import { compareDecimal } from '../decimal.js'
 import { failArgument } from '../rest/index.js'
 import type { Balance } from '../schemas/balance.js'
 import { polledResource } from './polled-resource.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
-import { streamOptions } from './stream-options.js'
+import { priorityOption, streamOptions } from './stream-options.js'
 
 /**
  * Options of `watchBalances`.
@@ -23,6 +24,8 @@ export interface BalancesOptions {
    * coin; default `false`: only `balance`, `locked` and the locks count.
    */
   readonly includeValuation?: boolean | undefined
+  /** This stream's weight in the venue's pacing (see `DepthStreamOptions.priority`). */
+  readonly priority?: StreamPriority | undefined
 }
 
 /**
@@ -88,7 +91,8 @@ export function watchBalances(
   context: StreamContext,
   options?: BalancesOptions,
 ): Observable<BalancesUpdate> {
-  const given = streamOptions('watchBalances', options, ['includeValuation'])
+  const given = streamOptions('watchBalances', options, ['includeValuation', 'priority'])
+  const priority = priorityOption('watchBalances', given['priority'])
   // Only `undefined` is "not given": `null` is refused like every other wrong value.
   const includeValuation = given['includeValuation']
   if (includeValuation !== undefined && typeof includeValuation !== 'boolean') {
@@ -100,7 +104,7 @@ export function watchBalances(
     context,
     streamKey('watchBalances'),
     (rest, signal) => rest.balances({ signal }),
-    { wake: context.nudges.on('account') },
+    { wake: context.nudges.on('account'), priority },
   )
   return state.pipe(
     keyedDiff((balance: Balance) => balance.coin, same),

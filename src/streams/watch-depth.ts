@@ -2,12 +2,13 @@ import { map, type Observable, type OperatorFunction, pipe, scan } from 'rxjs'
 import { applyBookEvent } from '../book/apply-book-event.js'
 import type { BookEvent } from '../book/book-event.js'
 import type { OrderBook } from '../book/order-book.js'
+import type { StreamPriority } from '../core/poll-pacer.js'
 import { normalizeDecimal } from '../decimal.js'
 import type { DepthArgs, MarketDataSource } from '../rest/index.js'
 import { checkPoolId, checkSource, depthQuery } from '../rest/index.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
-import { streamOptions } from './stream-options.js'
+import { priorityOption, streamOptions } from './stream-options.js'
 import { pollAnswers, streamPipeline } from './stream-pipeline.js'
 import { type DepthPoll, toBookEvents } from './to-book-events.js'
 
@@ -27,6 +28,12 @@ export interface DepthStreamOptions {
   readonly precision?: string | number | undefined
   /** V2 (order book plus AMM) or V1; default the venue's `marketData`. */
   readonly source?: MarketDataSource | undefined
+  /**
+   * This book's weight in the venue's pacing: `'high'` for the books a bot trades on
+   * (about twice the polls of a `'normal'` book that changes as often), `'low'`. Default
+   * `'normal'`. A relayed book takes it and leaves it to the relay.
+   */
+  readonly priority?: StreamPriority | undefined
 }
 
 /**
@@ -44,8 +51,9 @@ export function watchDepth(
 ): Observable<BookEvent> {
   // The positional pool is the only pool: the options cannot name another one.
   checkPoolId(method, poolId)
-  const given = streamOptions(method, options, ['limit', 'precision', 'source'])
+  const given = streamOptions(method, options, ['limit', 'precision', 'source', 'priority'])
   const source = checkSource(method, given['source'], defaultSource)
+  const priority = priorityOption(method, given['priority'])
   // Checked by depthQuery below before any use.
   const args = { poolId, limit: given['limit'], precision: given['precision'] } as DepthArgs
   // Keyed by the wire query, the precision by value: 0.01, '0.01' and '0.010' share a poller.
@@ -62,12 +70,13 @@ export function watchDepth(
     context,
     key,
     // A public trade in the pool, seen by a trades poller, polls the book at once.
-    pollAnswers(
-      (rest, signal) => rest.depth({ ...args, source }, { signal }),
-      undefined,
-      context.nudges.on(`book:${poolId}`),
-    ),
-    { shape: map(({ value, afterRecovery }): DepthPoll => ({ depth: value, afterRecovery })) },
+    pollAnswers((rest, signal) => rest.depth({ ...args, source }, { signal }), {
+      hurry: context.nudges.on(`book:${poolId}`),
+    }),
+    {
+      shape: map(({ value, afterRecovery }): DepthPoll => ({ depth: value, afterRecovery })),
+      priority,
+    },
   )
   return polls.pipe(toBookEvents(poolId))
 }

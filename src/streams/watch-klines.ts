@@ -399,9 +399,15 @@ export function watchKlines(
     (from: number | undefined) =>
     (lane: StreamLane): Observable<KlineState> => {
       const run = new KlineScan(poolId, interval, source, from)
-      return pollAnswers((rest, signal) => run.poll(rest, signal))(lane).pipe(
-        map((polled) => polled.value),
-      )
+      return pollAnswers((rest, signal) => run.poll(rest, signal), {
+        // The venue's time moves every poll: a change is a candle that moved or closed.
+        changes: (before, after) =>
+          equal(before.open, after.open) &&
+          before.closed.length === after.closed.length &&
+          before.closed.at(-1) === after.closed.at(-1)
+            ? 0
+            : 1,
+      })(lane).pipe(map((polled) => polled.value))
     }
   const shared = streamPipeline(context, key, scan(undefined))
   if (since === undefined) {

@@ -1,3 +1,4 @@
+import equal from 'fast-deep-equal'
 import { defer, map, mergeMap, type Observable, scan } from 'rxjs'
 import { diffByKey } from '../core/keyed-diff.js'
 import { compareDecimal } from '../decimal.js'
@@ -162,10 +163,14 @@ export function openOrdersState(context: StreamContext): Observable<OpenOrdersSt
             for (const [id, n] of misses) unresolved.set(id, n)
             poll += 1
             return { poll, orders, endings }
-            // A new own trade seen by a running feed polls the open orders at once.
           },
-          undefined,
-          context.nudges.on('account'),
+          {
+            // A new own trade seen by a running feed polls the open orders at once.
+            wake: context.nudges.on('account'),
+            // The poll count moves every time: a change is an order that moved or ended.
+            changes: (before, after) =>
+              after.endings.length > 0 || !equal(before.orders, after.orders),
+          },
         )(lane)
       }),
     { shape: map((polled) => polled.value) },

@@ -1,12 +1,13 @@
 import { map, mergeMap, Observable } from 'rxjs'
 import { newInWindow } from '../core/new-in-window.js'
+import type { StreamPriority } from '../core/poll-pacer.js'
 import type { MarketDataSource } from '../rest/index.js'
 import { checkPoolId, checkSource } from '../rest/index.js'
 import type { PublicTrade } from '../schemas/public-trade.js'
 import { polledResource } from './polled-resource.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
-import { streamOptions } from './stream-options.js'
+import { priorityOption, streamOptions } from './stream-options.js'
 import type { PollBatch } from './stream-pipeline.js'
 
 /**
@@ -20,6 +21,8 @@ import type { PollBatch } from './stream-pipeline.js'
 export interface PublicTradesOptions {
   /** V2 (order book plus AMM trades) or V1; default the venue's `marketData`. */
   readonly source?: MarketDataSource | undefined
+  /** This stream's weight in the venue's pacing (see `DepthStreamOptions.priority`). */
+  readonly priority?: StreamPriority | undefined
 }
 
 /**
@@ -123,15 +126,22 @@ export function tradeBatches(
   options?: PublicTradesOptions,
 ): Observable<PollBatch<PublicTradeEvent>> {
   checkPoolId('watchTrades', poolId)
-  const given = streamOptions('watchTrades', options, ['source'])
+  const given = streamOptions('watchTrades', options, ['source', 'priority'])
   const source = checkSource('watchTrades', given['source'], defaultSource)
+  const priority = priorityOption('watchTrades', given['priority'])
   const key = streamKey('watchTrades', [poolId, { source }])
   // A new window (a trade happened) moves the pool's book: its pollers poll at once.
   const windows = polledResource(
     context,
     key,
     (rest, signal) => rest.latestTrades({ poolId, limit: WINDOW, source }, { signal }),
-    { onChange: () => context.nudges.nudge(`book:${poolId}`) },
+    {
+      onChange: () => context.nudges.nudge(`book:${poolId}`),
+      // The pacer's change rate counts trades, not windows that moved.
+      changes: (before, after) =>
+        newInWindow([...before].reverse(), [...after].reverse(), sameTrade).added.length,
+      priority,
+    },
   )
   return new Observable<PollBatch<PublicTradeEvent>>((subscriber) => {
     let previous: readonly PublicTrade[] = []

@@ -57,6 +57,10 @@ export interface FleetReport {
   /** Venue requests per stream over the steady part of the run, and its poll intervals. */
   readonly requests: Readonly<Record<string, number>>
   readonly intervals: number
+  /** Venue requests of the whole fleet over the steady part of the run. */
+  readonly totalRequests: number
+  /** What one relay's request budget allows over that time. */
+  readonly budgetRequests: number
   /** Bots that reported `retrying` during the Redis restart, and were `ok` after. */
   readonly healedConsumers: number
   readonly problems: readonly string[]
@@ -418,11 +422,13 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
     const intervals = (steadyEnd - started) / settings.pollIntervalMs
     const requestsPerInterval: Record<string, number> = {}
     const requests: Record<string, number> = {}
+    let totalRequests = 0
     for (const [path, streams] of Object.entries(PATHS)) {
       let count = hits.filter(
         (hit) => hit.path === path && hit.at >= started && hit.at <= steadyEnd,
       ).length
       if (path.startsWith('/api/v1/depth')) count -= ownDepthRequests - 1
+      totalRequests += count
       const perStream = Math.round((count / intervals / streams.length) * 100) / 100
       for (const stream of streams) {
         requestsPerInterval[stream] = perStream
@@ -444,6 +450,8 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
       requestsPerInterval,
       requests,
       intervals,
+      totalRequests,
+      budgetRequests: (relayOptions.maxRequestsPerSecond * (steadyEnd - started)) / 1000,
       healedConsumers,
       problems,
     }

@@ -8,7 +8,10 @@ import type { RestMethodName, Venue } from '../../src/index.js'
 import { argsObject, callOptions, mostly, nasty, valid } from './values.js'
 
 /** Names of the `watch...` methods of a venue. */
-export type WatchMethodName = Exclude<keyof Venue, 'rest' | 'settings' | 'health' | 'close'>
+export type WatchMethodName = Exclude<
+  keyof Venue,
+  'rest' | 'settings' | 'health' | 'freshness' | 'close'
+>
 
 /** Every REST method, in the README's order. */
 export const REST_METHODS: readonly RestMethodName[] = [
