@@ -5,6 +5,7 @@
  *
  *   npx tsx bench/freshness.ts          the tables (about 2 minutes)
  *   npx tsx bench/freshness.ts 8        a scored window of 8 s instead of 24
+ *   npx tsx bench/freshness.ts 24 20 40 the window, the warm-up (s) and the budgets (10,40)
  *   npx tsx bench/freshness.ts --json   bench-summary lines only
  *
  * The market: the simulator (in this process, manual clock, 10 ms ticks) with its bursty
@@ -78,10 +79,14 @@ import { positionalArgs, printColumns, SUMMARY_ONLY, summaryLine } from './suppo
 
 const SEED = 7
 const TICK_MS = 10
-const WARMUP_MS = 2_000
 const WINDOW_MS = 1000 * Number(positionalArgs()[0] ?? 24)
-const TAIL_MS = 3_000
-const BUDGETS = [10, 40]
+/**
+ * Warm-up before the scored window: long enough for an adaptive pacer to have seen a few
+ * bursts of every pool (a bot runs for hours; its first seconds are not its steady state).
+ */
+const WARMUP_MS = 1000 * Number(positionalArgs()[1] ?? 20)
+const TAIL_MS = 6_000
+const BUDGETS = (positionalArgs()[2] ?? '10,40').split(',').map(Number)
 
 /** The three default pools and a fourth. */
 const POOLS: readonly PoolConfig[] = [
@@ -112,14 +117,16 @@ interface Variant {
 }
 
 const VARIANTS: readonly Variant[] = [
-  { name: 'default (poll 1000 ms)', options: () => ({}) },
+  // Fixed intervals: each stream every pollIntervalMs, the budget only a ceiling.
+  { name: 'interval 1000 ms', options: () => ({ pacing: 'interval' }) },
   {
-    name: 'pollIntervalMs 10·1000/R',
-    options: (budget) => ({ pollIntervalMs: handTuned(budget) }),
+    name: 'interval 10·1000/R (hand-tuned)',
+    options: (budget) => ({ pacing: 'interval', pollIntervalMs: handTuned(budget) }),
   },
-  // The token bucket as the pacer: every stream polls as soon as it may (a 100 ms floor),
-  // the budget's lanes take turns; what a budget-driven default would do.
-  { name: 'floor 100 ms, budget-paced', options: () => ({ pollIntervalMs: 100 }) },
+  // Budget pacing: one poll every 1000/R ms, the streams taking turns.
+  { name: 'even (budget-paced)', options: () => ({ pacing: 'even' }) },
+  // The default: budget pacing, shares by the square root of each stream's change rate.
+  { name: 'adaptive (default)', options: () => ({}) },
 ]
 
 type Kind = 'book' | 'trades' | 'myTrades' | 'balances'

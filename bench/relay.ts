@@ -225,6 +225,8 @@ async function latency(
     baseUrl: sim.url,
     apiKey: sim.apiKey,
     pollIntervalMs: LATENCY_POLL_MS,
+    // Measured per poll interval: each stream every pollIntervalMs.
+    pacing: 'interval' as const,
     maxRequestsPerSecond: 1_000,
   }
   const prefix = `bench-latency-${readIntervalMs}`
@@ -387,6 +389,8 @@ async function requests(redisUrl: string): Promise<Record<string, Window>> {
     baseUrl: sim.url,
     apiKey: sim.apiKey,
     pollIntervalMs: LOAD_POLL_MS,
+    // Measured per poll interval: each stream every pollIntervalMs.
+    pacing: 'interval' as const,
     maxRequestsPerSecond: 1_000,
   }
   /** Subscribes to the three streams; resolves once each has delivered. */

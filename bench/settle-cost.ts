@@ -45,6 +45,8 @@ async function run(settleMs: number): Promise<Outcome> {
     baseUrl: sim.url,
     apiKey: sim.apiKey,
     pollIntervalMs: INTERVAL_MS,
+    // Measured per poll interval: each stream every pollIntervalMs.
+    pacing: 'interval' as const,
     settleMs,
     maxRequestsPerSecond: 100_000,
   })

@@ -101,6 +101,8 @@ async function sharedPolling(): Promise<void> {
     baseUrl: sim.url,
     apiKey: sim.apiKey,
     pollIntervalMs: POLL_MS,
+    // Measured per poll interval: each stream every pollIntervalMs.
+    pacing: 'interval' as const,
     lingerMs: 100,
     maxRequestsPerSecond: 1_000,
   })

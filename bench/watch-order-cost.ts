@@ -76,6 +76,8 @@ const venue = createVenue({
   baseUrl: quick.sim.url,
   apiKey: quick.sim.apiKey,
   pollIntervalMs: INTERVAL_MS,
+  // Measured per poll interval: each stream every pollIntervalMs.
+  pacing: 'interval' as const,
   maxRequestsPerSecond: 100_000,
 })
 const { hits } = quick
