@@ -88,6 +88,7 @@ function run(
       poll(
         () => {
           requests += 1
+          pacer.spent(stream.key)
           const at = scheduler.now()
           let upTo = seen
           while (upTo < stream.changes.length && (stream.changes[upTo] as number) <= at) upTo += 1

@@ -282,9 +282,20 @@ function buildVenue(
           clock,
         )
   // Identical requests share one flight, and a flight waits for one token of the budget.
+  // One poll turn is spent per request that asks the budget: the pacer counts the rest.
+  const pacer = new PollPacer({
+    pacing: resolved.pacing,
+    pollsPerSecond: resolved.pollsPerSecond,
+    intervalMs: resolved.pollIntervalMs,
+    scheduler: resolved.scheduler,
+  })
   const shared = dedupeTransport(pool, {
-    acquire: (lane, signal) =>
-      fleetBudget === undefined ? bucket.acquire(lane, signal) : fleetBudget.acquire(lane, signal),
+    acquire: (lane, signal) => {
+      pacer.spent(lane)
+      return fleetBudget === undefined
+        ? bucket.acquire(lane, signal)
+        : fleetBudget.acquire(lane, signal)
+    },
   })
   const closed = new Subject<void>()
   const transport = closingTransport(shared, () => {
@@ -345,12 +356,7 @@ function buildVenue(
     fillGraceMs: resolved.fillGraceMs,
     lookups: venueLookups(),
     nudges: new Nudges(),
-    pacer: new PollPacer({
-      pacing: resolved.pacing,
-      pollsPerSecond: resolved.pollsPerSecond,
-      intervalMs: resolved.pollIntervalMs,
-      scheduler,
-    }),
+    pacer,
   }
 
   const guard = guardStreams(resolved.apiKey)

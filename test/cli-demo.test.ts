@@ -43,6 +43,8 @@ describe.concurrent('venue-rx demo', () => {
       /FILLS watchFills, \d+ so far/,
       /HEALTH venue\.health .*watchDepth ok/,
       /HEALTH venue\.health .*watchTrades ok/,
+      // Each stream's pace from venue.freshness: polls a second, estimated staleness.
+      /watchDepth ok \d+\.\d\/s ~\d+ ms/,
     ]
     const screen = await terminal.waitForScreen(
       (s) => panels.every((panel) => panel.test(s)),

@@ -59,6 +59,8 @@ function run(
         () => {
           const at = scheduler.now()
           mine.push(at)
+          // The request takes its token of the budget (the venue tells the pacer).
+          pacer.spent(stream.key)
           // What the venue shows at the request's start: the changes up to then.
           const upTo = stream.changes.filter((t) => t <= at).length
           return of(upTo).pipe(delay(settings.rttMs, scheduler))
@@ -221,9 +223,10 @@ describe('budget pacing', () => {
     const paces = ['a', 'b'].map((key) => pacer.join(key))
     for (const pace of paces) {
       running.push(
-        poll(() => of(starts.push(scheduler.now())), { pace, scheduler }).subscribe(() =>
-          pace.observed(0),
-        ),
+        poll(() => (pacer.spent(pace.key), of(starts.push(scheduler.now()))), {
+          pace,
+          scheduler,
+        }).subscribe(() => pace.observed(0)),
       )
     }
     // A third stream's every poll is woken (what another stream saw), never waiting its turn.
@@ -232,6 +235,7 @@ describe('budget pacing', () => {
     for (const at of wakes) {
       scheduler.schedule(() => {
         woken.started()
+        pacer.spent('woken')
         starts.push(scheduler.now())
       }, at)
     }
@@ -249,10 +253,13 @@ describe('budget pacing', () => {
     const paces = ['a', 'b', 'c', 'd'].map((key) => pacer.join(key))
     for (const pace of paces) {
       running.push(
-        poll(() => of(starts.push({ key: pace.key, at: scheduler.now() })), {
-          pace,
-          scheduler,
-        }).subscribe(),
+        poll(
+          () => (pacer.spent(pace.key), of(starts.push({ key: pace.key, at: scheduler.now() }))),
+          {
+            pace,
+            scheduler,
+          },
+        ).subscribe(),
       )
     }
     const d = paces[3]

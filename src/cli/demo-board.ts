@@ -3,7 +3,15 @@
  * streams update and that renders a frame (terminal) or one line per event (pipes).
  */
 import { stripVTControlCharacters } from 'node:util'
-import type { BookEvent, Fill, HealthReport, OrderBook, OrderEvent, PublicTrade } from '../index.js'
+import type {
+  BookEvent,
+  Fill,
+  FreshnessReport,
+  HealthReport,
+  OrderBook,
+  OrderEvent,
+  PublicTrade,
+} from '../index.js'
 import type { BalancesUpdate } from '../streams/watch-balances.js'
 import { type Placement, placementWords } from './demo-strategy.js'
 import { clock, coinSymbol, sideBySide, table, visibleWidth, wrapEntries } from './render.js'
@@ -66,6 +74,8 @@ export class DemoBoard {
   fillCount = 0
   balances: BalancesUpdate | undefined
   health: HealthReport = {}
+  /** `venue.freshness`: each polled stream's polls a second and estimated staleness. */
+  freshness: FreshnessReport = {}
   requestsPerSecond = 0
   /** A fault the simulator is injecting now, shown in the header. */
   fault: string | undefined
@@ -173,7 +183,15 @@ export class DemoBoard {
       `vwap ${s.vwap ?? '-'}`,
       `flow ${s.flow ?? '-'}`,
       `streams ${healthCounts(this.health)}`,
+      `polls ${this.#pollRates()}`,
     ].join(', ')
+  }
+
+  /** `watchDepth 4.1/s ~95 ms; watchTrades 3.0/s ~170 ms`: each polled stream's pace. */
+  #pollRates(): string {
+    const entries = Object.entries(this.freshness)
+    if (entries.length === 0) return 'none yet'
+    return entries.map(([key, pace]) => `${shortKey(key)} ${pacedAs(pace)}`).join('; ')
   }
 
   /**
@@ -242,7 +260,8 @@ export class DemoBoard {
         : fillsTitle,
       ...this.#fillPanel(paint, size.fills),
       ...blank,
-      ...this.#healthLines(paint, width),
+      // The paces take a row more: not on the tightest layout (80x24).
+      ...this.#healthLines(paint, width, !size.tight),
       ...(size.tight ? [] : [stop]),
     ]
   }
@@ -391,8 +410,11 @@ export class DemoBoard {
     ).map((line, i) => (i === 0 ? paint('dim', line) : line))
   }
 
-  /** `HEALTH venue.health` and every stream's state, wrapped to `width` by whole entries. */
-  #healthLines(paint: Paint, width: number): string[] {
+  /**
+   * `HEALTH venue.health` and every stream's state, `withPace` its pace too (polls a second
+   * and estimated staleness, from `venue.freshness`), wrapped to `width` by whole entries.
+   */
+  #healthLines(paint: Paint, width: number, withPace: boolean): string[] {
     const title = `${paint('bold', 'HEALTH')} ${paint('dim', 'venue.health')}`
     const entries = Object.entries(this.health)
     if (entries.length === 0) return [`${title} ${paint('dim', 'no stream yet')}`]
@@ -402,7 +424,9 @@ export class DemoBoard {
         const colour =
           health.state === 'ok' ? 'green' : health.state === 'failed' ? 'red' : 'yellow'
         const state = health.state === 'retrying' ? `retrying #${health.attempt}` : health.state
-        return `${shortKey(key)} ${paint(colour, state)}`
+        const pace = withPace ? this.freshness[key] : undefined
+        const paced = pace === undefined ? '' : ` ${paint('dim', pacedAs(pace))}`
+        return `${shortKey(key)} ${paint(colour, state)}${paced}`
       }),
       width,
     )
@@ -433,6 +457,12 @@ function fillLine(fill: Fill): string {
 }
 
 /** `5 ok, 1 retrying`: streams by state. */
+/** `4.1/s ~95 ms`: a stream's polls a second and estimated staleness. */
+function pacedAs(pace: FreshnessReport[string]): string {
+  const rate = `${pace.pollsPerSecond.toFixed(1)}/s`
+  return pace.stalenessMs === undefined ? rate : `${rate} ~${pace.stalenessMs} ms`
+}
+
 function healthCounts(report: HealthReport): string {
   const counts = new Map<string, number>()
   for (const health of Object.values(report)) {

@@ -24,7 +24,8 @@ export const DEMO_USAGE = `Usage: venue-rx demo [options]
 
 Starts the embedded venue simulator and reads it through venue-rx's streams: the order
 book ladder (changed levels marked), the trade tape, a demo strategy's orders and fills,
-balances, the mid price and signals, the health board and the request budget in use.
+balances, the mid price and signals, the health board with each stream's polls a second
+and estimated staleness, and the request budget in use.
 On a terminal the screen redraws in place until Ctrl-C; piped, it prints one line per
 event for --seconds (default 10).
 
@@ -32,7 +33,8 @@ Options:
   --pool ID       pool to show (default 0)
   --seed N        the simulated market's seed (default 1)
   --tick-ms N     simulated ms per tick, also its real interval (default 250)
-  --poll-ms N     pause between two polls of a stream (default 500)
+  --poll-ms N     longest wait between two polls of a stream (default 500); the
+                  request budget is spent where the market moves
   --seconds N     stop after N seconds (0 = until Ctrl-C; default 0 on a terminal, 10 piped)
   --plain         one line per event even on a terminal
   --outage-every N  seconds between two outages of the trades route (default 20): it
@@ -172,6 +174,11 @@ export async function demoCommand(argv: readonly string[]): Promise<void> {
     subscriptions.add(venue.watchFills().subscribe((fill) => print(board.onFill(fill))))
     subscriptions.add(venue.watchBalances().subscribe((update) => print(board.onBalances(update))))
     subscriptions.add(venue.health.subscribe((report) => print(board.onHealth(report))))
+    subscriptions.add(
+      venue.freshness.subscribe((report) => {
+        board.freshness = report
+      }),
+    )
 
     stopStrategy = startDemoStrategy(
       simulator,

@@ -24,7 +24,7 @@ Options:
   --checkpoint FILE   where the cursor is kept (JSON; each save appended, crash-safe)
   --follow            keep appending new items until Ctrl-C (default: stop when caught up)
   --base-url URL      the venue (default $VENUE_URL or http://127.0.0.1:8787)
-  --poll-ms N         poll interval in ms (default 1000)
+  --poll-ms N         longest wait between two polls, ms (default 1000)
   --settle-ms N       hold the newest items N ms, so that one the venue shows late
                       still comes in order (default 1000; 0: off)
   -h, --help          this help

@@ -40,7 +40,7 @@ Options:
   --lease-ms N      a standby takes a stream over at most N ms after its relay died
                     (default 5000, from 100 to 3600000)
   --max-len N       entries kept per Redis stream (default 10000, from 100 to 1000000)
-  --poll-ms N       poll interval in ms (default 1000)
+  --poll-ms N       longest wait between two polls, ms (default 1000)
   --settle-ms N     hold the newest trades, fills and transfers N ms, so that one the
                     venue shows late still comes in order (default 1000; 0: off)
   --relay-id ID     this relay's id in the leases (default a random one)

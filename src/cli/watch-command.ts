@@ -34,7 +34,7 @@ Options:
   --pool N          pool id (default 0 for book, trades, klines; all pools otherwise)
   --interval I      candle interval for klines: ${KLINE_INTERVALS.join(', ')} (default 1m)
   --limit N         book depth (default 10)
-  --poll-ms N       poll interval in ms (default 1000)
+  --poll-ms N       longest wait between two polls, ms (default 1000)
   --settle-ms N     hold the newest trades, fills and transfers N ms, so that one the
                     venue shows late still comes in order (default 1000; 0: off)
   -h, --help        this help

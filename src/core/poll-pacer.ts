@@ -177,6 +177,8 @@ export class PollPacer {
   readonly #intervalMs: number
   readonly #scheduler: SchedulerLike
   readonly #streams = new Set<PacedStream>()
+  /** The polling streams by key: the lanes their requests take the budget in. */
+  readonly #byKey = new Map<string, PacedStream>()
   /** Streams waiting for their turn, with the call that grants it. */
   readonly #waiting = new Map<PacedStream, () => void>()
   /** Priorities asked for by subscribers, per stream key. */
@@ -266,9 +268,22 @@ export class PollPacer {
   /** @internal `stream` polls (from its first poll on, it counts in the report and the longest gap). */
   polling(stream: PacedStream): void {
     this.#streams.add(stream)
+    this.#byKey.set(stream.key, stream)
   }
 
-  /** @internal A poll of `stream` started without its turn: the next turn comes a slot later. */
+  /**
+   * A request of the venue takes a token of the budget in `lane` (every request, polled or
+   * not: the venue calls this as it asks the budget). One a turn was given for is what the
+   * turn was for; any other (a REST call, a retry, a poll woken by another stream, the
+   * second request of a poll, a look-up) moves the next turn a slot later, so that the
+   * polls leave the budget what the rest takes, and no queue builds up at the budget.
+   */
+  spent(lane: string): void {
+    if (this.#byKey.get(lane)?.takeTurn() === true) return
+    this.borrowed()
+  }
+
+  /** @internal A request went out without a turn: the next turn comes a slot later. */
   borrowed(): void {
     if (this.#pacing === 'interval') return
     this.#nextTurnAt = Math.max(this.#nextTurnAt, this.now()) + this.#slotMs
@@ -278,6 +293,7 @@ export class PollPacer {
   /** @internal `stream`'s run ended. */
   left(stream: PacedStream): void {
     this.#streams.delete(stream)
+    if (this.#byKey.get(stream.key) === stream) this.#byKey.delete(stream.key)
     this.#waiting.delete(stream)
     if (this.#waiting.size === 0) this.#cancelTimer()
   }
@@ -370,6 +386,8 @@ export class PacedStream implements PollPace {
   /** Whether the next turn goes to this stream (what another stream saw: `hurry`). */
   hurried = false
   #granted = false
+  /** Whether the poll under way was given a turn its first request has not used yet. */
+  #turnUnused = false
   readonly #polls = new DecayingRate()
   readonly #changes = new DecayingRate()
   readonly #longRunChanges = new DecayingRate(LONG_RATE_MEMORY_MS)
@@ -381,6 +399,13 @@ export class PacedStream implements PollPace {
   constructor(pacer: PollPacer, key: string) {
     this.#pacer = pacer
     this.key = key
+  }
+
+  /** @internal Uses the turn the poll under way was given: true once, if it had one. */
+  takeTurn(): boolean {
+    const had = this.#turnUnused
+    this.#turnUnused = false
+    return had
   }
 
   /** The venue's pacing. */
@@ -414,7 +439,8 @@ export class PacedStream implements PollPace {
       this.#pacer.polling(this)
       this.#firstAt = now
     }
-    if (!this.#granted) this.#pacer.borrowed()
+    // The token its request takes is counted when the budget is asked (`spent`).
+    this.#turnUnused = this.#granted
     this.#granted = false
     this.hurried = false
     this.startedAt = now
