@@ -592,6 +592,35 @@ describe('budget pacing on a venue (virtual clock)', () => {
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(25)
   })
 
+  it('leaves the budget what REST calls take: the polls make way, the calls wait for no token', async () => {
+    const { venue, requests, advance, scheduler } = rig({
+      maxRequestsPerSecond: 10,
+      pacing: 'even',
+    })
+    const subscriptions = [venue.watchPools().subscribe(), venue.watchTokens().subscribe()]
+    // A bot's own calls, three a second.
+    const calls: number[] = []
+    for (let at = 1_000; at < 10_000; at += 333) {
+      scheduler.schedule(() => {
+        calls.push(at)
+        void venue.rest.systemInfo()
+      }, at)
+    }
+    await advance(10_000)
+    for (const subscription of subscriptions) subscription.unsubscribe()
+    const inWindow = (times: number[]) => times.filter((at) => at >= 1_000 && at < 10_000)
+    // Each call went out when it was made: no queue at the budget.
+    expect(times(requests, '/api/v1/system-info')).toEqual(calls)
+    const polls = inWindow([
+      ...times(requests, '/api/v1/pools'),
+      ...times(requests, '/api/v1/tokens'),
+    ])
+    // The polls took what the calls left of the pacer's 9.7 a second, the whole under 10.
+    expect(polls.length + calls.length).toBeLessThanOrEqual(10 * 9 + 1)
+    expect(polls.length + calls.length).toBeGreaterThanOrEqual(0.95 * 9.7 * 9)
+    expect(polls.length).toBeLessThan(9.7 * 9 - 0.9 * calls.length)
+  })
+
   it('subscribers of one stream share its poller: taking turns, it gets the share of one stream', async () => {
     const { venue, requests, advance } = rig({ maxRequestsPerSecond: 10, pacing: 'even' })
     const balances = venue.watchBalances()
