@@ -1,9 +1,9 @@
 /**
  * Freshness per request: how stale the subscriber's view of ten polled streams is, for a
  * request budget, on a market that moves in bursts; the yardstick of every pacing of the
- * polls, today's (each stream every `pollIntervalMs`) and any later one.
+ * polls (`pacing`: a fixed interval, the streams taking turns, adaptive).
  *
- *   npx tsx bench/freshness.ts          the tables (about 2 minutes)
+ *   npx tsx bench/freshness.ts          the tables (about 7 minutes)
  *   npx tsx bench/freshness.ts 8        a scored window of 8 s instead of 24
  *   npx tsx bench/freshness.ts 24 20 40 the window, the warm-up (s) and the budgets (10,40)
  *   npx tsx bench/freshness.ts --json   bench-summary lines only
@@ -45,7 +45,9 @@
  * out of the figures (the count is printed). Requests are counted at the simulator (its
  * fault controller decides once per request received) within the window, per route.
  *
- * The square-root oracle, computed offline on the recorded timeline. Stream i changes at
+ * Two square-root oracles, computed offline on the recorded timeline.
+ *
+ * One rate a stream. Stream i changes at
  * rate λᵢ (changes in the window / its length). A poller that polls stream i at even
  * intervals Tᵢ (random phase), with a round trip RTT, delivers a change made at a random
  * moment after a wait uniform on [0, Tᵢ) for the next poll, plus at most one round trip:
@@ -65,6 +67,14 @@
  * spend everything on the few bursting ones, so compare figures of equal windows only.
  * RTT is the median round trip of `venue.rest` calls to the four routes, measured first on
  * the same market.
+ *
+ * Rates per second. The same split made anew for every second s of the window with that
+ * second's rates λᵢ(s) (a change in second s waits U[RTT, Tᵢ(s) + RTT)): a poller told
+ * where the market moves one second at a time, bursts included from their first change.
+ * No poller reaches it: it knows a burst before the burst shows, and it takes the polls
+ * within a second as evenly spread, which at a few polls a second they cannot be. The
+ * default pacing's goal is 1.25x this oracle and half the staleness of the best fixed
+ * interval (the summary lines say whether it is met).
  *
  * Configurations: {@link VARIANTS} × {@link BUDGETS}. A new pacing mode is one more entry
  * of VARIANTS (its venue options for a budget R); the tables and summary lines follow.

@@ -15,4 +15,5 @@ export {
   paginateCursor,
 } from './core/paginate-cursor.js'
 export { type PollOptions, poll } from './core/poll.js'
+export type { PollPace } from './core/poll-pacer.js'
 export { type RetryBackoffOptions, type RetryNotice, retryBackoff } from './core/retry-backoff.js'

@@ -502,8 +502,24 @@ export class PacedStream implements PollPace {
 }
 
 /**
- * What decides when a polled stream polls next, instead of a fixed interval
- * ({@link poll}'s and `paginateCursor`'s `pace`).
+ * What decides when a polled stream polls next, instead of a fixed interval (`poll`'s and
+ * `paginateCursor`'s `pace`). A venue's streams use its pacer.
+ *
+ * @example
+ * ```ts
+ * import { timer } from 'rxjs'
+ * import { type PollPace, poll } from 'venue-rx/operators'
+ *
+ * // Poll again 100 ms after each start while the market is open, else after 5 s.
+ * let startedAt = 0
+ * const pace: PollPace = {
+ *   turn: () => timer(Math.max(0, (marketOpen() ? 100 : 5_000) - (Date.now() - startedAt))),
+ *   started: () => {
+ *     startedAt = Date.now()
+ *   },
+ * }
+ * poll((signal) => venue.rest.pools(undefined, { signal }), { pace })
+ * ```
  */
 export interface PollPace {
   /** Emits when the next request may start. */
