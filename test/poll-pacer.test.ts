@@ -6,7 +6,7 @@
  * that follow the change rates (square-root rule) with a minimum rate; priorities; polls
  * that skip the queue counted; the interval pacing as before.
  */
-import { delay, of, type Subscription, VirtualTimeScheduler } from 'rxjs'
+import { delay, of, type Subscription, take, VirtualTimeScheduler } from 'rxjs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type Pacing, PollPacer, type StreamPriority } from '../src/core/poll-pacer.js'
 import { poll } from '../src/operators.js'
@@ -284,5 +284,31 @@ describe('budget pacing', () => {
     // Half the time between polls plus the round trip.
     const expected = 500 / (busy?.pollsPerSecond ?? 1) + 5
     expect(busy?.stalenessMs).toBeCloseTo(expected, -1)
+  })
+
+  it('keeps nothing of a stream that left, nor of a priority no subscriber asks for any more', () => {
+    const scheduler = new VirtualTimeScheduler(undefined, 100_000)
+    const pacer = new PollPacer({
+      pacing: 'adaptive',
+      pollsPerSecond: 100,
+      intervalMs: 1000,
+      scheduler,
+    })
+    for (let i = 0; i < 1_000; i += 1) {
+      // A subscriber's own run of a feed: polls a few times, then leaves.
+      const key = `watchMyTrades()#${i}`
+      const release = pacer.prefer(key, 'low')
+      const pace = pacer.join(key, 'high')
+      const subscription = poll(() => (pacer.spent(key), of(1)), { pace, scheduler })
+        .pipe(take(3))
+        .subscribe({ complete: () => pace.leave() })
+      running.push(subscription)
+      release()
+    }
+    scheduler.flush()
+    expect(pacer.report()).toEqual({})
+    // A stream joins with its own priority again once nobody asks for another.
+    const pace = pacer.join('watchMyTrades()#0', 'high')
+    expect(pacer.priorityOf(pace)).toBe('high')
   })
 })

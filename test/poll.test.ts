@@ -3,6 +3,7 @@ import { type Observable, of, Subject, take, VirtualTimeScheduler } from 'rxjs'
 import { TestScheduler } from 'rxjs/testing'
 import { describe, expect, it } from 'vitest'
 import { poll } from '../src/core/poll.js'
+import { VenueInputError } from '../src/errors/venue-input-error.js'
 import { VenueNetworkError } from '../src/errors/venue-network-error.js'
 import { deferred, settle } from './helpers/promises.js'
 
@@ -207,5 +208,35 @@ describe('poll', () => {
     expect(values).toEqual([7])
     subscription.unsubscribe()
     expect(received?.aborted).toBe(false)
+  })
+})
+
+describe('poll: its options', () => {
+  it('refuses a missing or negative intervalMs without a pace, at the call', () => {
+    for (const options of [{}, { intervalMs: -1 }, { intervalMs: Number.NaN }]) {
+      expect(() => poll(() => of(1), options)).toThrow(VenueInputError)
+      expect(() => poll(() => of(1), options)).toThrow('poll: intervalMs must be a number >= 0')
+    }
+  })
+
+  it('with a pace, polls when its turn emits, and says when each request starts', () => {
+    const testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected))
+    testScheduler.run(({ cold, expectObservable }) => {
+      const started: number[] = []
+      let n = 0
+      const pace = {
+        // After an odd number of starts the turn takes 5 ms, after an even one 3 ms.
+        turn: () => cold(n % 2 === 0 ? '---a|' : '-----a|'),
+        started: () => {
+          started.push(testScheduler.now())
+          n += 1
+        },
+      }
+      const values = poll(() => of(n), { pace, scheduler: testScheduler }).pipe(take(3))
+      // The request sees the count of starts, its own included.
+      expectObservable(values).toBe('a----b--(c|)', { a: 1, b: 2, c: 3 })
+      testScheduler.flush()
+      expect(started).toEqual([0, 5, 8])
+    })
   })
 })

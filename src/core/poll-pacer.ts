@@ -183,8 +183,6 @@ export class PollPacer {
   readonly #waiting = new Map<PacedStream, () => void>()
   /** Priorities asked for by subscribers, per stream key. */
   readonly #priorities = new Map<string, StreamPriority[]>()
-  /** The priority of a stream whose subscribers asked for none, per key (`'normal'` if absent). */
-  readonly #defaults = new Map<string, StreamPriority>()
   /** When the next turn may be given. */
   #nextTurnAt = Number.NEGATIVE_INFINITY
   #timer: Subscription | undefined
@@ -205,9 +203,7 @@ export class PollPacer {
    * is the stream's own when no subscriber asks for one (a feed of own trades: `'high'`).
    */
   join(key: string, priority: StreamPriority = 'normal'): PacedStream {
-    if (priority === 'normal') this.#defaults.delete(key)
-    else this.#defaults.set(key, priority)
-    return new PacedStream(this, key)
+    return new PacedStream(this, key, priority)
   }
 
   /**
@@ -227,10 +223,10 @@ export class PollPacer {
     }
   }
 
-  /** The priority of the stream `key`: the highest asked for, else its own (default `'normal'`). */
-  priorityOf(key: string): StreamPriority {
-    const asked = this.#priorities.get(key)
-    if (asked === undefined) return this.#defaults.get(key) ?? 'normal'
+  /** The priority of `stream`: the highest its subscribers asked for, else its own. */
+  priorityOf(stream: PacedStream): StreamPriority {
+    const asked = this.#priorities.get(stream.key)
+    if (asked === undefined) return stream.ownPriority
     return asked.reduce((best, next) => (RANK[next] > RANK[best] ? next : best), 'low')
   }
 
@@ -332,7 +328,7 @@ export class PollPacer {
     let bestWeight = 0
     for (const stream of this.#waiting.keys()) {
       const age = now - stream.startedAt
-      const longest = this.priorityOf(stream.key) === 'high' ? this.#intervalMs : longestGap
+      const longest = this.priorityOf(stream) === 'high' ? this.#intervalMs : longestGap
       const tier = age >= longest ? 2 : stream.hurried ? 1 : 0
       if (tier < bestTier) continue
       const weight = this.#weight(stream, now)
@@ -352,7 +348,7 @@ export class PollPacer {
 
   /** A stream's weight: its priority's, times its change rate and the base rate (adaptive). */
   #weight(stream: PacedStream, now: number): number {
-    const priority = WEIGHTS[this.priorityOf(stream.key)]
+    const priority = WEIGHTS[this.priorityOf(stream)]
     if (this.#pacing !== 'adaptive') return priority
     const rate = stream.changeRate(now) + LONG_RUN_WEIGHT * stream.longRunRate(now)
     return priority * (rate * 1000 + BASE_CHANGE_RATE)
@@ -396,9 +392,13 @@ export class PacedStream implements PollPace {
   /** The round trip of the last answer, ms. */
   #roundTripMs: number | undefined
 
-  constructor(pacer: PollPacer, key: string) {
+  /** The stream's priority when no subscriber asks for one. */
+  readonly ownPriority: StreamPriority
+
+  constructor(pacer: PollPacer, key: string, ownPriority: StreamPriority) {
     this.#pacer = pacer
     this.key = key
+    this.ownPriority = ownPriority
   }
 
   /** @internal Uses the turn the poll under way was given: true once, if it had one. */
@@ -483,7 +483,7 @@ export class PacedStream implements PollPace {
   freshness(now: number): StreamFreshness {
     const polls = this.#polls.at(now) * 1000
     const changes = this.#changes.at(now) * 1000
-    const priority = this.#pacer.priorityOf(this.key)
+    const priority = this.#pacer.priorityOf(this)
     const round = (value: number) => Math.round(value * 100) / 100
     if (this.#roundTripMs === undefined || polls === 0) {
       return { pollsPerSecond: round(polls), changesPerSecond: round(changes), priority }
