@@ -238,6 +238,11 @@ export function createRelayVenue(
 ): {
   readonly venue: Venue
   readonly sources: RelaySources
+  /**
+   * Spends `share` (0 to 1) of the venue's `pollsPerSecond` on polls: a relay that
+   * publishes some of the streams of a fleet spends their share of the budget.
+   */
+  readonly sharePolls: (share: number) => void
 } {
   return buildVenue(options, onRequest)
 }
@@ -249,7 +254,7 @@ export function createRelayVenue(
 function buildVenue(
   options: VenueOptions,
   onRequest?: () => void,
-): { venue: Venue; sources: RelaySources } {
+): { venue: Venue; sources: RelaySources; sharePolls: (share: number) => void } {
   const resolved = resolveOptions(options)
   // One clock for the streams and the budget: the caller's scheduler, or real time.
   const clock =
@@ -424,7 +429,11 @@ function buildVenue(
     trades: guard('watchTrades', (poolId: number) => trades(poolId)),
     openOrders: guard('watchOpenOrders', () => openOrders()),
   }
-  return { venue: Object.freeze(venue), sources }
+  return {
+    venue: Object.freeze(venue),
+    sources,
+    sharePolls: (share) => pacer.setPollsPerSecond(resolved.pollsPerSecond * share),
+  }
 }
 
 /**

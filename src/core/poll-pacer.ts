@@ -173,7 +173,7 @@ class DecayingRate {
  */
 export class PollPacer {
   readonly #pacing: Pacing
-  readonly #slotMs: number
+  #slotMs: number
   readonly #intervalMs: number
   readonly #scheduler: SchedulerLike
   readonly #streams = new Set<PacedStream>()
@@ -196,6 +196,21 @@ export class PollPacer {
 
   get pacing(): Pacing {
     return this.#pacing
+  }
+
+  /**
+   * Spends `pollsPerSecond` from now on (a relay that took or lost streams of its fleet
+   * spends their share); the next turn comes no sooner than one slot at the new rate after
+   * the last. Ignored in `'interval'` pacing.
+   */
+  setPollsPerSecond(pollsPerSecond: number): void {
+    if (!(pollsPerSecond > 0) || !Number.isFinite(pollsPerSecond)) {
+      throw new RangeError(`pollsPerSecond must be a positive number (got ${pollsPerSecond})`)
+    }
+    const slotMs = 1000 / pollsPerSecond
+    this.#nextTurnAt += slotMs - this.#slotMs
+    this.#slotMs = slotMs
+    this.#schedule()
   }
 
   /**

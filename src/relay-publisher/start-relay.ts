@@ -183,28 +183,31 @@ export interface Relay {
 export async function startRelay(options: RelayOptions): Promise<Relay> {
   // Whether each stream is active, for the metrics: from the publishers made below.
   let publishers: StreamPublisher[] = []
-  const { where, settings, venue, sources, keyed, serving } = withoutSecrets(options, () => {
-    const checked = checkRelayOptions(options, () =>
-      Object.fromEntries(publishers.map((p) => [p.name, p.state])),
-    )
-    const created = createRelayVenue(checked.venueOptions, () =>
-      checked.settings.metrics.requestMade(),
-    )
-    const scope = {
-      prefix: checked.settings.prefix,
-      baseUrl: created.venue.settings.baseUrl,
-      marketData: created.venue.settings.marketData,
-      apiKey: checked.venueOptions.apiKey,
-    }
-    try {
-      // Keys first: an account stream without an API key is refused before anything starts.
-      const keys = checked.parsed.map((stream) => ({ stream, keys: relayKeys(scope, stream) }))
-      return { ...checked, ...created, keyed: keys }
-    } catch (error) {
-      void created.venue.close()
-      throw error
-    }
-  })
+  const { where, settings, venue, sources, sharePolls, keyed, serving } = withoutSecrets(
+    options,
+    () => {
+      const checked = checkRelayOptions(options, () =>
+        Object.fromEntries(publishers.map((p) => [p.name, p.state])),
+      )
+      const created = createRelayVenue(checked.venueOptions, () =>
+        checked.settings.metrics.requestMade(),
+      )
+      const scope = {
+        prefix: checked.settings.prefix,
+        baseUrl: created.venue.settings.baseUrl,
+        marketData: created.venue.settings.marketData,
+        apiKey: checked.venueOptions.apiKey,
+      }
+      try {
+        // Keys first: an account stream without an API key is refused before anything starts.
+        const keys = checked.parsed.map((stream) => ({ stream, keys: relayKeys(scope, stream) }))
+        return { ...checked, ...created, keyed: keys }
+      } catch (error) {
+        void created.venue.close()
+        throw error
+      }
+    },
+  )
   const server =
     serving === undefined
       ? undefined
@@ -214,10 +217,21 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
         })
   const connection = new RedisConnection(where, 'venue-rx-relay')
   const release = connection.hold()
+  // Each relay of a fleet is given the same budget and publishes some of the streams: it
+  // spends their share of it (at least one stream's), so that the fleet together spends
+  // the budget once, whichever relay holds which lease.
+  const share = () => {
+    const active = publishers.filter((publisher) => publisher.state === 'active').length
+    sharePolls(Math.max(1, active) / publishers.length)
+  }
   publishers = keyed.map(
     ({ stream, keys }) =>
-      new StreamPublisher(stream, keys, { venue, sources }, connection, settings),
+      new StreamPublisher(stream, keys, { venue, sources }, connection, {
+        ...settings,
+        onStateChange: share,
+      }),
   )
+  share()
   for (const publisher of publishers) publisher.start()
   let closing: Promise<void> | undefined
   return {
@@ -253,12 +267,25 @@ interface PublisherSettings {
   readonly health: HealthBoard
   readonly timers: TimerProvider
   readonly metrics: RelayMetrics
+  /** Called when the publisher turns active or standby. */
+  readonly onStateChange: () => void
 }
 
 /** Publishes one stream while this relay holds its lease; waits as a standby otherwise. */
 class StreamPublisher {
   readonly name: string
-  state: 'active' | 'standby' = 'standby'
+  #state: 'active' | 'standby' = 'standby'
+
+  /** `active` while this relay holds the stream's lease and publishes it. */
+  get state(): 'active' | 'standby' {
+    return this.#state
+  }
+
+  set state(state: 'active' | 'standby') {
+    if (state === this.#state) return
+    this.#state = state
+    this.#settings.onStateChange()
+  }
   readonly #stream: RelayStream
   readonly #keys: RelayKeys
   readonly #venue: Venue
