@@ -311,4 +311,27 @@ describe('budget pacing', () => {
     const pace = pacer.join('watchMyTrades()#0', 'high')
     expect(pacer.priorityOf(pace)).toBe('high')
   })
+
+  it('setPollsPerSecond changes the pace from then on (a relay whose share of the streams changed)', () => {
+    const scheduler = new VirtualTimeScheduler(undefined, 20_000)
+    const pacer = new PollPacer({ pacing: 'even', pollsPerSecond: 20, intervalMs: 1000, scheduler })
+    const starts: number[] = []
+    for (const key of ['a', 'b', 'c']) {
+      const pace = pacer.join(key)
+      running.push(
+        poll(() => (pacer.spent(key), of(starts.push(scheduler.now()))), {
+          pace,
+          scheduler,
+        }).subscribe(),
+      )
+    }
+    scheduler.schedule(() => pacer.setPollsPerSecond(5), 10_000)
+    scheduler.flush()
+    const within = (from: number, to: number) => starts.filter((t) => t >= from && t < to).length
+    expect(within(1_000, 10_000)).toBeGreaterThanOrEqual(20 * 9 - 1)
+    expect(within(1_000, 10_000)).toBeLessThanOrEqual(20 * 9 + 1)
+    expect(within(11_000, 20_000)).toBeGreaterThanOrEqual(5 * 9 - 1)
+    expect(within(11_000, 20_000)).toBeLessThanOrEqual(5 * 9 + 1)
+    expect(() => pacer.setPollsPerSecond(0)).toThrow(RangeError)
+  })
 })
