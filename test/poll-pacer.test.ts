@@ -100,6 +100,12 @@ function mostInWindow(times: readonly number[], windowMs: number): number {
 
 const quiet = (key: string): Simulated => ({ key, changes: [] })
 
+/** A request of `key` that takes its token of the budget (the venue tells the pacer) and answers `value`. */
+function spending<T>(pacer: PollPacer, key: string, value: T) {
+  pacer.spent(key)
+  return of(value)
+}
+
 describe('budget pacing', () => {
   it.each([1, 30, 80])(
     'spends at least 95% of the budget, never more than it in any second, evenly spaced (round trip %i ms)',
@@ -223,7 +229,7 @@ describe('budget pacing', () => {
     const paces = ['a', 'b'].map((key) => pacer.join(key))
     for (const pace of paces) {
       running.push(
-        poll(() => (pacer.spent(pace.key), of(starts.push(scheduler.now()))), {
+        poll(() => spending(pacer, pace.key, starts.push(scheduler.now())), {
           pace,
           scheduler,
         }).subscribe(() => pace.observed(0)),
@@ -253,13 +259,10 @@ describe('budget pacing', () => {
     const paces = ['a', 'b', 'c', 'd'].map((key) => pacer.join(key))
     for (const pace of paces) {
       running.push(
-        poll(
-          () => (pacer.spent(pace.key), of(starts.push({ key: pace.key, at: scheduler.now() }))),
-          {
-            pace,
-            scheduler,
-          },
-        ).subscribe(),
+        poll(() => spending(pacer, pace.key, starts.push({ key: pace.key, at: scheduler.now() })), {
+          pace,
+          scheduler,
+        }).subscribe(),
       )
     }
     const d = paces[3]
@@ -299,7 +302,7 @@ describe('budget pacing', () => {
       const key = `watchMyTrades()#${i}`
       const release = pacer.prefer(key, 'low')
       const pace = pacer.join(key, 'high')
-      const subscription = poll(() => (pacer.spent(key), of(1)), { pace, scheduler })
+      const subscription = poll(() => spending(pacer, key, 1), { pace, scheduler })
         .pipe(take(3))
         .subscribe({ complete: () => pace.leave() })
       running.push(subscription)
@@ -319,7 +322,7 @@ describe('budget pacing', () => {
     for (const key of ['a', 'b', 'c']) {
       const pace = pacer.join(key)
       running.push(
-        poll(() => (pacer.spent(key), of(starts.push(scheduler.now()))), {
+        poll(() => spending(pacer, key, starts.push(scheduler.now())), {
           pace,
           scheduler,
         }).subscribe(),
