@@ -621,6 +621,35 @@ describe('budget pacing on a venue (virtual clock)', () => {
     expect(polls.length).toBeLessThan(9.7 * 9 - 0.9 * calls.length)
   })
 
+  it('REST calls beyond the budget do not stop the polls: they keep half of it', async () => {
+    const { venue, requests, advance, scheduler } = rig({
+      maxRequestsPerSecond: 10,
+      pacing: 'adaptive',
+    })
+    const subscription = venue.watchBalances().subscribe()
+    // 15 calls a second for 10 s, all different (identical ones would share a flight):
+    // more than the whole budget.
+    const calls: Promise<unknown>[] = []
+    for (let i = 0; i < 150; i += 1) {
+      scheduler.schedule(
+        () => calls.push(venue.rest.pools({ offset: i }).catch(() => undefined)),
+        1_000 + (i * 1000) / 15,
+      )
+    }
+    await advance(11_000)
+    subscription.unsubscribe()
+    const inWindow = (path: string) =>
+      times(requests, path).filter((at) => at >= 1_000 && at < 11_000).length
+    // The polls went on at about half the budget, the calls had the rest.
+    expect(inWindow('/api/v1/balances')).toBeGreaterThanOrEqual(0.4 * 10 * 10)
+    expect(inWindow('/api/v1/pools')).toBeGreaterThanOrEqual(0.4 * 10 * 10)
+    expect(inWindow('/api/v1/balances') + inWindow('/api/v1/pools')).toBeLessThanOrEqual(
+      10 * 10 + 10,
+    )
+    await venue.close()
+    await Promise.all(calls)
+  })
+
   it('subscribers of one stream share its poller: taking turns, it gets the share of one stream', async () => {
     const { venue, requests, advance } = rig({ maxRequestsPerSecond: 10, pacing: 'even' })
     const balances = venue.watchBalances()

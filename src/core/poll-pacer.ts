@@ -66,6 +66,9 @@ const LONG_RUN_WEIGHT = 0.3
  */
 const BASE_CHANGE_RATE = 0.5
 
+/** The most a pacer lets requests outside its turns push its next turn ahead, ms. */
+const MAX_DEBT_MS = 1_000
+
 /**
  * Share of the budget the longest gap leaves for the minimum rates: with N streams, a
  * stream waits at most `max(intervalMs, N / (share · pollsPerSecond))` between polls.
@@ -185,6 +188,8 @@ export class PollPacer {
   readonly #priorities = new Map<string, StreamPriority[]>()
   /** When the next turn may be given. */
   #nextTurnAt = Number.NEGATIVE_INFINITY
+  /** When the last turn was given. */
+  #lastTurnAt = Number.NEGATIVE_INFINITY
   #timer: Subscription | undefined
 
   constructor(settings: PollPacerSettings) {
@@ -265,13 +270,15 @@ export class PollPacer {
       return timer(wait, this.#scheduler).pipe(map(() => undefined))
     }
     return new Observable<void>((subscriber) => {
-      this.#waiting.set(stream, () => {
+      const grant = () => {
         subscriber.next()
         subscriber.complete()
-      })
+      }
+      this.#waiting.set(stream, grant)
       this.#serve()
       return () => {
-        this.#waiting.delete(stream)
+        // Only this wait: a poll that answered at once may already wait for its next turn.
+        if (this.#waiting.get(stream) === grant) this.#waiting.delete(stream)
       }
     })
   }
@@ -297,8 +304,24 @@ export class PollPacer {
   /** @internal A request went out without a turn: the next turn comes a slot later. */
   borrowed(): void {
     if (this.#pacing === 'interval') return
-    this.#nextTurnAt = Math.max(this.#nextTurnAt, this.now()) + this.#slotMs
+    const now = this.now()
+    // At most a second of debt: more than the budget's bucket holds is waiting there anyway.
+    this.#nextTurnAt = Math.min(
+      Math.max(this.#nextTurnAt, now) + this.#slotMs,
+      now + MAX_DEBT_MS + this.#slotMs,
+    )
     this.#schedule()
+  }
+
+  /**
+   * When the next turn is due: a slot after the last one and after the slots the other
+   * requests took, but never later than two slots after the last turn. When the rest asks
+   * the budget for more than half of it (a burst of REST calls), the polls keep half: their
+   * requests then wait at the budget's bucket beside the rest, served in turn, instead of
+   * stopping until the rest is done.
+   */
+  #dueAt(): number {
+    return Math.min(this.#nextTurnAt, this.#lastTurnAt + 2 * this.#slotMs)
   }
 
   /** @internal `stream`'s run ended. */
@@ -313,13 +336,14 @@ export class PollPacer {
   #serve(): void {
     if (this.#waiting.size === 0) return
     const now = this.now()
-    if (now < this.#nextTurnAt) {
+    if (now < this.#dueAt()) {
       this.#schedule()
       return
     }
     const next = this.#pick(now)
     // A turn nobody was waiting for is lost, bar half a slot: polls stay evenly spaced.
     this.#nextTurnAt = Math.max(this.#nextTurnAt, now - this.#slotMs / 2) + this.#slotMs
+    this.#lastTurnAt = now
     const grant = this.#waiting.get(next) as () => void
     this.#waiting.delete(next)
     grant()
@@ -372,7 +396,7 @@ export class PollPacer {
   #schedule(): void {
     this.#cancelTimer()
     if (this.#waiting.size === 0) return
-    const wait = Math.max(0, this.#nextTurnAt - this.now())
+    const wait = Math.max(0, this.#dueAt() - this.now())
     this.#timer = this.#scheduler.schedule(() => {
       this.#timer = undefined
       this.#serve()
