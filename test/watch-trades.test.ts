@@ -188,8 +188,8 @@ describe('venue.watchTrades', () => {
 
   it('shares one poller between two subscribers, and replays the latest window to a late one', async () => {
     window = [wireTrade(1), wireTrade(2, '1.02'), wireTrade(3, '1.03')]
-    // A long interval: every request seen here is a first poll.
-    const v = await start({ pollIntervalMs: 60_000 })
+    // A long fixed interval: every request seen here is a first poll.
+    const v = await start({ pollIntervalMs: 60_000, pacing: 'interval' })
     const a = record(v, 1)
     const b = record(v, 1)
     await vi.waitFor(
