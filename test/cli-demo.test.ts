@@ -44,7 +44,7 @@ describe.concurrent('venue-rx demo', () => {
       /HEALTH venue\.health .*watchDepth ok/,
       /HEALTH venue\.health .*watchTrades ok/,
       // Each stream's pace from venue.freshness: polls a second, estimated staleness.
-      /watchDepth ok \d+\.\d\/s ~\d+ ms/,
+      /watchDepth ok +\d+\.\d\/s ~ *\d+ ms/,
     ]
     const screen = await terminal.waitForScreen(
       (s) => panels.every((panel) => panel.test(s)),

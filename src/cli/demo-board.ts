@@ -191,7 +191,7 @@ export class DemoBoard {
   #pollRates(): string {
     const entries = Object.entries(this.freshness)
     if (entries.length === 0) return 'none yet'
-    return entries.map(([key, pace]) => `${shortKey(key)} ${pacedAs(pace)}`).join('; ')
+    return entries.map(([key, pace]) => `${shortKey(key)} ${pacedAs(pace, false)}`).join('; ')
   }
 
   /**
@@ -425,7 +425,7 @@ export class DemoBoard {
           health.state === 'ok' ? 'green' : health.state === 'failed' ? 'red' : 'yellow'
         const state = health.state === 'retrying' ? `retrying #${health.attempt}` : health.state
         const pace = withPace ? this.freshness[key] : undefined
-        const paced = pace === undefined ? '' : ` ${paint('dim', pacedAs(pace))}`
+        const paced = pace === undefined ? '' : ` ${paint('dim', pacedAs(pace, true))}`
         return `${shortKey(key)} ${paint(colour, state)}${paced}`
       }),
       width,
@@ -457,10 +457,14 @@ function fillLine(fill: Fill): string {
 }
 
 /** `5 ok, 1 retrying`: streams by state. */
-/** `4.1/s ~95 ms`: a stream's polls a second and estimated staleness. */
-function pacedAs(pace: FreshnessReport[string]): string {
-  const rate = `${pace.pollsPerSecond.toFixed(1)}/s`
-  return pace.stalenessMs === undefined ? rate : `${rate} ~${pace.stalenessMs} ms`
+/**
+ * `4.1/s ~95 ms`: a stream's polls a second and estimated staleness; `aligned`, in a fixed
+ * width (` 4.1/s ~   95 ms`: the health row keeps its wrapping as the figures move).
+ */
+function pacedAs(pace: FreshnessReport[string], aligned: boolean): string {
+  const rate = pace.pollsPerSecond.toFixed(1)
+  const stale = pace.stalenessMs === undefined ? '-' : String(Math.min(pace.stalenessMs, 99_999))
+  return aligned ? `${rate.padStart(4)}/s ~${stale.padStart(5)} ms` : `${rate}/s ~${stale} ms`
 }
 
 function healthCounts(report: HealthReport): string {

@@ -218,11 +218,14 @@ export async function demoCommand(argv: readonly string[]): Promise<void> {
     redraw = setInterval(() => {
       board.requestsPerSecond = meter.perSecond()
       if (screen !== undefined) {
-        screen(
-          board
-            .frame(paint, process.stdout.columns ?? 100, Date.now(), process.stdout.rows ?? 24)
-            .join('\n'),
-        )
+        const rows = process.stdout.rows ?? 24
+        const frame = board.frame(paint, process.stdout.columns ?? 100, Date.now(), rows)
+        // Every frame as tall as the terminal allows: log-update patches a frame that
+        // shrank by the lines it shares with the last one, wherever they moved, and a
+        // layout that changes as streams come and go (a watchOrder's look-ups) would leave
+        // old lines behind, or push the title off the screen.
+        while (frame.length < rows - 1) frame.push('')
+        screen(frame.join('\n'))
       } else if (Date.now() - lastSummary >= 1000) {
         lastSummary = Date.now()
         print(board.summary())
