@@ -1,4 +1,4 @@
-import { defer, map, type Observable, tap } from 'rxjs'
+import { defer, filter, map, type Observable, pipe, tap } from 'rxjs'
 import { distinctUntilDeepChanged } from '../core/distinct-until-deep-changed.js'
 import type { StreamPriority } from '../core/poll-pacer.js'
 import type { RestClient } from '../rest/index.js'
@@ -35,8 +35,18 @@ export function polledResource<T>(
         // Per run of the shared poller: its first value is where it starts, not a change.
         let first = true
         return polls.pipe(
-          map((polled) => polled.value),
-          distinctUntilDeepChanged(),
+          // The poll compared each answer with the last (deep equality) for the pacer
+          // already: its verdict is the filter. A stream with its own change test (public
+          // trades count trades) is compared here.
+          options.changes === undefined
+            ? pipe(
+                filter((polled) => polled.changed),
+                map((polled) => polled.value),
+              )
+            : pipe(
+                map((polled) => polled.value),
+                distinctUntilDeepChanged(),
+              ),
           tap((value) => {
             if (first) first = false
             else options.onChange?.(value)

@@ -8,7 +8,6 @@ import {
   type OperatorFunction,
   type SchedulerLike,
   takeUntil,
-  tap,
 } from 'rxjs'
 import { reportEnd } from '../core/health.js'
 import { poll } from '../core/poll.js'
@@ -22,6 +21,11 @@ export interface Polled<T> {
   readonly value: T
   /** True for the first answer after one or more retries (a book then resyncs). */
   readonly afterRecovery: boolean
+  /**
+   * Whether the answer changed since the previous one of the run (true for the first), by
+   * the source's `changes` test: deep equality unless it has its own.
+   */
+  readonly changed: boolean
 }
 
 /**
@@ -235,13 +239,12 @@ export function pollAnswers<T>(
       ...(wake === undefined ? {} : { wake }),
       ...(lane.scheduler ? { scheduler: lane.scheduler } : {}),
     }).pipe(
-      tap((value) => {
-        lane.ok()
-        lane.pace.observed(last === undefined ? true : changes(last.value, value))
-        last = { value }
-      }),
       map((value): Polled<T> => {
-        const polled = { value, afterRecovery }
+        lane.ok()
+        const seen = last === undefined ? true : changes(last.value, value)
+        lane.pace.observed(seen)
+        last = { value }
+        const polled = { value, afterRecovery, changed: seen !== false && seen !== 0 }
         afterRecovery = false
         return polled
       }),

@@ -6,6 +6,7 @@ import type { StreamPriority } from '../core/poll-pacer.js'
 import { normalizeDecimal } from '../decimal.js'
 import type { DepthArgs, MarketDataSource } from '../rest/index.js'
 import { checkPoolId, checkSource, depthQuery } from '../rest/index.js'
+import type { Depth } from '../schemas/depth.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 import { priorityOption, streamOptions } from './stream-options.js'
@@ -72,6 +73,7 @@ export function watchDepth(
     // A public trade in the pool, seen by a trades poller, polls the book at once.
     pollAnswers((rest, signal) => rest.depth({ ...args, source }, { signal }), {
       hurry: context.nudges.on(`book:${poolId}`),
+      changes: topChanged,
     }),
     {
       shape: map(({ value, afterRecovery }): DepthPoll => ({ depth: value, afterRecovery })),
@@ -79,6 +81,29 @@ export function watchDepth(
     },
   )
   return polls.pipe(toBookEvents(poolId))
+}
+
+/** Levels a side {@link topChanged} compares. */
+const TOP_LEVELS = 20
+
+/**
+ * Whether a book changed, for the pacer's change rate only: its first levels a side and
+ * its depth (the delta itself compares every level). A change deep in the book alone
+ * does not count; comparing the whole book would cost as much as the diff a second time.
+ */
+function topChanged(before: Depth, after: Depth): boolean {
+  return !sameTop(before.bids, after.bids) || !sameTop(before.asks, after.asks)
+}
+
+function sameTop(a: Depth['bids'], b: Depth['bids']): boolean {
+  if (a.length !== b.length) return false
+  const n = Math.min(a.length, TOP_LEVELS)
+  for (let i = 0; i < n; i += 1) {
+    const x = a[i]
+    const y = b[i]
+    if (x?.[0] !== y?.[0] || x?.[1] !== y?.[1]) return false
+  }
+  return true
 }
 
 /**
