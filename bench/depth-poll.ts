@@ -22,59 +22,17 @@ import { interpretResponse } from '../src/rest/interpret-response.js'
 import { type Depth, depthSchema } from '../src/schemas/depth.js'
 import { fastDepth } from '../src/schemas/fast-paths.js'
 import { type DepthPoll, toBookEvents } from '../src/streams/to-book-events.js'
-import { mulberry32 } from '../test/helpers/random.js'
-import {
-  bookTicks,
-  fixed,
-  medianMicros,
-  printTable,
-  type Summary,
-  summaryLine,
-} from './support/measure.js'
+import { depthAnswers } from './support/depth-answers.js'
+import { medianMicros, printTable, type Summary, summaryLine } from './support/measure.js'
 
 const SIZES = [100, 1_000, 5_000] as const
 const POLLS = 32
 const TARGET = 1.5
 
-/** The JSON answers of `POLLS` consecutive polls of a book of `levels` levels a side. */
-function answers(levels: number): string[] {
-  const random = mulberry32(levels)
-  const sides = bookTicks(levels, random)
-  const { mid } = sides
-  const out: string[] = []
-  for (let n = 0; n < POLLS; n += 1) {
-    const side = (map: Map<number, number>, descending: boolean) =>
-      [...map]
-        .sort((a, b) => (descending ? b[0] - a[0] : a[0] - b[0]))
-        .map(([tick, size]) => [fixed(tick, 4), fixed(size, 4)])
-    const data = {
-      asks: side(sides.asks, false),
-      bids: side(sides.bids, true),
-      pool_id: 0,
-      precision: '0.0001',
-      timestamp: 1_700_000_000_000 + n * 1000,
-    }
-    out.push(JSON.stringify({ code: 0, message: 'OK', data }))
-    for (const map of [sides.bids, sides.asks]) {
-      const ticks = [...map.keys()]
-      const pick = () => ticks[Math.floor(random() * ticks.length)] as number
-      for (let k = 0; k < Math.max(1, Math.round(levels * 0.01)); k += 1) {
-        map.set(pick(), 1 + Math.floor(random() * 5e7))
-      }
-      for (let k = 0; k < Math.max(1, Math.round(levels * 0.005)); k += 1) {
-        const gone = pick()
-        map.delete(gone)
-        map.set(gone + (gone < mid ? -1 : 1), 1 + Math.floor(random() * 5e7))
-      }
-    }
-  }
-  return out
-}
-
 const context = { endpoint: 'depth', redact: (text: string) => text, now: Date.now }
 
 function bench(levels: number): { parse: number; poll: number; bytes: number } {
-  const texts = answers(levels)
+  const texts = depthAnswers(levels, POLLS)
   const responses = texts.map((body) => ({ status: 200, headers: {}, body }))
   let sink = 0
   let book: OrderBook | undefined

@@ -16,6 +16,7 @@ import { printTable, type Summary } from './support/measure.js'
  */
 const SCRIPTS = [
   'depth-poll.ts',
+  'stream-path.ts',
   'book-apply.ts',
   'feed-backfill.ts',
   'checkpoint-save.ts',
