@@ -24,12 +24,14 @@ import { createRequire } from 'node:module'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import {
+  type Observable,
   type SchedulerAction,
   type SchedulerLike,
   Subscription as Sub,
   type Subscription,
 } from 'rxjs'
 import { Dispatcher, request } from 'undici'
+import { balance, tradeDetail } from '../test/helpers/fixtures.js'
 import { depthAnswers } from './support/depth-answers.js'
 import { printTable, SUMMARY_ONLY, type Summary, summaryLine } from './support/measure.js'
 
@@ -54,25 +56,32 @@ const TARGET_RATIO = 1.5
 const TARGET_FIXED_US = 40
 const ORIGIN = 'http://venue.bench'
 
-/** An undici dispatcher that answers every request with the next body, from memory. */
+/** An undici dispatcher that answers from memory: `answerOf(path)` gives each body. */
 class MemoryDispatcher extends Dispatcher {
-  #bodies: readonly Buffer[] = []
-  #next = 0
-  requests = 0
+  #answerOf: (path: string) => Buffer = () => Buffer.from('{}')
 
+  /** Answers every request with the next of `bodies`: up, then back down, and again. */
   serve(bodies: readonly Buffer[]): void {
-    // Up, then back down: 0 1 .. n-1 n-2 .. 1, so that each answer is one step from the last.
-    this.#bodies = [...bodies, ...bodies.slice(1, -1).reverse()]
-    this.#next = 0
+    // 0 1 .. n-1 n-2 .. 1: each answer is one step from the last.
+    const cycle = [...bodies, ...bodies.slice(1, -1).reverse()]
+    let next = 0
+    this.#answerOf = () => {
+      const body = cycle[next] as Buffer
+      next = (next + 1) % cycle.length
+      return body
+    }
+  }
+
+  /** Answers each request with what `answerOf` makes of its path. */
+  answerBy(answerOf: (path: string) => Buffer): void {
+    this.#answerOf = answerOf
   }
 
   override dispatch(
-    _options: Dispatcher.DispatchOptions,
+    options: Dispatcher.DispatchOptions,
     handler: Dispatcher.DispatchHandler,
   ): boolean {
-    const body = this.#bodies[this.#next] as Buffer
-    this.#next = (this.#next + 1) % this.#bodies.length
-    this.requests += 1
+    const body = this.#answerOf(options.path)
     queueMicrotask(() => answer(handler, body))
     return true
   }
@@ -145,41 +154,50 @@ const immediate: SchedulerLike = {
   },
 }
 
-/** µs per poll of the bare loop: `request`, `body.text()`, `JSON.parse`. */
-async function bareRound(dispatcher: MemoryDispatcher, polls: number): Promise<number> {
+/** µs per request of the bare loop over `paths`: `request`, `body.text()`, `JSON.parse`. */
+async function bareRound(dispatcher: MemoryDispatcher, paths: readonly string[]): Promise<number> {
   const started = performance.now()
   let sink = 0
-  for (let n = 0; n < polls; n += 1) {
-    const { body } = await request(`${ORIGIN}/api/v1/depth/v2?pool_id=0`, { dispatcher })
-    sink += (JSON.parse(await body.text()) as { data: { bids: unknown[] } }).data.bids.length
+  for (const path of paths) {
+    const { body } = await request(`${ORIGIN}${path}`, { dispatcher })
+    sink += (JSON.parse(await body.text()) as { code: number }).code
   }
-  if (sink < 0) console.log(sink)
-  return ((performance.now() - started) * 1000) / polls
+  if (sink !== 0) console.log(sink)
+  return ((performance.now() - started) * 1000) / paths.length
 }
 
-/** µs per poll of `watchOrderBook` on a venue over `dispatcher`, polls back to back. */
-function venueRound(dispatcher: MemoryDispatcher, polls: number): Promise<number> {
+/**
+ * µs per event of a stream of a fresh venue over `dispatcher`, one poll after another:
+ * the time from its first event to its `events + 1`th.
+ */
+function venueRound(
+  dispatcher: MemoryDispatcher,
+  watch: (venue: ReturnType<typeof createVenue>) => Observable<unknown>,
+  events: number,
+): Promise<number> {
   const venue = createVenue({
     baseUrl: ORIGIN,
+    apiKey: 'k-bench',
     dispatcher,
     scheduler: immediate,
     maxRequestsPerSecond: 1_000_000,
     pacing: 'interval',
     pollIntervalMs: 1,
     lingerMs: 1,
+    settleMs: 0,
   })
   return new Promise((resolve, reject) => {
-    let books = 0
+    let seen = 0
     let started = 0
-    const subscription = venue.watchOrderBook(0).subscribe({
+    const subscription = watch(venue).subscribe({
       next: () => {
-        books += 1
-        // The first book (a snapshot of a fresh subscriber) is left out.
-        if (books === 1) started = performance.now()
-        if (books === polls + 1) {
-          const perPoll = ((performance.now() - started) * 1000) / polls
+        seen += 1
+        // The first event (a fresh subscriber's snapshot or first item) starts the clock.
+        if (seen === 1) started = performance.now()
+        if (seen === events + 1) {
+          const perEvent = ((performance.now() - started) * 1000) / events
           subscription.unsubscribe()
-          void venue.close().then(() => resolve(perPoll), reject)
+          void venue.close().then(() => resolve(perEvent), reject)
         }
       },
       error: reject,
@@ -192,34 +210,118 @@ const median = (values: readonly number[]) => {
   return sorted[Math.floor(sorted.length / 2)] as number
 }
 
-const rows: string[][] = [['levels a side', 'bare loop µs', 'watchOrderBook µs', 'ratio']]
+/** Medians of the bare loop and the stream, µs, after a warm-up of each, rounds alternating. */
+async function compare(
+  dispatcher: MemoryDispatcher,
+  paths: readonly string[],
+  watch: (venue: ReturnType<typeof createVenue>) => Observable<unknown>,
+  events: number,
+  /** Requests per stream event (pages of 100 trades: 1/100). */
+  requestsPerEvent = 1,
+): Promise<{ bare: number; stream: number }> {
+  await bareRound(dispatcher, paths)
+  await venueRound(dispatcher, watch, events)
+  const bare: number[] = []
+  const stream: number[] = []
+  for (let round = 0; round < ROUNDS; round += 1) {
+    bare.push(await bareRound(dispatcher, paths))
+    stream.push((await venueRound(dispatcher, watch, events)) / requestsPerEvent)
+  }
+  return { bare: median(bare), stream: median(stream) }
+}
+
+const rows: string[][] = [['stream', 'bare loop µs', 'stream µs', 'ratio']]
 const summaries: Summary[] = []
+const report = (name: string, bare: number, stream: number, what: string) => {
+  rows.push([name, bare.toFixed(1), stream.toFixed(1), `${(stream / bare).toFixed(2)}x`])
+  summaries.push({
+    figure: `stream path: ${what}`,
+    value: stream / bare,
+    unit: 'x the bare undici loop',
+    target: `<= ${TARGET_RATIO}x`,
+    met: stream / bare <= TARGET_RATIO,
+  })
+}
+
+// 1. Depth: watchOrderBook, one poll a book.
 let fixedCost = Number.NaN
 for (const levels of SIZES) {
   const dispatcher = new MemoryDispatcher()
   dispatcher.serve(depthAnswers(levels, ANSWERS).map((text) => Buffer.from(text)))
   const polls = pollsPerRound(levels)
-  // Warm-up of both, then rounds in turn.
-  await bareRound(dispatcher, polls)
-  await venueRound(dispatcher, polls)
-  const bare: number[] = []
-  const venue: number[] = []
-  for (let round = 0; round < ROUNDS; round += 1) {
-    bare.push(await bareRound(dispatcher, polls))
-    venue.push(await venueRound(dispatcher, polls))
-  }
-  const b = median(bare)
-  const v = median(venue)
-  if (levels === 10) fixedCost = v - b
-  rows.push([String(levels), b.toFixed(1), v.toFixed(1), `${(v / b).toFixed(2)}x`])
-  summaries.push({
-    figure: `stream path: watchOrderBook poll, ${levels} levels a side`,
-    value: v / b,
-    unit: 'x the bare undici loop',
-    target: `<= ${TARGET_RATIO}x`,
-    met: v / b <= TARGET_RATIO,
-  })
+  const paths = Array.from({ length: polls }, () => '/api/v1/depth/v2?pool_id=0')
+  const { bare, stream } = await compare(dispatcher, paths, (v) => v.watchOrderBook(0), polls)
+  if (levels === 10) fixedCost = stream - bare
+  report(
+    `watchOrderBook, ${levels} levels`,
+    bare,
+    stream,
+    `watchOrderBook poll, ${levels} levels a side`,
+  )
 }
+
+// 2. Balances: 20 coins, one of them changed at each poll.
+{
+  const coins = Array.from({ length: 20 }, (_, i) => ({
+    ...balance,
+    coin: `coin${i}.ext-C${i}`,
+    balance: `${1000 + i}.25`,
+  }))
+  const bodies = Array.from({ length: ANSWERS }, (_, n) => {
+    const data = coins.map((coin, i) =>
+      i === n % coins.length ? { ...coin, balance: `${2000 + n}.5` } : coin,
+    )
+    return Buffer.from(JSON.stringify({ code: 0, message: 'OK', data }))
+  })
+  const dispatcher = new MemoryDispatcher()
+  dispatcher.serve(bodies)
+  const polls = 800
+  const paths = Array.from({ length: polls }, () => '/api/v1/balances')
+  const { bare, stream } = await compare(dispatcher, paths, (v) => v.watchBalances(), polls)
+  report('watchBalances, 20 coins', bare, stream, 'watchBalances poll, 20 coins')
+}
+
+// 3. Own trades: a backfill of full pages of 100 (per page, not per trade).
+{
+  const PAGES = 60
+  const trades = Array.from({ length: PAGES * 100 }, (_, i) => ({
+    ...tradeDetail,
+    global_seq: i + 1,
+    timestamp: tradeDetail.timestamp + i * 1000,
+  }))
+  const pageAfter = new Map<number, Buffer>()
+  for (let after = 0; after <= trades.length; after += 100) {
+    const data = trades.slice(after, after + 100)
+    pageAfter.set(after, Buffer.from(JSON.stringify({ code: 0, message: 'OK', data })))
+  }
+  const newest = Buffer.from(JSON.stringify({ code: 0, message: 'OK', data: trades.slice(-1) }))
+  const empty = Buffer.from(JSON.stringify({ code: 0, message: 'OK', data: [] }))
+  const dispatcher = new MemoryDispatcher()
+  dispatcher.answerBy((path) => {
+    const query = new URLSearchParams(path.split('?')[1] ?? '')
+    if (query.get('sort') === 'desc') return newest
+    return pageAfter.get(Number(query.get('global_seq') ?? 0)) ?? empty
+  })
+  const paths = Array.from(
+    { length: PAGES },
+    (_, page) => `/api/v1/trades?global_seq=${page * 100}&sort=asc&limit=100`,
+  )
+  // Every trade after the first, through the feed, counted per page of 100.
+  const { bare, stream } = await compare(
+    dispatcher,
+    paths,
+    (v) => v.watchMyTrades({ cursor: '0' }),
+    PAGES * 100 - 1,
+    1 / 100,
+  )
+  report(
+    'watchMyTrades, pages of 100',
+    bare,
+    stream,
+    'watchMyTrades backfill, per page of 100 trades',
+  )
+}
+
 summaries.push({
   figure:
     'stream path: fixed cost of the stream machinery per poll (10 levels, beyond the bare loop)',
@@ -232,7 +334,7 @@ if (SUMMARY_ONLY) {
   for (const summary of summaries) console.log(summaryLine(summary))
 } else {
   console.log(
-    `watchOrderBook, one poll after another, against request + body.text() + JSON.parse; median of ${ROUNDS} rounds\n`,
+    `one poll (a page for own trades) after another, against request + body.text() + JSON.parse of the same answers; median of ${ROUNDS} rounds\n`,
   )
   printTable(rows)
   console.log(`\nfixed cost per poll (10 levels, beyond the bare loop): ${fixedCost.toFixed(1)} µs`)
