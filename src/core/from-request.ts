@@ -19,7 +19,29 @@ export function fromRequest<T>(
   return new Observable<T>((subscriber) => {
     const controller = new AbortController()
     let settled = false
-    const subscription = from(request(controller.signal)).subscribe({
+    const answer = request(controller.signal)
+    if (isPromiseLike(answer)) {
+      // The usual case, a promise, followed directly (no inner Observable per request).
+      answer
+        .then(
+          (value) => {
+            settled = true
+            if (subscriber.closed) return
+            subscriber.next(value)
+            subscriber.complete()
+          },
+          (error: unknown) => {
+            settled = true
+            if (!subscriber.closed) subscriber.error(error)
+          },
+        )
+        // A subscriber that throws is reported as rxjs reports it, never left unhandled.
+        .then(undefined, reportLater)
+      return () => {
+        if (!settled) controller.abort()
+      }
+    }
+    const subscription = from(answer).subscribe({
       next: (value) => {
         // A request answers once: after its value there is nothing left to abort.
         settled = true
@@ -40,4 +62,15 @@ export function fromRequest<T>(
       if (!settled) controller.abort()
     }
   })
+}
+
+/** Throws `error` on a later turn, where the process's uncaught-error handling sees it. */
+function reportLater(error: unknown): void {
+  setTimeout(() => {
+    throw error
+  })
+}
+
+function isPromiseLike<T>(value: ObservableInput<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown }).then === 'function'
 }

@@ -264,13 +264,13 @@ export class PollPacer {
   }
 
   /** @internal Emits once when `stream` may poll again. */
-  turn(stream: PacedStream): Observable<void> {
+  turn(stream: PacedStream): Observable<unknown> {
     if (this.#pacing === 'interval') {
-      const wait = Math.max(0, this.#intervalMs - (this.now() - stream.startedAt))
-      return timer(wait, this.#scheduler).pipe(map(() => undefined))
+      return timer(Math.max(0, this.#intervalMs - (this.now() - stream.startedAt)), this.#scheduler)
     }
     return new Observable<void>((subscriber) => {
       const grant = () => {
+        stream.granted()
         subscriber.next()
         subscriber.complete()
       }
@@ -460,16 +460,13 @@ export class PacedStream implements PollPace {
     this.hurried = true
   }
 
-  turn(): Observable<void> {
-    return new Observable<void>((subscriber) =>
-      this.#pacer.turn(this).subscribe({
-        next: () => {
-          this.#granted = true
-          subscriber.next()
-        },
-        complete: () => subscriber.complete(),
-      }),
-    )
+  turn(): Observable<unknown> {
+    return this.#pacer.turn(this)
+  }
+
+  /** @internal The pacer gave this stream its turn: the poll it starts uses it. */
+  granted(): void {
+    this.#granted = true
   }
 
   started(): void {

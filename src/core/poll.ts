@@ -4,11 +4,9 @@ import {
   defer,
   Observable,
   type ObservableInput,
-  race,
   repeat,
   type SchedulerLike,
   Subject,
-  take,
   timer,
 } from 'rxjs'
 import { VenueInputError } from '../errors/venue-input-error.js'
@@ -104,7 +102,21 @@ export function poll<T>(
             const pause =
               pace?.turn() ??
               timer(Math.max(0, (intervalMs as number) - spent), scheduler as SchedulerLike)
-            return wake === undefined ? pause : race(pause, kicks.pipe(take(1)))
+            if (wake === undefined) return pause
+            // The pause or a wake, whichever comes first (as `race`, without its operators
+            // per poll).
+            return new Observable<void>((next) => {
+              const done = () => {
+                next.next()
+                next.complete()
+              }
+              const kicked = kicks.subscribe(done)
+              const paused = pause.subscribe(done)
+              return () => {
+                kicked.unsubscribe()
+                paused.unsubscribe()
+              }
+            })
           },
         }),
       )
