@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { accountInfoSchema } from '../schemas/account-info.js'
 import { balanceSchema } from '../schemas/balance.js'
 import { depthSchema } from '../schemas/depth.js'
-import { fastDepth, fastTrades } from '../schemas/fast-paths.js'
+import { fastBalances, fastDepth, fastTrades } from '../schemas/fast-paths.js'
 import type { JsonTally } from '../schemas/json-tally.js'
 import { klineSchema } from '../schemas/kline.js'
 import { openOrderSchema, orderSchema, orderWithTradesSchema } from '../schemas/order.js'
@@ -111,7 +111,14 @@ export const ENDPOINTS = {
     '/api/v1/latest-trades/v2',
   ),
   accountInfo: endpoint('accountInfo', 'account', '/api/v1/info', accountInfoSchema),
-  balances: endpoint('balances', 'account', '/api/v1/balances', z.array(balanceSchema)),
+  balances: endpoint(
+    'balances',
+    'account',
+    '/api/v1/balances',
+    z.array(balanceSchema),
+    undefined,
+    (data, _known, tally) => fastBalances(data, tally),
+  ),
   historyOrders: endpoint(
     'historyOrders',
     'account',

@@ -12,6 +12,7 @@
  */
 
 import { isDecimal, isDigit, withinMaxId } from '../decimal.js'
+import type { Balance, BalanceLock } from './balance.js'
 import type { Depth, Level } from './depth.js'
 import type { Envelope } from './envelope.js'
 import { JsonTally } from './json-tally.js'
@@ -320,4 +321,88 @@ export function fastTrades(
   }
   tally.arrayFrame(n)
   return trades
+}
+
+/** The keys of a balance record and of one of its locks. */
+const BALANCE_KEYS = ['coin', 'balance', 'locked', 'locks', 'stablecoin_price'] as const
+const LOCK_KEYS = ['balance', 'pool_id', 'pool_symbol'] as const
+
+/**
+ * A balance record's characters besides its values: the quoted keys, the braces, colons
+ * and commas, and the quotes of its four string and decimal values (the locks are
+ * counted one by one).
+ */
+const BALANCE_FRAME = quotedLength(BALANCE_KEYS) + 2 * BALANCE_KEYS.length + 1 + 4 * 2
+/** The same for a lock: its two string values quoted. */
+const LOCK_FRAME = quotedLength(LOCK_KEYS) + 2 * LOCK_KEYS.length + 1 + 2 * 2
+
+/** `balanceLockSchema`'s output for a plain lock (the pool as a number), else `undefined`. */
+function plainLock(record: unknown, tally: JsonTally): BalanceLock | undefined {
+  if (!isPlainObject(record)) return undefined
+  const { pool_id: poolId, pool_symbol: poolSymbol } = record
+  const balance = plainDecimal(record['balance'])
+  if (
+    balance === undefined ||
+    typeof poolId !== 'number' ||
+    !Number.isSafeInteger(poolId) ||
+    poolId < 0 ||
+    typeof poolSymbol !== 'string'
+  ) {
+    return undefined
+  }
+  tally.length += LOCK_FRAME + balance.length + poolSymbol.length
+  tally.number(poolId, 'pool_id')
+  return { balance, pool_id: poolId + 0, pool_symbol: poolSymbol }
+}
+
+/**
+ * `balanceSchema`'s output for a plain balance record (decimals as decimal text, its
+ * `locks` written out), else `undefined`.
+ */
+function plainBalance(record: unknown, tally: JsonTally): Balance | undefined {
+  if (!isPlainObject(record)) return undefined
+  const { coin, locks } = record
+  const balance = plainDecimal(record['balance'])
+  const locked = plainDecimal(record['locked'])
+  const price = plainDecimal(record['stablecoin_price'])
+  if (
+    typeof coin !== 'string' ||
+    balance === undefined ||
+    locked === undefined ||
+    price === undefined ||
+    !Array.isArray(locks)
+  ) {
+    return undefined
+  }
+  const parsed = new Array<BalanceLock>(locks.length)
+  for (let i = 0; i < locks.length; i += 1) {
+    const lock = plainLock(locks[i], tally)
+    if (lock === undefined) return undefined
+    parsed[i] = lock
+  }
+  tally.arrayFrame(locks.length)
+  tally.length += BALANCE_FRAME + coin.length + balance.length + locked.length + price.length
+  // The schema's keys in the schema's order.
+  return { coin, balance, locked, locks: parsed, stablecoin_price: price }
+}
+
+/**
+ * `z.array(balanceSchema)`'s output for a list of plain balance records (decimals as
+ * decimal text, pools as numbers, every record with its `locks`), else `undefined`: the
+ * schema then reads it.
+ */
+export function fastBalances(
+  data: unknown,
+  tally: JsonTally = new JsonTally(),
+): Balance[] | undefined {
+  if (!Array.isArray(data)) return undefined
+  const n = data.length
+  const balances = new Array<Balance>(n)
+  for (let i = 0; i < n; i += 1) {
+    const balance = plainBalance(data[i], tally)
+    if (balance === undefined) return undefined
+    balances[i] = balance
+  }
+  tally.arrayFrame(n)
+  return balances
 }
