@@ -311,16 +311,25 @@ export function fastTrades(
   data: unknown,
   tally: JsonTally = new JsonTally(),
 ): TradeDetail[] | undefined {
-  if (!Array.isArray(data)) return undefined
-  const n = data.length
-  const trades = new Array<TradeDetail>(n)
+  return plainList(data, tally, plainTrade)
+}
+
+/** `items` read by `item` into a new array (its brackets and commas counted), else `undefined`. */
+function plainList<T>(
+  items: unknown,
+  tally: JsonTally,
+  item: (record: unknown, tally: JsonTally) => T | undefined,
+): T[] | undefined {
+  if (!Array.isArray(items)) return undefined
+  const n = items.length
+  const out = new Array<T>(n)
   for (let i = 0; i < n; i += 1) {
-    const trade = plainTrade(data[i], tally)
-    if (trade === undefined) return undefined
-    trades[i] = trade
+    const value = item(items[i], tally)
+    if (value === undefined) return undefined
+    out[i] = value
   }
   tally.arrayFrame(n)
-  return trades
+  return out
 }
 
 /** The keys of a balance record and of one of its locks. */
@@ -365,22 +374,11 @@ function plainBalance(record: unknown, tally: JsonTally): Balance | undefined {
   const balance = plainDecimal(record['balance'])
   const locked = plainDecimal(record['locked'])
   const price = plainDecimal(record['stablecoin_price'])
-  if (
-    typeof coin !== 'string' ||
-    balance === undefined ||
-    locked === undefined ||
-    price === undefined ||
-    !Array.isArray(locks)
-  ) {
-    return undefined
-  }
-  const parsed = new Array<BalanceLock>(locks.length)
-  for (let i = 0; i < locks.length; i += 1) {
-    const lock = plainLock(locks[i], tally)
-    if (lock === undefined) return undefined
-    parsed[i] = lock
-  }
-  tally.arrayFrame(locks.length)
+  if (typeof coin !== 'string' || balance === undefined || locked === undefined) return undefined
+  if (price === undefined) return undefined
+  // Absent locks (the schema's default) go to the schema.
+  const parsed = plainList(locks, tally, plainLock)
+  if (parsed === undefined) return undefined
   tally.length += BALANCE_FRAME + coin.length + balance.length + locked.length + price.length
   // The schema's keys in the schema's order.
   return { coin, balance, locked, locks: parsed, stablecoin_price: price }
@@ -395,14 +393,5 @@ export function fastBalances(
   data: unknown,
   tally: JsonTally = new JsonTally(),
 ): Balance[] | undefined {
-  if (!Array.isArray(data)) return undefined
-  const n = data.length
-  const balances = new Array<Balance>(n)
-  for (let i = 0; i < n; i += 1) {
-    const balance = plainBalance(data[i], tally)
-    if (balance === undefined) return undefined
-    balances[i] = balance
-  }
-  tally.arrayFrame(n)
-  return balances
+  return plainList(data, tally, plainBalance)
 }
