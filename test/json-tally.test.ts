@@ -157,6 +157,27 @@ describe('JsonTally', () => {
     prefix.value({ a: 10_000 })
     expect(prefix.provesExact('{"a":10000.0000000000000000001}')).toBe(false)
   })
+
+  it('finds round members counted in another order than written, however far apart', () => {
+    // 300 records, each with a round member of its own and a long filler: the members are
+    // counted last to first, every search then starts far past its member.
+    const records = Array.from({ length: 300 }, (_, i) => ({
+      filler: 'x'.repeat(20),
+      t: (i + 1) * 1000,
+    }))
+    const text = JSON.stringify(records)
+    const tally = new JsonTally()
+    tally.arrayFrame(records.length)
+    for (const record of [...records].reverse()) tally.value(record)
+    expect(tally.provesExact(text)).toBe(true)
+    // And one written short among them is still caught.
+    const short = text.replace('"t":150000}', '"t":15e4}')
+    const counted = new JsonTally()
+    counted.arrayFrame(records.length)
+    for (const record of records) counted.value(record)
+    counted.length -= 2
+    expect(counted.provesExact(short)).toBe(false)
+  })
 })
 
 // Trades pages and depth answers, as the venue writes them and otherwise.
