@@ -5,9 +5,12 @@
  *
  *   npx tsx bench/book-apply.ts [--json]
  *
- * Each delta changes exactly 5 or exactly 50 levels (over both sides): 60% new
- * quantities, 20% removed levels, 20% new levels between existing ones, prices and
- * quantities as the venue writes them (fixed decimals). ccxt's book takes numbers, so
+ * Each delta changes exactly 5 or exactly 50 levels (over both sides), prices and
+ * quantities as the venue writes them (fixed decimals), in four workloads: `uniform`
+ * (60% new quantities, 20% removed levels, 20% new levels between existing ones, anywhere
+ * in the book), the same `near the top` (the best 20 levels a side), only `new levels`,
+ * and 2,000 uniform deltas in a row timed whole (garbage collection included, the
+ * median of five such runs, not of short batches). ccxt's book takes numbers, so
  * its side parses each level's two strings with `parseFloat`, as its exchanges do;
  * venue-rx applies the strings, exactly, and makes a new immutable book per delta (the
  * previous one stays valid). Both apply the same 31 deltas in sequence from the same
@@ -50,8 +53,19 @@ interface Ccxt {
 const CCXT = 'ccxt'
 const ccxt = ((await import(CCXT)) as { default: Ccxt }).default
 
-/** The snapshot and `DELTAS` deltas of exactly `changes` levels each. */
-function scenario(changes: number): { snapshot: OrderBook; deltas: BookDelta[] } {
+/**
+ * Where a workload's changes fall: `uniform` anywhere in the book (60% new quantities, 20%
+ * removed levels, 20% new levels); `top` the same mix within the best 20 levels a side;
+ * `new` only new levels, next to existing ones anywhere (a book filling in).
+ */
+type Workload = 'uniform' | 'top' | 'new'
+
+/** The snapshot and `count` deltas of exactly `changes` levels each. */
+function scenario(
+  changes: number,
+  workload: Workload = 'uniform',
+  count = DELTAS,
+): { snapshot: OrderBook; deltas: BookDelta[] } {
   const random = mulberry32(changes)
   const sides = bookTicks(LEVELS, random)
   const level = (tick: number, size: number): Level => [fixed(tick, 4), fixed(size, 4)]
@@ -70,13 +84,17 @@ function scenario(changes: number): { snapshot: OrderBook; deltas: BookDelta[] }
   })
   const snapshot = book
   const deltas: BookDelta[] = []
-  for (let n = 0; n < DELTAS; n += 1) {
+  for (let n = 0; n < count; n += 1) {
     const touched = { bids: new Map<number, number>(), asks: new Map<number, number>() }
     for (let c = 0; c < changes; ) {
       const name = c % 2 === 0 ? 'bids' : 'asks'
       const map = sides[name]
       const ticks = [...map.keys()]
-      const roll = random()
+      if (workload === 'top') {
+        ticks.sort((a, b) => (name === 'bids' ? b - a : a - b))
+        ticks.length = Math.min(ticks.length, 20)
+      }
+      const roll = workload === 'new' ? 0.9 : random()
       let tick = ticks[Math.floor(random() * ticks.length)] as number
       // A new level: the free tick next to an existing one.
       if (roll >= 0.8) while (map.has(tick)) tick += name === 'bids' ? -1 : 1
@@ -106,8 +124,8 @@ function scenario(changes: number): { snapshot: OrderBook; deltas: BookDelta[] }
   return { snapshot, deltas }
 }
 
-function bench(changes: number): { ours: number; ccxt: number } {
-  const { snapshot, deltas } = scenario(changes)
+function bench(changes: number, workload: Workload): { ours: number; ccxt: number } {
+  const { snapshot, deltas } = scenario(changes, workload)
   const exchange = new ccxt.Exchange()
   const numeric = (levels: readonly Level[]) => levels.map(([p, q]) => [Number(p), Number(q)])
   const fresh = (): CcxtBook =>
@@ -153,9 +171,60 @@ function bench(changes: number): { ours: number; ccxt: number } {
   return { ours: (timings['ours'] ?? 0) / DELTAS, ccxt: (timings['ccxt'] ?? 0) / DELTAS }
 }
 
-const rows = [5, 50].map((changes) => ({ changes, ...bench(changes) }))
+/** Deltas in one long run, timed whole (garbage collection included, nothing filtered). */
+const LONG_RUN = 2_000
+
+/**
+ * µs per delta over {@link LONG_RUN} deltas in a row, each side timed over the whole run,
+ * runs alternating; the median of five runs.
+ */
+function longRun(changes: number): { ours: number; ccxt: number } {
+  const { snapshot, deltas } = scenario(changes, 'uniform', LONG_RUN)
+  const exchange = new ccxt.Exchange()
+  const numeric = (levels: readonly Level[]) => levels.map(([p, q]) => [Number(p), Number(q)])
+  const ours: number[] = []
+  const theirs: number[] = []
+  let sink = 0
+  for (let run = 0; run < 6; run += 1) {
+    const book = exchange.orderBook({
+      bids: numeric(snapshot.bids),
+      asks: numeric(snapshot.asks),
+    }) as CcxtBook
+    let started = performance.now()
+    let view = snapshot
+    for (const delta of deltas) view = applyBookEvent(view, delta)
+    const oursMs = performance.now() - started
+    sink += view.seq
+    started = performance.now()
+    for (const delta of deltas) {
+      for (const [p, q] of delta.bids) book.bids.store(Number.parseFloat(p), Number.parseFloat(q))
+      for (const [p, q] of delta.asks) book.asks.store(Number.parseFloat(p), Number.parseFloat(q))
+    }
+    const ccxtMs = performance.now() - started
+    // The first run warms both up.
+    if (run === 0) continue
+    ours.push((oursMs * 1000) / LONG_RUN)
+    theirs.push((ccxtMs * 1000) / LONG_RUN)
+  }
+  if (sink < 0) console.log(sink)
+  const median = (values: number[]) => values.sort((a, b) => a - b)[2] as number
+  return { ours: median(ours), ccxt: median(theirs) }
+}
+
+const WORKLOADS: readonly {
+  name: string
+  run: (changes: number) => { ours: number; ccxt: number }
+}[] = [
+  { name: 'uniform', run: (changes) => bench(changes, 'uniform') },
+  { name: 'near the top', run: (changes) => bench(changes, 'top') },
+  { name: 'new levels', run: (changes) => bench(changes, 'new') },
+  { name: `${LONG_RUN.toLocaleString('en-US')} in a row, whole run`, run: longRun },
+]
+const rows = WORKLOADS.flatMap((workload) =>
+  [5, 50].map((changes) => ({ workload: workload.name, changes, ...workload.run(changes) })),
+)
 const summaries: Summary[] = rows.map((row) => ({
-  figure: `applyBookEvent vs ccxt OrderBook, 1,000 levels, ${row.changes} changes`,
+  figure: `applyBookEvent vs ccxt OrderBook, 1,000 levels, ${row.changes} changes, ${row.workload}`,
   value: row.ccxt / row.ours,
   unit: 'x faster',
   target: row.changes === 5 ? '>= 1x' : '>= 1.5x',
@@ -166,8 +235,16 @@ if (process.argv.includes('--json')) {
 } else {
   console.log(`book apply: one delta to ${LEVELS.toLocaleString('en-US')} levels a side`)
   printTable([
-    ['changes/delta', 'venue-rx applyBookEvent', 'ccxt OrderBook', 'venue-rx speed-up', 'target'],
+    [
+      'workload',
+      'changes/delta',
+      'venue-rx applyBookEvent',
+      'ccxt OrderBook',
+      'venue-rx speed-up',
+      'target',
+    ],
     ...rows.map((row, i) => [
+      row.workload,
       String(row.changes),
       `${row.ours.toFixed(2)} µs`,
       `${row.ccxt.toFixed(2)} µs`,
