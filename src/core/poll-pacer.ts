@@ -1,4 +1,4 @@
-import { asyncScheduler, map, Observable, type SchedulerLike, type Subscription, timer } from 'rxjs'
+import { asyncScheduler, Observable, type SchedulerLike, type Subscription, timer } from 'rxjs'
 
 /**
  * How a venue spends its request budget on polls (`createVenue`'s `pacing`).
@@ -298,11 +298,11 @@ export class PollPacer {
    */
   spent(lane: string): void {
     if (this.#byKey.get(lane)?.takeTurn() === true) return
-    this.borrowed()
+    this.#borrowed()
   }
 
-  /** @internal A request went out without a turn: the next turn comes a slot later. */
-  borrowed(): void {
+  /** A request went out without a turn: the next turn comes a slot later. */
+  #borrowed(): void {
     if (this.#pacing === 'interval') return
     const now = this.now()
     // At most a second of debt: more than the budget's bucket holds is waiting there anyway.

@@ -1,5 +1,4 @@
-import { defer, filter, map, type Observable, pipe, tap } from 'rxjs'
-import { distinctUntilDeepChanged } from '../core/distinct-until-deep-changed.js'
+import { defer, filter, map, type Observable, tap } from 'rxjs'
 import type { StreamPriority } from '../core/poll-pacer.js'
 import type { RestClient } from '../rest/index.js'
 import type { StreamContext } from './stream-context.js'
@@ -11,7 +10,11 @@ export interface PolledResourceOptions<T = unknown> {
   readonly maxAmbiguousRetries?: number
   /** Each emission asks for a poll at once (causal refresh). */
   readonly wake?: Observable<unknown>
-  /** Changes an answer shows against the previous one, for the pacing (default 0 or 1). */
+  /**
+   * How many changes an answer shows against the previous one (for the pacing), or whether
+   * it changed: the stream emits an answer only when this is not 0 or false. Default:
+   * whether it is not deep-equal to the previous answer.
+   */
   readonly changes?: ((previous: T, value: T) => number | boolean) | undefined
   /** Called once per change after the first value (in the shared poller, not per subscriber). */
   readonly onChange?: (value: T) => void
@@ -21,7 +24,8 @@ export interface PolledResourceOptions<T = unknown> {
 
 /**
  * A state stream: the {@link streamPipeline} emitting the resource only when it
- * deep-changed (the comparison runs once per answer, before sharing).
+ * deep-changed, or changed by the stream's own `changes` test (the comparison runs once
+ * per answer, before sharing).
  */
 export function polledResource<T>(
   context: StreamContext,
@@ -35,18 +39,10 @@ export function polledResource<T>(
         // Per run of the shared poller: its first value is where it starts, not a change.
         let first = true
         return polls.pipe(
-          // The poll compared each answer with the last (deep equality) for the pacer
-          // already: its verdict is the filter. A stream with its own change test (public
-          // trades count trades) is compared here.
-          options.changes === undefined
-            ? pipe(
-                filter((polled) => polled.changed),
-                map((polled) => polled.value),
-              )
-            : pipe(
-                map((polled) => polled.value),
-                distinctUntilDeepChanged(),
-              ),
+          // The poll compared each answer with the last for the pacer already (deep
+          // equality, or the stream's own test): its verdict is the filter.
+          filter((polled) => polled.changed),
+          map((polled) => polled.value),
           tap((value) => {
             if (first) first = false
             else options.onChange?.(value)

@@ -4,7 +4,7 @@ import {
   finalize,
   map,
   merge,
-  type Observable,
+  Observable,
   type OperatorFunction,
   type SchedulerLike,
   takeUntil,
@@ -231,10 +231,9 @@ export function pollAnswers<T>(
       (wake): wake is Observable<unknown> => wake !== undefined,
     )
     const wake = wakes.length === 0 ? undefined : merge(...wakes)
-    const hurried = interval ? undefined : hurry?.subscribe(() => lane.pace.hurry())
     let afterRecovery = false
     let last: { readonly value: T } | undefined
-    return poll((signal) => fetch(lane.rest, signal), {
+    const answers = poll((signal) => fetch(lane.rest, signal), {
       pace: lane.pace,
       ...(wake === undefined ? {} : { wake }),
       ...(lane.scheduler ? { scheduler: lane.scheduler } : {}),
@@ -254,7 +253,16 @@ export function pollAnswers<T>(
         }),
         ...(maxAmbiguousRetries === undefined ? {} : { maxAmbiguousRetries }),
       }),
-      finalize(() => hurried?.unsubscribe()),
     )
+    if (interval || hurry === undefined) return answers
+    // While the run lasts, what it is hurried by gives it the next turn.
+    return new Observable<Polled<T>>((subscriber) => {
+      const hurried = hurry.subscribe(() => lane.pace.hurry())
+      const run = answers.subscribe(subscriber)
+      return () => {
+        hurried.unsubscribe()
+        run.unsubscribe()
+      }
+    })
   }
 }

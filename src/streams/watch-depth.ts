@@ -70,7 +70,7 @@ export function watchDepth(
   const polls = streamPipeline(
     context,
     key,
-    // A public trade in the pool, seen by a trades poller, polls the book at once.
+    // A public trade in the pool, seen by a trades poller, gives the book the next turn.
     pollAnswers((rest, signal) => rest.depth({ ...args, source }, { signal }), {
       hurry: context.nudges.on(`book:${poolId}`),
       changes: topChanged,

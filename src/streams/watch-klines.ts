@@ -402,11 +402,9 @@ export function watchKlines(
       return pollAnswers((rest, signal) => run.poll(rest, signal), {
         // The venue's time moves every poll: a change is a candle that moved or closed.
         changes: (before, after) =>
-          equal(before.open, after.open) &&
-          before.closed.length === after.closed.length &&
-          before.closed.at(-1) === after.closed.at(-1)
-            ? 0
-            : 1,
+          !equal(before.open, after.open) ||
+          before.closed.length !== after.closed.length ||
+          before.closed.at(-1) !== after.closed.at(-1),
       })(lane).pipe(map((polled) => polled.value))
     }
   const shared = streamPipeline(context, key, scan(undefined))

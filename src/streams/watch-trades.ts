@@ -130,7 +130,8 @@ export function tradeBatches(
   const source = checkSource('watchTrades', given['source'], defaultSource)
   const priority = priorityOption('watchTrades', given['priority'])
   const key = streamKey('watchTrades', [poolId, { source }])
-  // A new window (a trade happened) moves the pool's book: its pollers poll at once.
+  // A new trade moves the pool's book: its pollers get the next turn. The window counts
+  // as changed (and is passed on) when it holds a new trade.
   const windows = polledResource(
     context,
     key,
