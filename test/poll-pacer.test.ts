@@ -100,6 +100,9 @@ function mostInWindow(times: readonly number[], windowMs: number): number {
 
 const quiet = (key: string): Simulated => ({ key, changes: [] })
 
+/** The time between each two consecutive `times`. */
+const gapsOf = (times: readonly number[]) => times.slice(1).map((t, i) => t - (times[i] as number))
+
 /** A request of `key` that takes its token of the budget (the venue tells the pacer) and answers `value`. */
 function spending<T>(pacer: PollPacer, key: string, value: T) {
   pacer.spent(key)
@@ -121,7 +124,7 @@ describe('budget pacing', () => {
       expect(steady.length).toBeLessThanOrEqual(40 * 59 + 1)
       expect(mostInWindow(all, 1000)).toBeLessThanOrEqual(40)
       // One slot (25 ms) between polls; never two in the same millisecond.
-      const gaps = steady.slice(1).map((t, i) => t - (steady[i] as number))
+      const gaps = gapsOf(steady)
       expect(Math.min(...gaps)).toBeGreaterThanOrEqual(12.5)
       const evenly = gaps.filter((gap) => Math.abs(gap - 25) < 1).length
       expect(evenly / gaps.length).toBeGreaterThan(0.9)
@@ -144,8 +147,7 @@ describe('budget pacing', () => {
     // Never starved: at least one poll every pollIntervalMs (1 s here: 4 streams at 20/s).
     for (const key of ['quiet-1', 'quiet-2', 'slow']) {
       const times = result.starts.get(key) ?? []
-      const gaps = times.slice(1).map((t, i) => t - (times[i] as number))
-      expect(Math.max(...gaps), key).toBeLessThanOrEqual(1000 + 50)
+      expect(Math.max(...gapsOf(times)), key).toBeLessThanOrEqual(1000 + 50)
     }
   })
 

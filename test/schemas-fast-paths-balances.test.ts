@@ -13,30 +13,12 @@ import { interpretResponse } from '../src/rest/interpret-response.js'
 import { parseJsonExact } from '../src/rest/parse-json-exact.js'
 import { fastBalances } from '../src/schemas/fast-paths.js'
 import { params } from './fuzz/config.js'
+import { expectFastAgrees, schemaOutput as schemaOf } from './helpers/fast-path-check.js'
 
 const listSchema = ENDPOINTS.balances.schema
 
-function schemaOutput(input: unknown): unknown {
-  const parsed = listSchema.safeParse(input)
-  return parsed.success ? parsed.data : undefined
-}
-
-/** The fast path equals the schema on `input`, or stands aside; the input is left alone. */
-function agrees(input: unknown): void {
-  const before = structuredClone(input)
-  const fast = fastBalances(input)
-  expect(input).toEqual(before)
-  if (fast === undefined) return
-  const expected = schemaOutput(input)
-  expect(expected).toBeDefined()
-  expect(fast).toStrictEqual(expected)
-  const keys = (list: readonly object[]) =>
-    list.map((balance) => [
-      Object.keys(balance),
-      ...(balance as { locks: object[] }).locks.map((lock) => Object.keys(lock)),
-    ])
-  expect(keys(fast)).toEqual(keys(expected as object[]))
-}
+const schemaOutput = (input: unknown) => schemaOf(listSchema, input)
+const agrees = (input: unknown) => expectFastAgrees(listSchema, fastBalances, input)
 
 const decimal = fc.oneof(
   fc.stringMatching(/^\d{1,8}(\.\d{1,10})?$/),

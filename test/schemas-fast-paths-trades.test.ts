@@ -14,30 +14,12 @@ import { parseJsonExact } from '../src/rest/parse-json-exact.js'
 import { fastTrades } from '../src/schemas/fast-paths.js'
 import { tradeDetailSchema } from '../src/schemas/trade-detail.js'
 import { params } from './fuzz/config.js'
+import { expectFastAgrees, schemaOutput as schemaOf } from './helpers/fast-path-check.js'
 
 const pageSchema = ENDPOINTS.trades.schema
 
-/** What the schema makes of `input`: its output, or `undefined` when it refuses it. */
-function schemaOutput(input: unknown): unknown {
-  const parsed = pageSchema.safeParse(input)
-  return parsed.success ? parsed.data : undefined
-}
-
-/** The fast path equals the schema on `input`, or stands aside; the input is left alone. */
-function agrees(input: unknown): void {
-  const before = structuredClone(input)
-  const fast = fastTrades(input)
-  // toEqual: an own `constructor` key would make toStrictEqual compare by identity.
-  expect(input).toEqual(before)
-  if (fast === undefined) return
-  const expected = schemaOutput(input)
-  expect(expected).toBeDefined()
-  expect(fast).toStrictEqual(expected)
-  // Same keys in the same order (toStrictEqual does not look at the order).
-  expect(fast.map((trade) => Object.keys(trade))).toEqual(
-    (expected as object[]).map((trade) => Object.keys(trade)),
-  )
-}
+const schemaOutput = (input: unknown) => schemaOf(pageSchema, input)
+const agrees = (input: unknown) => expectFastAgrees(pageSchema, fastTrades, input)
 
 const KEYS = Object.keys(tradeDetailSchema.shape) as (keyof typeof tradeDetailSchema.shape)[]
 
