@@ -174,6 +174,42 @@ describe('paginateCursor: backfill and tail', () => {
   })
 })
 
+describe('paginateCursor: its options', () => {
+  it('refuses a missing or negative intervalMs without a pace, at the call', () => {
+    for (const intervalMs of [undefined, -1, Number.NaN]) {
+      const given = { ...options(undefined, () => of([])), intervalMs }
+      expect(() => paginateCursor(given)).toThrow(
+        'paginateCursor: intervalMs must be a number >= 0 (or give pace)',
+      )
+    }
+  })
+
+  it('with a pace, tails when its turn emits, and says when each page is asked for', async () => {
+    let starts = 0
+    const turns: number[] = []
+    const pace = {
+      turn: () => {
+        turns.push(starts)
+        return of(0)
+      },
+      started: () => {
+        starts += 1
+      },
+    }
+    const pages = [[], [], [{ seq: 1 }]]
+    const given = {
+      ...options(undefined, () => of(pages.shift() ?? [])),
+      intervalMs: undefined,
+      pace,
+    }
+    const first = await firstValueFrom(paginateCursor(given))
+    expect(first).toEqual({ seq: 1 })
+    // Three pages asked for, each started through the pace; two tail turns between them.
+    expect(starts).toBe(3)
+    expect(turns).toEqual([1, 2])
+  })
+})
+
 describe('paginateCursor: leaving from inside a callback', () => {
   /**
    * Runs a feed over `items` records whose callbacks `leave` (given the subscription to

@@ -11,6 +11,7 @@ import {
   throwError,
   timer,
 } from 'rxjs'
+import { VenueInputError } from '../errors/venue-input-error.js'
 import { fromRequest } from './from-request.js'
 import type { PollPace } from './poll-pacer.js'
 import { type RetryBackoffOptions, retryBackoff } from './retry-backoff.js'
@@ -80,8 +81,8 @@ export interface PaginateCursorOptions<T, C> {
   readonly compare: (a: C, b: C) => number
   /** A page this long is full: fetch the next one at once. A shorter page means caught up. */
   readonly pageSize: number
-  /** Pause between polls once caught up (tail), ms. */
-  readonly intervalMs: number
+  /** Pause between polls once caught up (tail), ms. Not used with `pace`. */
+  readonly intervalMs?: number | undefined
   /**
    * Where the tail's pause counts from: the end of the last page's request (default), or
    * its start (`'start'`: polls `intervalMs` apart whatever the answers take).
@@ -491,7 +492,8 @@ class CursorPager<T, C> {
         const spent =
           measureFrom === 'start' ? (scheduler ?? asyncScheduler).now() - this.#requestedAt : 0
         this.#pending = (
-          pace?.turn() ?? timer(Math.max(0, intervalMs - spent), scheduler as SchedulerLike)
+          pace?.turn() ??
+          timer(Math.max(0, (intervalMs as number) - spent), scheduler as SchedulerLike)
         ).subscribe(this.#fetchNext)
       }
     } catch (error) {
@@ -530,6 +532,13 @@ class CursorPager<T, C> {
  * ```
  */
 export function paginateCursor<T, C>(options: PaginateCursorOptions<T, C>): Observable<T> {
+  const { intervalMs, pace } = options
+  if (pace === undefined && !(typeof intervalMs === 'number' && intervalMs >= 0)) {
+    throw new VenueInputError(
+      'intervalMs',
+      'paginateCursor: intervalMs must be a number >= 0 (or give pace)',
+    )
+  }
   return new Observable<T>((subscriber) => {
     const pager = new CursorPager(options, subscriber)
     pager.fetchNext()

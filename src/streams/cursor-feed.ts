@@ -139,8 +139,6 @@ export function sharedTail<T, C>(
               cursorOf: spec.cursorOf,
               compare: spec.compare,
               pageSize: spec.pageSize,
-              intervalMs: lane.intervalMs,
-              measureFrom: 'start',
               pace: lane.pace,
               retry: lane.retry(),
               onProgress: ({ cursor, held, newest }) => {
@@ -224,8 +222,6 @@ export function cursorFeed<T, C>(
                   cursorOf,
                   compare,
                   pageSize: spec.pageSize,
-                  intervalMs: lane.intervalMs,
-                  measureFrom: 'start',
                   pace: lane.pace,
                   save,
                   retry: lane.retry(),

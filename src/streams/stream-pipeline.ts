@@ -41,14 +41,13 @@ export interface PollBatch<T> {
 
 /**
  * What {@link streamPipeline} hands the source of one run of a stream: a REST client in
- * the stream's lane of the request budget, the venue's cadence and clock, its retry
+ * the stream's lane of the request budget, its pacing and the venue's clock, its retry
  * settings wired to the health board, and the call that reports an answer.
  */
 export interface StreamLane {
   /** The health key of this run (`watchMyTrades()#3` for a feed of its own). */
   readonly key: string
   readonly rest: RestClient
-  readonly intervalMs: number
   readonly scheduler: SchedulerLike | undefined
   /** The venue's backoff; each retry reported `retrying` (with its real wait), then `onRetry`. */
   readonly retry: (onRetry?: () => void) => RetryBackoffOptions
@@ -174,7 +173,6 @@ function laneOf(
   return {
     key,
     rest: context.rest(key),
-    intervalMs: context.pollIntervalMs,
     scheduler,
     retry: (onRetry) => ({
       ...backoff,
