@@ -13,10 +13,13 @@
  * previous poll and the new `OrderBook`. Its part that does not grow with the book is
  * the difference at 10 levels (`fixed cost`). The venue is the package as a user imports
  * it: `dist/`, compiled by `tsc` first (as `npm install` does), not the sources through
- * tsx (whose helper around every function created adds about 14 µs a poll here). The answers are those of a moving book (1%
- * of the quantities change and 0.5% of the levels move per poll), served in order and
- * then back, so that consecutive polls always differ by one step. Rounds alternate the
- * two loops; the median per poll of each is kept.
+ * tsx (whose helper around every function created adds about 14 µs a poll here). The
+ * answers are those of a moving book (1% of the quantities change and 0.5% of the levels
+ * move per poll), served in order and then back, so that consecutive polls always differ
+ * by one step, each with a later server timestamp than the last (an older one is dropped
+ * by the book stream: an earlier version of this bench served the way back with the old
+ * timestamps, and a third of the stream's polls were dropped as stale). Rounds alternate
+ * the two loops; the median per poll of each is kept.
  */
 
 import { execFileSync } from 'node:child_process'
@@ -56,40 +59,70 @@ const TARGET_RATIO = 1.5
 const TARGET_FIXED_US = 40
 const ORIGIN = 'http://venue.bench'
 
-/** An undici dispatcher that answers from memory: `answerOf(path)` gives each body. */
+/**
+ * An undici dispatcher that answers from memory: `answerOf(path)` gives each body, as one
+ * or more chunks (a body of some size comes in several over a socket too).
+ */
 class MemoryDispatcher extends Dispatcher {
-  #answerOf: (path: string) => Buffer = () => Buffer.from('{}')
+  #answerOf: (path: string) => readonly Buffer[] = () => [Buffer.from('{}')]
 
   /** Answers every request with the next of `bodies`: up, then back down, and again. */
   serve(bodies: readonly Buffer[]): void {
-    // 0 1 .. n-1 n-2 .. 1: each answer is one step from the last.
-    const cycle = [...bodies, ...bodies.slice(1, -1).reverse()]
-    let next = 0
+    const next = upAndDown(bodies)
+    this.#answerOf = () => [next()]
+  }
+
+  /**
+   * Serves the depth answers `texts` as {@link serve} does, each with a server timestamp
+   * later than the last one served, as a venue's answers are: a book stream drops an
+   * answer older than the last (so answers served back down as they were would be, and
+   * poll for nothing). The timestamp, the last member, is the middle one of three chunks.
+   */
+  serveDepth(texts: readonly string[]): void {
+    const next = upAndDown(
+      texts.map((text) => {
+        const at = text.lastIndexOf('"timestamp":') + '"timestamp":'.length
+        const end = text.indexOf('}', at)
+        return [Buffer.from(text.slice(0, at)), Buffer.from(text.slice(end))] as const
+      }),
+    )
+    let timestamp = 1_700_000_000_000
     this.#answerOf = () => {
-      const body = cycle[next] as Buffer
-      next = (next + 1) % cycle.length
-      return body
+      const [head, tail] = next()
+      timestamp += 1000
+      return [head, Buffer.from(String(timestamp)), tail]
     }
   }
 
   /** Answers each request with what `answerOf` makes of its path. */
   answerBy(answerOf: (path: string) => Buffer): void {
-    this.#answerOf = answerOf
+    this.#answerOf = (path) => [answerOf(path)]
   }
 
   override dispatch(
     options: Dispatcher.DispatchOptions,
     handler: Dispatcher.DispatchHandler,
   ): boolean {
-    const body = this.#answerOf(options.path)
-    queueMicrotask(() => answer(handler, body))
+    const chunks = this.#answerOf(options.path)
+    queueMicrotask(() => answer(handler, chunks))
     return true
   }
 }
 
-/** Delivers `body` as a 200 answer to a handler of either of undici's handler interfaces. */
-function answer(handler: Dispatcher.DispatchHandler, body: Buffer): void {
-  const length = String(body.length)
+/** The items of `items` one per call: 0 1 .. n-1 n-2 .. 1 and again, each one step from the last. */
+function upAndDown<T>(items: readonly T[]): () => T {
+  const cycle = [...items, ...items.slice(1, -1).reverse()]
+  let next = 0
+  return () => {
+    const item = cycle[next] as T
+    next = (next + 1) % cycle.length
+    return item
+  }
+}
+
+/** Delivers `chunks` as a 200 answer to a handler of either of undici's handler interfaces. */
+function answer(handler: Dispatcher.DispatchHandler, chunks: readonly Buffer[]): void {
+  const length = String(chunks.reduce((sum, chunk) => sum + chunk.length, 0))
   const h = handler as Record<string, ((...args: unknown[]) => unknown) | undefined>
   if (typeof h['onRequestStart'] === 'function') {
     const controller = {
@@ -108,7 +141,7 @@ function answer(handler: Dispatcher.DispatchHandler, body: Buffer): void {
       { 'content-type': 'application/json', 'content-length': length },
       'OK',
     )
-    h['onResponseData']?.call(handler, controller, body)
+    for (const chunk of chunks) h['onResponseData']?.call(handler, controller, chunk)
     h['onResponseEnd']?.call(handler, controller, {})
     return
   }
@@ -125,7 +158,7 @@ function answer(handler: Dispatcher.DispatchHandler, body: Buffer): void {
     () => {},
     'OK',
   )
-  h['onData']?.call(handler, body)
+  for (const chunk of chunks) h['onData']?.call(handler, chunk)
   h['onComplete']?.call(handler, [])
 }
 
@@ -247,7 +280,7 @@ const report = (name: string, bare: number, stream: number, what: string) => {
 let fixedCost = Number.NaN
 for (const levels of SIZES) {
   const dispatcher = new MemoryDispatcher()
-  dispatcher.serve(depthAnswers(levels, ANSWERS).map((text) => Buffer.from(text)))
+  dispatcher.serveDepth(depthAnswers(levels, ANSWERS))
   const polls = pollsPerRound(levels)
   const paths = Array.from({ length: polls }, () => '/api/v1/depth/v2?pool_id=0')
   const { bare, stream } = await compare(dispatcher, paths, (v) => v.watchOrderBook(0), polls)
