@@ -160,6 +160,35 @@ describe('schema fast paths', () => {
     )
   })
 
+  it('fastDepth with the last answer known keeps its level objects where the text is the same', () => {
+    const known = fastDepth(
+      JSON.parse(
+        '{"asks":[["1.02","5"],["1.03","6"],["1.04","7"]],"bids":[["1.01","4"],["1.00","3"]],"pool_id":1,"precision":"0.01","timestamp":1700000000000}',
+      ),
+    )
+    if (known === undefined) throw new Error('the known answer is plain')
+    // 1.03 changed its quantity, 1.025 is new, 1.00 was written differently (same value).
+    const next = fastDepth(
+      JSON.parse(
+        '{"asks":[["1.02","5"],["1.025","1"],["1.03","9"],["1.04","7"]],"bids":[["1.01","4"],["1.00","3.0"]],"pool_id":1,"precision":"0.01","timestamp":1700000001000}',
+      ),
+      known,
+    )
+    expect(next?.asks).toStrictEqual([
+      ['1.02', '5'],
+      ['1.025', '1'],
+      ['1.03', '9'],
+      ['1.04', '7'],
+    ])
+    expect(next?.asks[0]).toBe(known.asks[0])
+    expect(next?.asks[3]).toBe(known.asks[2])
+    expect(next?.bids[0]).toBe(known.bids[0])
+    for (const fresh of [next?.asks[1], next?.asks[2], next?.bids[1]]) {
+      expect([...known.asks, ...known.bids]).not.toContain(fresh)
+    }
+    expect(next?.bids[1]).toStrictEqual(['1.00', '3.0'])
+  })
+
   it('fastEnvelope: undefined or exactly envelopeSchema.parse; takes the plain envelope', () => {
     const envelopeLike = fc.record(
       {

@@ -54,21 +54,22 @@ function plainLevels(
     if (typeof price !== 'string' || typeof quantity !== 'string') return undefined
     // `["price","quantity"]`
     characters += price.length + quantity.length + 7
-    let knownQuantity: string | undefined
+    let knownLevel: Level | undefined
     for (let look = at; look < at + LOOK_AHEAD && look < end; look += 1) {
       const old = (known as readonly Level[])[look] as Level
       if (old[0] === price) {
-        knownQuantity = old[1]
+        knownLevel = old
         at = look + 1
         break
       }
     }
-    if (knownQuantity === undefined) {
+    if (knownLevel === undefined) {
       if (!isDecimal(price) || !isDecimal(quantity) || isNegativeDecimal(quantity)) return undefined
-    } else if (
-      knownQuantity !== quantity &&
-      (!isDecimal(quantity) || isNegativeDecimal(quantity))
-    ) {
+    } else if (knownLevel[1] === quantity) {
+      // The very level of the last answer: keep that one. The fresh pair dies young, the
+      // book keeps one object per level across polls, and the diff finds it by identity.
+      levels[k] = knownLevel
+    } else if (!isDecimal(quantity) || isNegativeDecimal(quantity)) {
       return undefined
     }
   }
