@@ -3,10 +3,16 @@
  * process, so that one's heap and JIT do not colour the next), then one table of the
  * figures each reports against its target. Each script prints its own full table too.
  *
- *   npm run bench            all of them, about 7 minutes
+ *   npm run bench            all of them, about 8 minutes
  *   npm run bench -- depth   those whose file name contains "depth"
+ *
+ * The summary is also written, as a Markdown table headed by the date, the machine and
+ * the Node version, to `bench/results.md` (not committed): the README's Performance
+ * table is that file from one run on a quiet machine.
  */
 import { spawn } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { printTable, type Summary } from './support/measure.js'
 
@@ -54,13 +60,25 @@ for (const script of SCRIPTS.filter((name) => filter === undefined || name.inclu
   rows.push(...(await run(script)).summaries)
 }
 const digits = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2))
-console.log('\n=== summary (this machine, this run)')
-printTable([
-  ['figure', 'now', 'target', 'met'],
-  ...rows.map((row) => [
-    row.figure,
-    `${digits(row.value)} ${row.unit}`,
-    row.target,
-    row.met ? 'yes' : 'NO',
-  ]),
+const table = rows.map((row) => [
+  row.figure,
+  `${digits(row.value)} ${row.unit}`,
+  row.target,
+  row.met ? 'yes' : 'NO',
 ])
+console.log('\n=== summary (this machine, this run)')
+printTable([['figure', 'now', 'target', 'met'], ...table])
+
+const cores = cpus()
+const machine = `${cores.length} × ${cores[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`
+const markdown = [
+  `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}${filter === undefined ? '' : ` (scripts matching "${filter}" only)`}:`,
+  '',
+  '| figure | now | target | met |',
+  '|---|---|---|---|',
+  ...table.map((cells) => `| ${cells.map((cell) => cell.replaceAll('|', '\\|')).join(' | ')} |`),
+  '',
+].join('\n')
+const out = join(import.meta.dirname, 'results.md')
+writeFileSync(out, markdown)
+console.log(`\n(also as Markdown in ${out})`)
