@@ -3,6 +3,7 @@ import { VenueAbortError } from '../errors/venue-abort-error.js'
 import { connectRedis, type RelayRedis, relayError } from '../redis/redis.js'
 import { clampDelay, realTimers, type TimerProvider } from '../timers.js'
 import { LaneQueue } from '../transport/lane-queue.js'
+import type { AbortSignalLike } from '../transport/transport.js'
 import { TAKE_TOKEN } from './take-token.js'
 
 /**
@@ -61,7 +62,7 @@ export class SharedBudget {
   }
 
   /** Resolves once a token is taken for `lane`; rejects with `VenueAbortError` if `signal` fires first. */
-  acquire(lane: string, signal?: AbortSignal): Promise<void> {
+  acquire(lane: string, signal?: AbortSignalLike): Promise<void> {
     if (this.#closed !== undefined) return Promise.reject(this.#closed.reason)
     if (signal?.aborted) {
       return Promise.reject(new VenueAbortError('aborted while waiting for the request budget'))

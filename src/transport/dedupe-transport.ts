@@ -1,9 +1,15 @@
 import { VenueAbortError } from '../errors/venue-abort-error.js'
-import type { Transport, TransportRequest, TransportResponse } from './transport.js'
+import {
+  type AbortSignalLike,
+  FlightSignal,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from './transport.js'
 
 interface InFlight {
   readonly response: Promise<TransportResponse>
-  readonly controller: AbortController
+  readonly signal: FlightSignal
   /** The lane whose budget the flight waits in. */
   readonly lane: string
   /** Whether the flight holds its token (or needs none). */
@@ -17,7 +23,7 @@ export interface DedupeTransportOptions {
    * Waits for a token of the request budget in a lane (see `TokenBucket#acquire`)
    * before a flight is sent. Without it, flights are sent at once.
    */
-  readonly acquire?: (lane: string, signal: AbortSignal) => Promise<void>
+  readonly acquire?: (lane: string, signal: AbortSignalLike) => Promise<void>
 }
 
 /**
@@ -45,21 +51,21 @@ export function dedupeTransport(inner: Transport, options: DedupeTransportOption
   }
 
   const start = (key: string, request: TransportRequest): InFlight => {
-    const controller = new AbortController()
+    const signal = new FlightSignal()
     const lane = request.lane ?? 'rest'
     const send = async (): Promise<TransportResponse> => {
       if (acquire !== undefined) {
         try {
-          await acquire(lane, controller.signal)
+          await acquire(lane, signal)
         } catch (error) {
           throw withEndpoint(error, request.endpoint)
         }
         entry.granted = true
       }
-      return inner.request({ ...request, signal: controller.signal })
+      return inner.request({ ...request, signal })
     }
     const entry: InFlight = {
-      controller,
+      signal,
       lane,
       granted: acquire === undefined,
       waiters: 0,
@@ -101,7 +107,7 @@ export function dedupeTransport(inner: Transport, options: DedupeTransportOption
           leave()
           if (entry.waiters === 0) {
             forget(key, entry)
-            entry.controller.abort(signal.reason)
+            entry.signal.abort(signal.reason)
           }
           reject(
             new VenueAbortError(`${endpoint}: aborted by the caller`, {

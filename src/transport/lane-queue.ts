@@ -1,3 +1,5 @@
+import type { AbortSignalLike } from './transport.js'
+
 interface Waiter {
   readonly resolve: () => void
   readonly reject: (error: unknown) => void
@@ -20,14 +22,14 @@ interface Waiter {
 export class LaneQueue {
   /** Lanes with waiters, in round-robin order: the first lane is served next. */
   readonly #lanes = new Map<string, Waiter[]>()
-  readonly #aborted: (signal: AbortSignal) => unknown
+  readonly #aborted: (signal: AbortSignalLike) => unknown
   readonly #emptied: () => void
 
   /**
    * `aborted` makes the error a waiter whose signal fires is rejected with; `emptied` is
    * called when such a waiter was the last one waiting.
    */
-  constructor(options: { aborted: (signal: AbortSignal) => unknown; emptied: () => void }) {
+  constructor(options: { aborted: (signal: AbortSignalLike) => unknown; emptied: () => void }) {
     this.#aborted = options.aborted
     this.#emptied = options.emptied
   }
@@ -48,11 +50,11 @@ export class LaneQueue {
    * Queues a request at the end of `lane`: resolves when {@link serveNext} serves it;
    * rejects (and leaves the queue) if `signal` fires first. `signal` must not have fired.
    */
-  wait(lane: string, signal?: AbortSignal): Promise<void> {
+  wait(lane: string, signal?: AbortSignalLike): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => {
         this.#remove(lane, waiter)
-        reject(this.#aborted(signal as AbortSignal))
+        reject(this.#aborted(signal as AbortSignalLike))
       }
       const waiter: Waiter = {
         resolve,

@@ -1,6 +1,7 @@
 import { VenueAbortError } from '../errors/venue-abort-error.js'
 import { clampDelay, realTimers, type TimerProvider } from '../timers.js'
 import { LaneQueue } from './lane-queue.js'
+import type { AbortSignalLike } from './transport.js'
 
 /**
  * A token bucket shared by every request of one venue: `ratePerSecond` tokens a second,
@@ -48,7 +49,7 @@ export class TokenBucket {
   }
 
   /** Resolves when a token is taken for `lane`; rejects with `VenueAbortError` if `signal` fires first. */
-  acquire(lane: string, signal?: AbortSignal): Promise<void> {
+  acquire(lane: string, signal?: AbortSignalLike): Promise<void> {
     if (this.#closed !== undefined) return Promise.reject(this.#closed.reason)
     if (signal?.aborted) return Promise.reject(this.#aborted(signal))
     this.#refill()
@@ -91,7 +92,7 @@ export class TokenBucket {
     }
   }
 
-  #aborted(signal: AbortSignal): VenueAbortError {
+  #aborted(signal: AbortSignalLike): VenueAbortError {
     return new VenueAbortError('aborted by the caller while waiting for the request budget', {
       cause: signal.reason,
     })

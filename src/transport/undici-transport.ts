@@ -4,7 +4,12 @@ import type { VenueError } from '../errors/venue-error.js'
 import { VenueNetworkError } from '../errors/venue-network-error.js'
 import { VenueResponseError } from '../errors/venue-response-error.js'
 import { VenueTimeoutError } from '../errors/venue-timeout-error.js'
-import type { Transport, TransportRequest, TransportResponse } from './transport.js'
+import type {
+  AbortSignalLike,
+  Transport,
+  TransportRequest,
+  TransportResponse,
+} from './transport.js'
 
 /**
  * An undici `Dispatcher` (Agent, Pool, ProxyAgent, MockAgent ...) to send requests through.
@@ -125,7 +130,7 @@ function send(
         }),
       )
     }, timeoutMs)
-    const onAbort = () => stop(abortError(endpoint, signal as AbortSignal))
+    const onAbort = () => stop(abortError(endpoint, signal as AbortSignalLike))
     signal?.addEventListener('abort', onAbort, { once: true })
 
     dispatcher.dispatch(
@@ -185,7 +190,7 @@ function networkError(endpoint: string, error: Error): VenueError {
   )
 }
 
-function abortError(endpoint: string, signal: AbortSignal): VenueAbortError {
+function abortError(endpoint: string, signal: AbortSignalLike): VenueAbortError {
   return new VenueAbortError(`${endpoint}: aborted by the caller`, {
     endpoint,
     cause: signal.reason,
