@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { type Observable, of, Subject, take, VirtualTimeScheduler } from 'rxjs'
 import { TestScheduler } from 'rxjs/testing'
 import { describe, expect, it } from 'vitest'
-import { poll } from '../src/core/poll.js'
+import { poll, pollWith } from '../src/core/poll.js'
 import { VenueInputError } from '../src/errors/venue-input-error.js'
 import { VenueNetworkError } from '../src/errors/venue-network-error.js'
 import { deferred, settle } from './helpers/promises.js'
@@ -208,6 +208,78 @@ describe('poll', () => {
     expect(values).toEqual([7])
     subscription.unsubscribe()
     expect(received?.aborted).toBe(false)
+  })
+})
+
+describe('pollWith: one AbortController for the polls of a subscription', () => {
+  /** Promise-answered requests, by hand: the signals received and the answers to give. */
+  function byHand() {
+    const signals: AbortSignal[] = []
+    const answers: ReturnType<typeof deferred<number>>[] = []
+    const request = (signal: AbortSignal) => {
+      signals.push(signal)
+      const answer = deferred<number>()
+      answers.push(answer)
+      return answer.promise
+    }
+    return { signals, answers, request }
+  }
+
+  it('hands each poll the signal of the last while none fired and nothing listens to it', async () => {
+    const scheduler = new VirtualTimeScheduler()
+    const { signals, answers, request } = byHand()
+    const seen: number[] = []
+    const subscription = pollWith(request, { intervalMs: 5, scheduler }, true).subscribe((n) =>
+      seen.push(n),
+    )
+    for (let n = 0; n < 3; n += 1) {
+      answers[n]?.resolve(n)
+      await settle()
+      scheduler.flush()
+    }
+    expect(seen).toEqual([0, 1, 2])
+    expect(signals).toHaveLength(4)
+    expect(new Set(signals).size).toBe(1)
+    // The poll in flight when the subscriber leaves is aborted, as with a fresh signal each.
+    subscription.unsubscribe()
+    expect(signals[3]?.aborted).toBe(true)
+  })
+
+  it('gives a fresh signal after one left with a listener on it, and never shares across subscriptions', async () => {
+    const scheduler = new VirtualTimeScheduler()
+    const { signals, answers, request } = byHand()
+    const leaky = (signal: AbortSignal) => {
+      if (signals.length === 0) signal.addEventListener('abort', () => {})
+      return request(signal)
+    }
+    const first = pollWith(leaky, { intervalMs: 5, scheduler }, true).subscribe()
+    answers[0]?.resolve(0)
+    await settle()
+    scheduler.flush()
+    answers[1]?.resolve(1)
+    await settle()
+    scheduler.flush()
+    expect(signals).toHaveLength(3)
+    // The first kept a listener: the second got its own, which the third reuses.
+    expect(signals[1]).not.toBe(signals[0])
+    expect(signals[2]).toBe(signals[1])
+    const second = pollWith(request, { intervalMs: 5, scheduler }, true).subscribe()
+    expect(signals).toHaveLength(4)
+    expect(signals.slice(0, 3)).not.toContain(signals[3])
+    first.unsubscribe()
+    second.unsubscribe()
+  })
+
+  it('public poll: a fresh signal for every request', async () => {
+    const scheduler = new VirtualTimeScheduler()
+    const { signals, answers, request } = byHand()
+    const subscription = poll(request, { intervalMs: 5, scheduler }).subscribe()
+    answers[0]?.resolve(0)
+    await settle()
+    scheduler.flush()
+    expect(signals).toHaveLength(2)
+    expect(signals[1]).not.toBe(signals[0])
+    subscription.unsubscribe()
   })
 })
 

@@ -10,7 +10,7 @@ import {
   timer,
 } from 'rxjs'
 import { VenueInputError } from '../errors/venue-input-error.js'
-import { fromRequest } from './from-request.js'
+import { requestWith, SignalReuse } from './from-request.js'
 import type { PollPace } from './poll-pacer.js'
 
 /**
@@ -71,6 +71,19 @@ export function poll<T>(
   request: (signal: AbortSignal) => ObservableInput<T>,
   options: PollOptions,
 ): Observable<T> {
+  return pollWith(request, options, false)
+}
+
+/**
+ * {@link poll}; with `reuseSignals`, the requests of a subscription share one
+ * `AbortController` while none of them is aborted (see `SignalReuse`): for venue-rx's own
+ * request functions, which keep no hold on a signal after their answer.
+ */
+export function pollWith<T>(
+  request: (signal: AbortSignal) => ObservableInput<T>,
+  options: PollOptions,
+  reuseSignals: boolean,
+): Observable<T> {
   const { intervalMs, scheduler, measureFrom = 'end', wake, pace } = options
   if (pace === undefined && !(typeof intervalMs === 'number' && intervalMs >= 0)) {
     throw new VenueInputError('intervalMs', 'poll: intervalMs must be a number >= 0 (or give pace)')
@@ -80,6 +93,7 @@ export function poll<T>(
     // Every request runs in the async context of the subscription (tracing, metrics per
     // caller), also one that another stream's wake started.
     const inContext = AsyncLocalStorage.snapshot()
+    const reuse = reuseSignals ? new SignalReuse() : undefined
     let startedAt = 0
     let woken = false
     const kicks = new Subject<void>()
@@ -92,7 +106,9 @@ export function poll<T>(
       woken = false
       pace?.started()
       // Subscribed (the request sent) inside the subscription's context.
-      return new Observable<T>((each) => inContext(() => fromRequest(request).subscribe(each)))
+      return new Observable<T>((each) =>
+        inContext(() => requestWith(request, reuse).subscribe(each)),
+      )
     })
       .pipe(
         repeat({

@@ -10,7 +10,7 @@ import {
   takeUntil,
 } from 'rxjs'
 import { reportEnd } from '../core/health.js'
-import { poll } from '../core/poll.js'
+import { pollWith } from '../core/poll.js'
 import type { PacedStream, StreamPriority } from '../core/poll-pacer.js'
 import { type RetryBackoffOptions, retryBackoff } from '../core/retry-backoff.js'
 import type { RestClient } from '../rest/index.js'
@@ -231,11 +231,17 @@ export function pollAnswers<T>(
     const wake = wakes.length === 0 ? undefined : merge(...wakes)
     let afterRecovery = false
     let last: { readonly value: T } | undefined
-    const answers = poll((signal) => fetch(lane.rest, signal), {
-      pace: lane.pace,
-      ...(wake === undefined ? {} : { wake }),
-      ...(lane.scheduler ? { scheduler: lane.scheduler } : {}),
-    }).pipe(
+    // Our own fetches keep no hold on the signal after their answer: one controller serves
+    // the polls of a subscription until one is aborted.
+    const answers = pollWith(
+      (signal) => fetch(lane.rest, signal),
+      {
+        pace: lane.pace,
+        ...(wake === undefined ? {} : { wake }),
+        ...(lane.scheduler ? { scheduler: lane.scheduler } : {}),
+      },
+      true,
+    ).pipe(
       map((value): Polled<T> => {
         lane.ok()
         const seen = last === undefined ? true : changes(last.value, value)
