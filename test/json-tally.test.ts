@@ -178,6 +178,26 @@ describe('JsonTally', () => {
     counted.length -= 2
     expect(counted.provesExact(short)).toBe(false)
   })
+
+  it('searches on from the last place of the same key, and never takes a place twice', () => {
+    // Two keys per record, counted in another order than written: each key keeps its own
+    // place, so both are found however the records interleave them.
+    const records = Array.from({ length: 50 }, (_, i) => ({ t: (i + 1) * 1000, u: 5000 }))
+    const text = JSON.stringify(records)
+    const tally = new JsonTally()
+    tally.arrayFrame(records.length)
+    for (const { t, u } of records) tally.value({ u, t })
+    expect(tally.provesExact(text)).toBe(true)
+    // Equal members counted last to first, the first written in full and the second short:
+    // the one place found serves one of them only.
+    const reversed = new JsonTally()
+    reversed.arrayFrame(2)
+    reversed.value({ a: 10_000 })
+    reversed.value({ a: 10_000 })
+    reversed.length -= 2
+    expect(reversed.provesExact('[{"a":10000},{"a":1e4}]')).toBe(false)
+    expect(reversed.provesExact('[{"a":1e4},{"a":10000}]')).toBe(false)
+  })
 })
 
 // Trades pages and depth answers, as the venue writes them and otherwise.

@@ -23,8 +23,11 @@ export class JsonTally {
   length = 0
   /** How many characters fewer the numbers counted could have been written with. */
   slack = 0
-  /** Members `"key":digits` of round numbers, each to be found written in full. */
-  readonly #round: { readonly member: string; readonly saving: number }[] = []
+  /**
+   * Members `"key":digits` of round numbers, each to be found written in full, with the
+   * key as written (`"key"`).
+   */
+  readonly #round: { readonly key: string; readonly member: string; readonly saving: number }[] = []
   /** False once a value was counted that the proof cannot cover. */
   measurable = true
 
@@ -74,7 +77,10 @@ export class JsonTally {
     const saving = exponentSaving(text)
     if (saving === 0) return
     if (key === undefined) this.slack += saving
-    else this.#round.push({ member: `${JSON.stringify(key)}:${text}`, saving })
+    else {
+      const quoted = JSON.stringify(key)
+      this.#round.push({ key: quoted, member: `${quoted}:${text}`, saving })
+    }
   }
 
   /** Counts any parsed JSON value (objects and arrays walked); `key`, the member it is the value of. */
@@ -134,20 +140,22 @@ export class JsonTally {
     let slack = this.slack
     if (this.#round.length > 0) {
       // Each member found at a place of its own (two equal members need two places). The
-      // members were counted in about the order they are written: each search starts a
-      // little before where the last one was found, and from the start only when that
-      // fails, so a page of many round numbers is read about once, not once per number.
-      // (A member not found counts as written short: a miss only costs the proof.)
-      const from = new Map<string, number>()
-      let near = 0
-      for (const { member, saving } of this.#round) {
-        const earliest = from.get(member) ?? 0
-        let at = findMember(text, member, Math.max(earliest, near - NEAR_MARGIN))
-        if (at === -1 && near - NEAR_MARGIN > earliest) at = findMember(text, member, earliest)
+      // members of one key were counted in the order they are written (the records of a
+      // list in turn): each search starts where the last member of its key was found, so
+      // a page of many round numbers is read about once per key, not once per number.
+      // Only when that fails (a key counted out of its written order, as in a nested
+      // record) is the text searched from the start for a place not yet taken. (A member
+      // not found counts as written short: a miss only costs the proof.)
+      const after = new Map<string, number>()
+      const taken = new Set<number>()
+      for (const { key, member, saving } of this.#round) {
+        const start = after.get(key) ?? 0
+        let at = findMember(text, member, start, taken)
+        if (at === -1 && start > 0) at = findMember(text, member, 0, taken)
         if (at === -1) slack += saving
         else {
-          from.set(member, at + member.length)
-          near = at
+          taken.add(at)
+          after.set(key, at + member.length)
         }
       }
     }
@@ -156,14 +164,12 @@ export class JsonTally {
 }
 
 /**
- * How far before the last member found the search for the next one starts: the members of
- * one record are counted in the schema's order, which may differ from the written one.
+ * Where `member` is written in full (followed by what may follow a value) from `start`, at
+ * a place not `taken`, or -1.
  */
-const NEAR_MARGIN = 2_048
-
-/** Where `member` is written in full (followed by what may follow a value) from `start`, or -1. */
-function findMember(text: string, member: string, start: number): number {
+function findMember(text: string, member: string, start: number, taken: Set<number>): number {
   for (let at = text.indexOf(member, start); at !== -1; at = text.indexOf(member, at + 1)) {
+    if (taken.has(at)) continue
     const next = text.charCodeAt(at + member.length)
     if (next === 44 || next === 125 || next === 93 || isJsonSpace(next)) return at
   }
