@@ -5,12 +5,14 @@
 import { Redis } from 'ioredis'
 import { firstValueFrom } from 'rxjs'
 import { describe, expect, it, vi } from 'vitest'
+import { createVenue } from '../src/index.js'
 import { type RelayKeys, relayKeys } from '../src/redis/redis.js'
 import { PublishPipeline } from '../src/relay-publisher/publish-pipeline.js'
 import { PUBLISH } from '../src/relay-publisher/scripts.js'
 import { onCleanup } from './helpers/cleanups.js'
-import { relayFixture } from './helpers/relay-fixture.js'
+import { healthOf, relayFixture } from './helpers/relay-fixture.js'
 import { recordRequests } from './helpers/simulator-venue.js'
+import { waitFor } from './helpers/wait-for.js'
 
 const { redis: server, nextPrefix, simulator, relayOn, direct } = relayFixture('p')
 
@@ -232,5 +234,31 @@ describe('relay: publishes pipelined', () => {
     await taken
     expect(await published()).toEqual([0, 1])
     expect(heard).toEqual(['written 2', 'lost'])
+  })
+})
+
+describe('relay reader: woken by new entries', () => {
+  it('reads an entry as soon as it is added, long before readIntervalMs, in order', async () => {
+    const prefix = nextPrefix()
+    const admin = client()
+    // Reads every 10 s at most: what comes sooner came with the waker.
+    const venue = createVenue({
+      baseUrl: 'http://127.0.0.1:9',
+      relay: { redis: server().url, prefix, readIntervalMs: 10_000 },
+    })
+    onCleanup(() => venue.close())
+    const scope = { prefix, baseUrl: venue.settings.baseUrl, marketData: 'v2' as const }
+    const { stream } = relayKeys({ ...scope, apiKey: undefined }, { kind: 'trades', poolId: 0 })
+    const seen: unknown[] = []
+    const subscription = venue.watchTrades(0).subscribe((event) => seen.push(event))
+    onCleanup(() => subscription.unsubscribe())
+    await waitFor(() => healthOf(venue, 'relay trades:0') === 'ok', 'the first read')
+    const add = (n: number) => admin.xadd(stream, '*', 'e', JSON.stringify({ n }))
+    await add(1)
+    await add(2)
+    await waitFor(() => seen.length === 2, 'the first two entries', 2_000)
+    await add(3)
+    await waitFor(() => seen.length === 3, 'the third entry', 2_000)
+    expect(seen).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }])
   })
 })

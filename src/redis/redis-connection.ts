@@ -109,3 +109,23 @@ export class RedisConnection {
     )
   }
 }
+
+/** The shared connections of this process, by name and Redis URL. */
+const shared = new Map<string, RedisConnection>()
+
+/**
+ * The connection named `name` to the Redis at URL `redis` that this process shares: every
+ * venue of the process reading relayed streams from the same URL holds the same one (it
+ * opens with the first holder and closes when the last lets go, as any). Given ioredis
+ * options, a new connection of its own.
+ */
+export function sharedConnection(redis: RelayRedis, name: string): RedisConnection {
+  if (typeof redis !== 'string') return new RedisConnection(redis, name)
+  const key = `${name}\n${redis}`
+  let connection = shared.get(key)
+  if (connection === undefined) {
+    connection = new RedisConnection(redis, name)
+    shared.set(key, connection)
+  }
+  return connection
+}
