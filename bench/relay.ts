@@ -4,7 +4,7 @@
  * this run: the simulator (manual clock), the relay and the consumers in this process, a
  * real redis-server (test/helpers/redis-server.ts) on a free port.
  *
- *   npx tsx bench/relay.ts            about 2 minutes
+ *   npx tsx bench/relay.ts            about a minute
  *   npx tsx bench/relay.ts --json     the same, plus the `bench-summary` lines
  *
  * 1. Latency, pollIntervalMs 50, streams depth:0 and my-trades. The relay, consumer
