@@ -197,6 +197,8 @@ describe('relay: publishes pipelined', () => {
   it('a publish that ran while the one before it was not written (the script loaded in between) writes nothing and is sent again after it', async () => {
     const { admin, redis, heard, publish, published } = await pipelineRig()
     await admin.script('FLUSH')
+    const evals = vi.spyOn(redis, 'eval')
+    const evalshas = vi.spyOn(redis, 'evalsha')
     // In this order on the one connection: the first finds no script, the load, then the
     // next two find it but not the first one's entries.
     const first = publish(0, 2)
@@ -206,6 +208,9 @@ describe('relay: publishes pipelined', () => {
     await loaded
     expect(await published()).toEqual(upTo(5))
     expect(heard).toEqual(['written 2', 'written 2', 'written 1'])
+    // All three sent again in turn, by SHA1 (the script is known by then).
+    expect(evalshas).toHaveBeenCalledTimes(3 + 3)
+    expect(evals).not.toHaveBeenCalled()
   })
 
   it('after a publish that failed, nothing later is written, though it was sent', async () => {
