@@ -4,27 +4,39 @@
  * this run: the simulator (manual clock), the relay and the consumers in this process, a
  * real redis-server (test/helpers/redis-server.ts) on a free port.
  *
- *   npx tsx bench/relay.ts            about 20 s
+ *   npx tsx bench/relay.ts            about a minute
  *   npx tsx bench/relay.ts --json     the same, plus the `bench-summary` lines
  *
- * 1. Latency, pollIntervalMs 50, streams depth:0 and my-trades. The relay, a consumer
- *    venue reading through it and a direct venue (no relay, same pollIntervalMs: a bot
- *    polling by itself) watch the same streams. ~100 times, after a random pause (so the
- *    change lands at a random phase of the polls), the market moves one tick and the demo
- *    account sends a market order (a new own trade and a changed book). The relay's and
- *    the direct venue's requests go through an undici dispatcher that notes when each
- *    answer's last byte arrived, with its body (parsed after the run). Figures, per stream:
+ * 1. Latency, pollIntervalMs 50, streams depth:0 and my-trades. The relay, consumer
+ *    venues reading through it and a direct venue (no relay, same pollIntervalMs: a bot
+ *    polling by itself) watch the same streams, in five runs: 1 consumer with the default
+ *    `relay.readIntervalMs` and with 10, then 2 consumers, then 50 with 10 and with the
+ *    default (all 50 in this process, each a venue of its own). 100 times, after a random
+ *    pause (so the change lands at a random phase of the polls), the market moves one tick
+ *    and the demo account sends a market order (a new own trade and a changed book); each
+ *    change's book is waited for, its trades (which come after the feed's settle window,
+ *    a second) at the end of the run. The relay's and the direct venue's requests go
+ *    through an undici dispatcher that notes when each answer's last byte arrived, with
+ *    its body (parsed after the run). Figures, per stream, one sample per consumer and
+ *    change:
  *    - poll answer → event: from the answer that first carried the change (the depth
  *      `timestamp`, the trade's `global_seq`) being in the poller's hands to the event.
  *      Through the relay, to the consumer's event: the relay's parse and diff, its publish
- *      (one EVALSHA per poll: lease check and XADD of its events in order), the consumer's
- *      XREAD and decode; this is the latency the relay adds. Directly, to the direct venue's own
- *      event: the parse and diff every poller pays anyway.
+ *      (one EVALSHA per poll: lease check and XADD of its events in order, pipelined), the
+ *      consumer's wake (a blocking XREAD) and read, and decode; for depth, this is the
+ *      latency the relay adds. Directly, to the direct venue's own event: the parse and
+ *      diff every poller pays anyway. (A new own trade is held for the feed's settle
+ *      window after the answer that first carried it, relayed or not: about a second.)
  *    - consumer event − direct event: the same change seen through the relay and by the
  *      bot polling itself. The two pollers keep phases of their own (apart by up to one
  *      interval, or nearly together), so this spreads over up to ± one interval; its
  *      median is the added latency again, more noisily.
  *    - market change → event, relayed and direct: the staleness either one sees.
+ *    - relay's event → consumer's event: from the relay's own venue emitting the event
+ *      (what it publishes, when it has it) to the consumer's; for own trades, the latency
+ *      the relay adds (the settle window is behind both).
+ *    A table then gives, per run, the added latency: depth's from the poll answer, own
+ *    trades' from the relay's event.
  *    And the Redis round trip alone (median of 200 PINGs through ioredis), for scale.
  * 2. Venue requests per poll interval, pollIntervalMs 100, streams depth:0, my-trades and
  *    balances, over a 3 s window with the market moving (and one own trade) every 100 ms,
@@ -36,8 +48,10 @@
  *    of a cursor feed, backfill then hand-over to its tail, polls a little more).
  *
  * With `--json` (npm run bench) it also prints, as `bench-summary` lines, the relayed
- * requests per interval with 50 consumers against 1 (target at most 1.1x) and the
- * median added latency of depth (target under one poll interval).
+ * requests per interval with 50 consumers against 1 (target at most 1.1x), the median
+ * added latency of depth with 1 consumer (target under one poll interval), and the
+ * median and p95 added latency of depth with 50 consumers at the default readIntervalMs
+ * (target: p95 under 10 ms).
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Redis } from 'ioredis'
@@ -201,6 +215,7 @@ const FIGURES = [
   "consumer's event − direct venue's event",
   "market change → consumer's event",
   "market change → direct venue's event",
+  "relay's event → consumer's event",
 ] as const
 
 interface LatencyRow {
@@ -211,9 +226,15 @@ interface LatencyRow {
 
 // 1. Latency.
 
+/** One latency run: the consumers' `relay.readIntervalMs` (undefined: the default), how many. */
+interface LatencyRun {
+  readonly readIntervalMs: number | undefined
+  readonly consumers: number
+}
+
 async function latency(
   redisUrl: string,
-  readIntervalMs: number,
+  { readIntervalMs, consumers: count }: LatencyRun,
 ): Promise<{ rows: LatencyRow[]; missed: number }> {
   const sim = await startSimulator({ seed: 7, clock: 'manual' })
   sim.advance(150)
@@ -229,7 +250,7 @@ async function latency(
     pacing: 'interval' as const,
     maxRequestsPerSecond: 1_000,
   }
-  const prefix = `bench-latency-${readIntervalMs}`
+  const prefix = `bench-latency-${readIntervalMs ?? 'default'}-${count}`
   const relay = await startRelay({
     ...common,
     dispatcher: relayPool.dispatcher,
@@ -238,22 +259,33 @@ async function latency(
     streams: ['depth:0', 'my-trades'],
   })
   const direct = createVenue({ ...common, dispatcher: directPool.dispatcher })
-  const consumer = createVenue({
-    baseUrl: sim.url,
-    apiKey: sim.apiKey,
-    relay: { redis: redisUrl, prefix, readIntervalMs },
-  })
+  const consumers = Array.from({ length: count }, () =>
+    createVenue({
+      baseUrl: sim.url,
+      apiKey: sim.apiKey,
+      relay: {
+        redis: redisUrl,
+        prefix,
+        ...(readIntervalMs === undefined ? {} : { readIntervalMs }),
+      },
+    }),
+  )
   const viaDirect = watchSeen(direct)
-  const viaRelay = watchSeen(consumer)
+  const viaRelays = consumers.map(watchSeen)
+  // The relay's own venue: its events are what it publishes, when it has them.
+  const atRelay = watchSeen(relay.venue)
   const changes: Change[] = []
   let missed = 0
   try {
     const history = ownTrades(sim)
     const caughtUp = (seen: Seen) =>
       seen.depth.size > 0 && history.every((seq) => seen.trades.has(seq))
-    await until(() => caughtUp(viaDirect.seen) && caughtUp(viaRelay.seen), 'the streams to start')
+    await until(
+      () => caughtUp(viaDirect.seen) && viaRelays.every((via) => caughtUp(via.seen)),
+      'the streams to start',
+    )
     const seenBoth = (check: (seen: Seen) => boolean) =>
-      check(viaDirect.seen) && check(viaRelay.seen)
+      check(viaDirect.seen) && viaRelays.every((via) => check(via.seen))
     for (let i = 0; i < CHANGES; i += 1) {
       await sleep(Math.random() * LATENCY_POLL_MS)
       const before = ownTrades(sim).length
@@ -263,10 +295,7 @@ async function latency(
       const seqs = ownTrades(sim).slice(before)
       changes.push({ at, timestamp, seqs })
       // A tick that leaves the book as it was makes no depth event: not waited for long.
-      await until(
-        () => seenBoth((seen) => seqs.every((seq) => seen.trades.has(seq))),
-        'the new trades',
-      )
+      // The new trades come after the feed's settle window (a second): waited for at the end.
       await until(
         () => seenBoth((seen) => seen.depth.has(timestamp)),
         'the new book',
@@ -275,11 +304,16 @@ async function latency(
         missed += 1
       })
     }
+    const seqs = changes.flatMap((change) => change.seqs)
+    await until(
+      () => seenBoth((seen) => seqs.every((seq) => seen.trades.has(seq))),
+      'the new trades',
+    )
   } finally {
-    for (const subscription of [...viaDirect.subscriptions, ...viaRelay.subscriptions]) {
-      subscription.unsubscribe()
+    for (const via of [viaDirect, atRelay, ...viaRelays]) {
+      for (const subscription of via.subscriptions) subscription.unsubscribe()
     }
-    await consumer.close()
+    await Promise.all(consumers.map((consumer) => consumer.close()))
     await direct.close()
     await relay.close()
     await relayPool.close()
@@ -298,17 +332,21 @@ async function latency(
     const lists: number[][] = FIGURES.map(() => [])
     for (const change of changes) {
       for (const id of ids(change)) {
-        const relayedAt = pick(viaRelay.seen).get(id)
         const directAt = pick(viaDirect.seen).get(id)
-        const pairs = [
-          [relayedAt, pick(relayed).get(id)],
-          [directAt, pick(directly).get(id)],
-          [relayedAt, directAt],
-          [relayedAt, change.at],
-          [directAt, change.at],
-        ]
-        pairs.forEach(([later, earlier], i) => {
-          if (later !== undefined && earlier !== undefined) lists[i]?.push(later - earlier)
+        // The figures of the consumers: one sample per consumer; the direct ones once.
+        viaRelays.forEach((via, n) => {
+          const relayedAt = pick(via.seen).get(id)
+          const pairs = [
+            [relayedAt, pick(relayed).get(id)],
+            n === 0 ? [directAt, pick(directly).get(id)] : [undefined, undefined],
+            [relayedAt, directAt],
+            [relayedAt, change.at],
+            n === 0 ? [directAt, change.at] : [undefined, undefined],
+            [relayedAt, pick(atRelay.seen).get(id)],
+          ]
+          pairs.forEach(([later, earlier], i) => {
+            if (later !== undefined && earlier !== undefined) lists[i]?.push(later - earlier)
+          })
         })
       }
     }
@@ -457,23 +495,48 @@ async function requests(redisUrl: string): Promise<Record<string, Window>> {
   return results
 }
 
+/**
+ * The latency runs: one consumer with the default read interval and a short one, then 2
+ * and 50 (with a short one too, and the default: the figure of the summary, last).
+ */
+const LATENCY_RUNS: readonly LatencyRun[] = [
+  ...READ_INTERVALS.map((readIntervalMs) => ({ readIntervalMs, consumers: 1 })),
+  { readIntervalMs: undefined, consumers: 2 },
+  { readIntervalMs: 10, consumers: CONSUMERS },
+  { readIntervalMs: undefined, consumers: CONSUMERS },
+]
+
+/**
+ * The added latency of a run: depth's from the relay's poll answer to the consumer's event;
+ * own trades' from the relay's event to the consumer's (a new own trade waits for the
+ * feed's settle window after the answer that first carried it, relayed or not).
+ */
+const addedOf = (rows: readonly LatencyRow[]) => ({
+  depth: rows.find((row) => row.stream === 'depth:0' && row.figure === FIGURES[0])?.samples ?? [],
+  trades:
+    rows.find((row) => row.stream === 'my-trades' && row.figure === FIGURES[5])?.samples ?? [],
+})
+
 const redis = await startRedisServer()
 try {
   const ping = await pingMs(redis.url)
-  // The consumer's reads: the default wait after a read that found nothing, and a short one.
   let rows: LatencyRow[] = []
-  for (const readIntervalMs of READ_INTERVALS) {
-    const measured = await latency(redis.url, readIntervalMs)
-    if (readIntervalMs === READ_INTERVALS[0]) rows = measured.rows
+  const added: { run: LatencyRun; samples: ReturnType<typeof addedOf> }[] = []
+  for (const run of LATENCY_RUNS) {
+    const measured = await latency(redis.url, run)
+    if (run === LATENCY_RUNS[0]) rows = measured.rows
+    added.push({ run, samples: addedOf(measured.rows) })
+    const every = run.readIntervalMs === undefined ? 'default' : String(run.readIntervalMs)
     console.log(
-      `1. Latency through the relay, pollIntervalMs ${LATENCY_POLL_MS}, consumer readIntervalMs ${readIntervalMs}, ${CHANGES} market changes (a tick and an own market order each), ms`,
+      `1. Latency through the relay, pollIntervalMs ${LATENCY_POLL_MS}, ${run.consumers} consumer venue${run.consumers === 1 ? '' : 's'} (readIntervalMs ${every}), ${CHANGES} market changes (a tick and an own market order each), ms`,
     )
     console.log(
       "   added: from the last byte of the venue's answer that carried the change, at the relay's",
     )
     console.log(
-      "   dispatcher, to the consumer's event (the relay's parse, publish, the consumer's read)\n",
+      "   dispatcher, to the consumer's event (the relay's parse, publish, the consumer's read);",
     )
+    console.log('   with several consumers, one sample per consumer and change\n')
     printColumns(
       ['figure', 'stream', 'median', 'p95', 'samples'],
       measured.rows.map((row) => [
@@ -489,11 +552,26 @@ try {
     }
     console.log('')
   }
-  console.log(`Redis round trip alone (ioredis PING, median of ${PINGS}): ${fmt(ping, 3)} ms`)
-  const added = quantile(
+  console.log(
+    "Added latency, ms: depth:0 from the relay's poll answer, my-trades from the relay's event, to the consumer's event\n",
+  )
+  printColumns(
+    ['consumers', 'readIntervalMs', 'depth median', 'depth p95', 'trades median', 'trades p95'],
+    added.map(({ run, samples }) => [
+      String(run.consumers),
+      run.readIntervalMs === undefined ? 'default' : String(run.readIntervalMs),
+      fmt(quantile(samples.depth, 0.5), 2),
+      fmt(quantile(samples.depth, 0.95), 2),
+      fmt(quantile(samples.trades, 0.5), 2),
+      fmt(quantile(samples.trades, 0.95), 2),
+    ]),
+  )
+  console.log(`\nRedis round trip alone (ioredis PING, median of ${PINGS}): ${fmt(ping, 3)} ms`)
+  const addedDepth = quantile(
     rows.find((row) => row.stream === 'depth:0' && row.figure === FIGURES[0])?.samples ?? [],
     0.5,
   )
+  const fleet = added.at(-1)?.samples.depth ?? []
 
   const windows = await requests(redis.url)
   const [one, many, direct] = Object.values(windows) as [Window, Window, Window]
@@ -534,12 +612,27 @@ try {
     console.log(
       summaryLine({
         figure: 'relay: added latency, depth, median',
-        value: added,
+        value: addedDepth,
         unit: 'ms',
         target: `< 1 poll interval (${LATENCY_POLL_MS} ms)`,
-        met: added < LATENCY_POLL_MS,
+        met: addedDepth < LATENCY_POLL_MS,
       }),
     )
+    const p95 = quantile(fleet, 0.95)
+    for (const [name, value] of [
+      ['median', quantile(fleet, 0.5)],
+      ['p95', p95],
+    ] as const) {
+      console.log(
+        summaryLine({
+          figure: `relay: added latency, depth, ${CONSUMERS} consumers, ${name}`,
+          value,
+          unit: 'ms',
+          target: 'p95 < 10 ms',
+          met: p95 < 10,
+        }),
+      )
+    }
   }
 } finally {
   await redis.close()

@@ -148,15 +148,21 @@ export interface VenueOptions {
  * ```
  */
 export interface RelayReaderSettings {
-  /** A `redis://` URL or ioredis options. */
+  /**
+   * A `redis://` URL or ioredis options. The venues of one process given the same URL
+   * share its two connections (`venue-rx-reader` for the reads, `venue-rx-reader-wait`
+   * for the blocking read that wakes them); given options, each venue has its own two.
+   */
   readonly redis: RelayRedis
   /** First part of every Redis key; the relay's own. Default `venue-rx`. */
   readonly prefix?: string
   /**
-   * How long a relayed stream that has read everything waits before its next read, ms
-   * (reads never block: the venue's one Redis connection serves every stream). It bounds
-   * the latency the relay adds (about half of it on average) and sets the reads per
-   * second per stream. From 5 to 10,000; default 100.
+   * How long a relayed stream that has read everything waits before its next read, ms,
+   * at most: a blocking read (`XREAD BLOCK`, on a connection of its own, for every stream
+   * at once) wakes it as soon as the relay adds an entry, so this is the fallback (a
+   * stream that just started, while the blocking read is not in place yet; a Redis that
+   * refuses it) and sets the timed reads per second per stream. The reads themselves
+   * never block. From 5 to 10,000; default 100.
    */
   readonly readIntervalMs?: number
 }

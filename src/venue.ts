@@ -19,7 +19,8 @@ import { VenueAbortError } from './errors/venue-abort-error.js'
 import { redactError } from './errors/venue-error.js'
 import { type ResolvedVenueOptions, resolveOptions, type VenueOptions } from './options.js'
 import { budgetKey, describeRedis } from './redis/redis.js'
-import { RedisConnection } from './redis/redis-connection.js'
+import { sharedConnection } from './redis/redis-connection.js'
+import { wakerFor } from './relay-reader/entry-waker.js'
 import { relayStreams } from './relay-reader/relay-streams.js'
 import { createRestClient, type RestClient } from './rest/index.js'
 import type { AccountInfo } from './schemas/account-info.js'
@@ -373,8 +374,9 @@ function buildVenue(
       : relayStreams(
           {
             context,
-            connection: new RedisConnection(relay.redis, 'venue-rx-reader'),
+            connection: sharedConnection(relay.redis, 'venue-rx-reader'),
             readIntervalMs: relay.readIntervalMs,
+            waker: wakerFor(relay.redis),
           },
           {
             prefix: relay.prefix,

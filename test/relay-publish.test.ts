@@ -4,14 +4,24 @@
  */
 import { Redis } from 'ioredis'
 import { firstValueFrom } from 'rxjs'
-import { describe, expect, it } from 'vitest'
-import { relayKeys } from '../src/redis/redis.js'
+import { describe, expect, it, vi } from 'vitest'
+import { createVenue } from '../src/index.js'
+import { type RelayKeys, relayKeys } from '../src/redis/redis.js'
+import { PublishPipeline } from '../src/relay-publisher/publish-pipeline.js'
 import { PUBLISH } from '../src/relay-publisher/scripts.js'
 import { onCleanup } from './helpers/cleanups.js'
-import { relayFixture } from './helpers/relay-fixture.js'
+import { healthOf, relayFixture } from './helpers/relay-fixture.js'
 import { recordRequests } from './helpers/simulator-venue.js'
+import { waitFor } from './helpers/wait-for.js'
 
 const { redis: server, nextPrefix, simulator, relayOn, direct } = relayFixture('p')
+
+/** A client of the file's Redis, closed after the test. */
+function client(): Redis {
+  const redis = new Redis(server().url)
+  onCleanup(() => redis.disconnect())
+  return redis
+}
 
 /** Calls of EVALSHA and EVAL since the last `CONFIG RESETSTAT`. */
 async function scriptCalls(admin: Redis): Promise<{ evalsha: number; eval: number }> {
@@ -132,5 +142,128 @@ describe('relay: one poll of the account trades for my-trades and fills', () => 
       'the fills tail',
       (health) => health['watchFills()']?.state === 'ok' && 'watchMyTrades()' in health,
     )
+  })
+})
+
+describe('relay: publishes pipelined', () => {
+  /**
+   * A pipeline of one stream's publishes on its own connection, the lease held by `me`;
+   * what its hooks heard; `publish(from, n)` sends events `{ n: from }` .. `from + n - 1`.
+   */
+  async function pipelineRig() {
+    const admin = client()
+    const redis = client()
+    const scope = { prefix: nextPrefix(), baseUrl: 'http://venue', marketData: 'v2' as const }
+    const keys: RelayKeys = relayKeys(
+      { ...scope, apiKey: undefined },
+      { kind: 'trades', poolId: 0 },
+    )
+    await admin.set(keys.lease, 'me')
+    const heard: string[] = []
+    const pipeline = new PublishPipeline(
+      { redis, keys, owner: 'me', session: 'me/1', maxLen: 1_000 },
+      {
+        written: (added) => heard.push(`written ${added}`),
+        lost: () => heard.push('lost'),
+        failed: (error) => heard.push(`failed ${(error as Error).message}`),
+      },
+    )
+    const publish = (from: number, n: number, id = () => '*') =>
+      pipeline.publish(
+        Array.from({ length: n }, (_, i) => ({ id: id(), event: { n: from + i }, state: '' })),
+      )
+    const published = async () =>
+      (await admin.xrange(keys.stream, '-', '+')).map(
+        ([, fields]) => (JSON.parse(fields[1] ?? 'null') as { n: number }).n,
+      )
+    return { admin, redis, keys, pipeline, heard, publish, published }
+  }
+
+  const upTo = (n: number) => Array.from({ length: n }, (_, i) => i)
+
+  it('sends every publish before the first reply; Redis not knowing the script, each is sent again in turn: every event once, in order', async () => {
+    const { admin, redis, pipeline, heard, publish, published } = await pipelineRig()
+    await admin.script('FLUSH')
+    const sent = vi.spyOn(redis, 'evalsha')
+    const results = upTo(20).map((i) => publish(2 * i, 2))
+    // All twenty on the wire before any reply came back.
+    expect(sent).toHaveBeenCalledTimes(20)
+    expect(await Promise.all(results)).toEqual(upTo(20).map(() => true))
+    expect(await pipeline.settled()).toBe(true)
+    expect(await published()).toEqual(upTo(40))
+    expect(heard).toEqual(upTo(20).map(() => 'written 2'))
+  })
+
+  it('a publish that ran while the one before it was not written (the script loaded in between) writes nothing and is sent again after it', async () => {
+    const { admin, redis, heard, publish, published } = await pipelineRig()
+    await admin.script('FLUSH')
+    const evals = vi.spyOn(redis, 'eval')
+    const evalshas = vi.spyOn(redis, 'evalsha')
+    // In this order on the one connection: the first finds no script, the load, then the
+    // next two find it but not the first one's entries.
+    const first = publish(0, 2)
+    const loaded = redis.script('LOAD', PUBLISH)
+    const rest = [publish(2, 2), publish(4, 1)]
+    expect(await Promise.all([first, ...rest])).toEqual([true, true, true])
+    await loaded
+    expect(await published()).toEqual(upTo(5))
+    expect(heard).toEqual(['written 2', 'written 2', 'written 1'])
+    // All three sent again in turn, by SHA1 (the script is known by then).
+    expect(evalshas).toHaveBeenCalledTimes(3 + 3)
+    expect(evals).not.toHaveBeenCalled()
+  })
+
+  it('after a publish that failed, nothing later is written, though it was sent', async () => {
+    const { heard, publish, published } = await pipelineRig()
+    const results = [
+      publish(0, 2),
+      publish(2, 2),
+      // Redis refuses its first entry's id.
+      publish(4, 2, () => 'not-an-id'),
+      publish(6, 2),
+      publish(8, 2),
+    ]
+    expect(await Promise.all(results)).toEqual([true, true, false, false, false])
+    expect(await published()).toEqual(upTo(4))
+    expect(heard.slice(0, 2)).toEqual(['written 2', 'written 2'])
+    expect(heard.slice(2)).toEqual([expect.stringMatching(/^failed .*Invalid stream ID/)])
+  })
+
+  it('after the lease is lost between two publishes, neither that one nor any later one writes', async () => {
+    const { redis, keys, heard, publish, published } = await pipelineRig()
+    const first = publish(0, 2)
+    // Sent between them on the same connection: Redis runs it between them.
+    const taken = redis.set(keys.lease, 'another relay')
+    const later = [publish(2, 2), publish(4, 2)]
+    expect(await Promise.all([first, ...later])).toEqual([true, false, false])
+    await taken
+    expect(await published()).toEqual([0, 1])
+    expect(heard).toEqual(['written 2', 'lost'])
+  })
+})
+
+describe('relay reader: woken by new entries', () => {
+  it('reads an entry as soon as it is added, long before readIntervalMs, in order', async () => {
+    const prefix = nextPrefix()
+    const admin = client()
+    // Reads every 10 s at most: what comes sooner came with the waker.
+    const venue = createVenue({
+      baseUrl: 'http://127.0.0.1:9',
+      relay: { redis: server().url, prefix, readIntervalMs: 10_000 },
+    })
+    onCleanup(() => venue.close())
+    const scope = { prefix, baseUrl: venue.settings.baseUrl, marketData: 'v2' as const }
+    const { stream } = relayKeys({ ...scope, apiKey: undefined }, { kind: 'trades', poolId: 0 })
+    const seen: unknown[] = []
+    const subscription = venue.watchTrades(0).subscribe((event) => seen.push(event))
+    onCleanup(() => subscription.unsubscribe())
+    await waitFor(() => healthOf(venue, 'relay trades:0') === 'ok', 'the first read')
+    const add = (n: number) => admin.xadd(stream, '*', 'e', JSON.stringify({ n }))
+    await add(1)
+    await add(2)
+    await waitFor(() => seen.length === 2, 'the first two entries', 2_000)
+    await add(3)
+    await waitFor(() => seen.length === 3, 'the third entry', 2_000)
+    expect(seen).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }])
   })
 })

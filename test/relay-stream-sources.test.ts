@@ -8,6 +8,7 @@ import { Subject } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import type { OpenOrder, OrderWithTrades, PublicTrade, Venue } from '../src/index.js'
 import {
+  IN_FLIGHT_MAX,
   type InOrder,
   type Publish,
   streamSource,
@@ -118,5 +119,47 @@ describe('relay publisher: the first poll on a takeover', () => {
     await drained()
     subscription.unsubscribe()
     expect(published).toEqual([{ type: 'closed', order: left, status: 'filled', final }])
+  })
+})
+
+describe('relay publisher: publishes pipelined', () => {
+  it(`sends each poll's publish without waiting for the replies before it; ${IN_FLIGHT_MAX} unanswered, what comes next gathers in one`, async () => {
+    const trades = new Subject<PollBatch<PublicTradeEvent>>()
+    const sources: RelaySources = { trades: () => trades, openOrders: () => new Subject() }
+    const calls: unknown[][] = []
+    const replies: ((ok: boolean) => void)[] = []
+    const publish: Publish = (entries) => {
+      calls.push(entries.map(({ event }) => event))
+      return new Promise((resolve) => replies.push(resolve))
+    }
+    let steps: Promise<unknown> = Promise.resolve()
+    const inOrder: InOrder = (step) => {
+      steps = steps.then(step)
+    }
+    const takeover = { resume: undefined, lastClosed: undefined, published: [], state: undefined }
+    const subscription = streamSource(
+      { kind: 'trades', poolId: 1 },
+      {} as Venue,
+      sources,
+      takeover,
+      publish,
+      inOrder,
+    ).subscribe()
+    // Every step and reply handled that can be, before the next poll.
+    const turn = () => new Promise((resolve) => setImmediate(resolve))
+    const polls = IN_FLIGHT_MAX + 2
+    for (let i = 1; i <= polls; i += 1) {
+      trades.next({ initial: i === 1, events: asTrades(trade(i)) })
+      await turn()
+    }
+    // None answered: one call per poll up to the bound; the last two polls wait, together.
+    expect(calls).toEqual(Array.from({ length: IN_FLIGHT_MAX }, (_, i) => asTrades(trade(i + 1))))
+    replies[0]?.(true)
+    await turn()
+    expect(calls.at(-1)).toEqual(asTrades(trade(polls - 1), trade(polls)))
+    for (const reply of replies) reply(true)
+    await steps
+    subscription.unsubscribe()
+    expect(calls.flat()).toEqual(asTrades(...Array.from({ length: polls }, (_, i) => trade(i + 1))))
   })
 })

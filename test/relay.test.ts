@@ -223,18 +223,20 @@ describe('relay: one poller, consumers read from Redis', () => {
     expect(clients).toMatch(/name=venue-rx-relay /)
   })
 
-  it('holds one Redis connection per venue for all its relayed subscriptions, none once they stopped', async () => {
+  it('holds one Redis connection for reads and one for the blocking read that wakes them, for all the relayed subscriptions of the venues of a process; none once they stopped', async () => {
     const sim = await simulator(200)
     const prefix = nextPrefix()
     await relayOn(sim, prefix, ['depth:0', 'pools', 'my-trades', 'balances'])
     const venue = consumer(sim, prefix)
+    // Another venue of the process, reading from the same Redis URL.
+    const other = consumer(sim, prefix)
     const { Redis } = await import('ioredis')
     const admin = new Redis(server().url)
     onCleanup(() => admin.disconnect())
     const readers = async () =>
       String(await admin.call('CLIENT', 'LIST'))
         .split('\n')
-        .filter((line) => / name=venue-rx-reader /.test(line)).length
+        .filter((line) => / name=venue-rx-reader(-wait)? /.test(line)).length
     const trades = sim.market.account(sim.apiKey)?.trades().length ?? 0
     expect(trades).toBeGreaterThan(10)
     const seen = { books: 0, pools: 0, trades: 0, balances: 0 }
@@ -245,6 +247,7 @@ describe('relay: one poller, consumers read from Redis', () => {
       venue.watchMyTrades({ cursor: '0' }).subscribe(() => (seen.trades += 1)),
       venue.watchMyTrades().subscribe(() => undefined),
       venue.watchBalances().subscribe(() => (seen.balances += 1)),
+      other.watchDepth(0).subscribe(() => undefined),
     ]
     onCleanup(() => {
       for (const subscription of subscriptions) subscription.unsubscribe()
@@ -253,13 +256,13 @@ describe('relay: one poller, consumers read from Redis', () => {
       () => seen.books > 0 && seen.pools > 0 && seen.trades === trades && seen.balances > 0,
       'every stream through the relay',
     )
-    expect(await readers()).toBe(1)
+    expect(await readers()).toBe(2)
     for (const subscription of subscriptions) subscription.unsubscribe()
     // After the linger, nothing is read and the connection is closed.
     const deadline = Date.now() + 5_000
     while ((await readers()) > 0) {
       if (Date.now() > deadline)
-        throw new Error('timed out waiting for the reader connection to close')
+        throw new Error('timed out waiting for the reader connections to close')
       await new Promise((resolve) => setTimeout(resolve, 10))
     }
   })

@@ -4,11 +4,12 @@ import type { VenueRelayError } from '../errors/venue-relay-error.js'
 import { connectRedis, describeRedis, type RelayRedis, redisSecrets, relayError } from './redis.js'
 
 /**
- * One Redis connection shared by everything of one venue or one relay that talks to Redis
- * (the readers of a venue's relayed streams, whose reads never block it; the publishers of
- * a relay). It opens when the first holder needs it and closes when the last one lets go,
- * so an idle venue holds no socket open and a process can exit. `name` shows in Redis's
- * `CLIENT LIST`.
+ * One Redis connection shared by everything that talks to Redis for one purpose: the
+ * publishers of a relay; the reads of relayed streams, which never block it (every venue
+ * of a process reading from one Redis URL, see {@link sharedConnection}); the blocking
+ * read that wakes them, on a connection of its own. It opens when the first holder needs
+ * it and closes when the last one lets go, so an idle venue holds no socket open and a
+ * process can exit. `name` shows in Redis's `CLIENT LIST`.
  *
  * @example
  * ```ts
@@ -108,4 +109,24 @@ export class RedisConnection {
       () => undefined,
     )
   }
+}
+
+/** The shared connections of this process, by name and Redis URL. */
+const shared = new Map<string, RedisConnection>()
+
+/**
+ * The connection named `name` to the Redis at URL `redis` that this process shares: every
+ * venue of the process reading relayed streams from the same URL holds the same one (it
+ * opens with the first holder and closes when the last lets go, as any). Given ioredis
+ * options, a new connection of its own.
+ */
+export function sharedConnection(redis: RelayRedis, name: string): RedisConnection {
+  if (typeof redis !== 'string') return new RedisConnection(redis, name)
+  const key = `${name}\n${redis}`
+  let connection = shared.get(key)
+  if (connection === undefined) {
+    connection = new RedisConnection(redis, name)
+    shared.set(key, connection)
+  }
+  return connection
 }

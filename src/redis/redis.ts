@@ -203,6 +203,12 @@ export interface RelayKeys {
   readonly lease: string
   /** The id of the last entry trimmed from the stream (readers from before it miss some). */
   readonly floor: string
+  /**
+   * The last publish of the relay's session written whole (`<session> <number>`): a
+   * publish sent before the reply of the one before it writes nothing unless that one was
+   * written (see the relay's `PUBLISH` script).
+   */
+  readonly fence: string
 }
 
 /** What stream keys are scoped by: the venue, its market-data set, the account. */
@@ -217,7 +223,7 @@ export interface RelayScope {
 const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16)
 
 /**
- * The keys of `stream`: `<prefix>:{<scope>:<name>}:stream|state|lease|floor`, where the scope is a
+ * The keys of `stream`: `<prefix>:{<scope>:<name>}:stream|state|lease|floor|fence`, where the scope is a
  * hash of the venue's URL and market-data set, and for account streams of the API key too,
  * so that two accounts (or two venues) on one Redis never share a stream. The braces keep
  * a stream's keys in one Redis Cluster slot, as its scripts need.
@@ -239,6 +245,7 @@ export function relayKeys(scope: RelayScope, stream: RelayStream): RelayKeys {
     state: `${base}:state`,
     lease: `${base}:lease`,
     floor: `${base}:floor`,
+    fence: `${base}:fence`,
   }
 }
 

@@ -39,9 +39,17 @@ return 0`
 /**
  * Publishes the events of one poll (one or more) in one call, fenced by the lease: nothing
  * is written unless `ARGV[1]` holds it, and a script runs whole, so the one check covers
- * every write of the call. KEYS: stream, state, lease, floor. ARGV: owner (relay id and nonce), the entries
- * to keep, then per event three values: its entry id (`*` or explicit), its JSON, and
- * the state after it (`''` to keep the state as it is).
+ * every write of the call. KEYS: stream, state, lease, floor, fence. ARGV: owner (relay id
+ * and nonce), the entries to keep, the session (owner and a number of the publisher's
+ * sessions), the number of this publish in the session (from 1), then per event three
+ * values: its entry id (`*` or explicit), its JSON, and the state after it (`''` to keep
+ * the state as it is).
+ * The fence key holds `<session> <number>` of the last publish of the session written
+ * whole: a publish after the first one of its session writes nothing unless the one before
+ * it was written whole, and returns `'gap'`. A session sends its publishes without
+ * waiting for the replies; on one connection Redis runs them in the order sent, and the
+ * fence makes sure that one that failed (an error, an unknown script) is never followed
+ * by a later one, which is sent again after it, or not at all.
  * Events are added in order. An explicit id that is not after the last entry is skipped
  * (that item is published already), and so is the state given with it. The state key
  * holds the last state given, under the id of its event (`<id> <state>`); it is written
@@ -49,15 +57,18 @@ return 0`
  * written. Once the stream holds a tenth more than it keeps, its oldest entries are
  * trimmed down to what it keeps, and the id of the last one trimmed is stored as the
  * floor: a reader starting before the floor would miss entries, and is told so.
- * Returns `[entries added, id of the last one added ('' for none)]`, or `'lost'` when the
- * lease is not ours.
+ * Returns `[entries added, id of the last one added ('' for none)]`, `'lost'` when the
+ * lease is not ours, or `'gap'`.
  */
 export const PUBLISH = `
 if redis.call('GET', KEYS[3]) ~= ARGV[1] then return 'lost' end
+if ARGV[4] ~= '1' and redis.call('GET', KEYS[5]) ~= ARGV[3] .. ' ' .. (tonumber(ARGV[4]) - 1) then
+  return 'gap'
+end
 local added = 0
 local last = ''
 local state = false
-for i = 3, #ARGV, 3 do
+for i = 5, #ARGV, 3 do
   local id = redis.pcall('XADD', KEYS[1], ARGV[i], 'e', ARGV[i + 1])
   if type(id) == 'table' and id.err then
     if not string.find(id.err, 'equal or smaller', 1, true) then
@@ -71,6 +82,7 @@ for i = 3, #ARGV, 3 do
   end
 end
 if state then redis.call('SET', KEYS[2], state) end
+redis.call('SET', KEYS[5], ARGV[3] .. ' ' .. ARGV[4])
 local keep = tonumber(ARGV[2])
 local length = redis.call('XLEN', KEYS[1])
 if length > keep + math.floor(keep / 10) then
@@ -83,18 +95,30 @@ return { added, last }`
 
 const PUBLISH_SHA = createHash('sha1').update(PUBLISH).digest('hex')
 
+/** Whether `error` is Redis's answer to EVALSHA of a script it does not know. */
+export const isNoScript = (error: unknown): boolean =>
+  error instanceof Error && error.message.startsWith('NOSCRIPT')
+
 /**
- * Runs {@link PUBLISH} by its SHA1 (EVALSHA: the script's text is not sent each time),
- * loading it with EVAL when Redis does not know it yet (a new or restarted server).
+ * Sends {@link PUBLISH} by its SHA1 (EVALSHA: the script's text is not sent each time) at
+ * once; rejects with `NOSCRIPT` when Redis does not know it (see {@link runPublish}).
+ */
+export function sendPublish(redis: Redis, args: readonly (string | number)[]): Promise<unknown> {
+  return redis.evalsha(PUBLISH_SHA, 5, ...args)
+}
+
+/**
+ * Runs {@link PUBLISH} by its SHA1, loading it with EVAL when Redis does not know it yet
+ * (a new or restarted server).
  */
 export async function runPublish(
   redis: Redis,
   args: readonly (string | number)[],
 ): Promise<unknown> {
   try {
-    return await redis.evalsha(PUBLISH_SHA, 4, ...args)
+    return await sendPublish(redis, args)
   } catch (error) {
-    if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error
-    return await redis.eval(PUBLISH, 4, ...args)
+    if (!isNoScript(error)) throw error
+    return await redis.eval(PUBLISH, 5, ...args)
   }
 }

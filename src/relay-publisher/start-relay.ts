@@ -22,16 +22,11 @@ import { parseRelayStream, type RelayStream, relayStreamName } from '../redis/st
 import type { RelaySources } from '../streams/relay-sources.js'
 import { realTimers, schedulerTimers, type TimerProvider } from '../timers.js'
 import { createRelayVenue, type Venue } from '../venue.js'
+import { PublishPipeline } from './publish-pipeline.js'
 import { type IntegerLimits, RELAY_LIMITS } from './relay-limits.js'
 import { checkMetricsOptions, RelayMetrics, serveMetrics } from './relay-metrics.js'
-import { ACQUIRE, RELEASE, RENEW, runPublish } from './scripts.js'
-import {
-  type InOrder,
-  type Outgoing,
-  type Publish,
-  streamSource,
-  takeoverOf,
-} from './stream-sources.js'
+import { ACQUIRE, RELEASE, RENEW } from './scripts.js'
+import { type InOrder, type Publish, streamSource, takeoverOf } from './stream-sources.js'
 
 /**
  * Settings of {@link startRelay}: the venue's options (the relay polls with them, under
@@ -301,8 +296,10 @@ class StreamPublisher {
   #holding = false
   /** The id of the last entry this session published (`''` before the first). */
   #lastPublished = ''
-  /** The publishes of the session, one after the other. */
+  /** The publishes of the session, each sent after the one before. */
   #publishing: Promise<unknown> = Promise.resolve()
+  /** Sessions started: the session's id in the fence of its publishes. */
+  #sessions = 0
 
   constructor(
     stream: RelayStream,
@@ -395,6 +392,25 @@ class StreamPublisher {
     const { leaseMs, owner } = this.#settings
     // Where the last relay left the stream, to go on from there.
     this.#lastPublished = ''
+    this.#sessions += 1
+    const pipeline = new PublishPipeline(
+      {
+        redis,
+        keys: this.#keys,
+        owner,
+        session: `${owner}/${this.#sessions}`,
+        maxLen: this.#settings.maxLen,
+      },
+      {
+        written: (added, last) => {
+          if (last !== '') this.#lastPublished = last
+          this.#settings.metrics.published(this.name, added)
+        },
+        lost: () => this.#endSession?.(),
+        failed: (error) =>
+          this.#endSession?.(relayError(`relay: cannot publish ${this.name}`, error)),
+      },
+    )
     const takeover = await takeoverOf(redis, this.#stream, this.#keys)
     // Stopped while the lease was taken: no session (stop() found none to end).
     if (this.#stopped) return
@@ -426,7 +442,7 @@ class StreamPublisher {
     }
     try {
       renew()
-      const publish: Publish = (entries) => this.#publish(redis, entries)
+      const publish: Publish = (entries) => pipeline.publish(entries)
       const inOrder: InOrder = (step) => {
         this.#publishing = this.#publishing.then(step)
         this.#publishing.catch((error: unknown) => this.#endSession?.(error))
@@ -450,43 +466,11 @@ class StreamPublisher {
       this.#endSession = undefined
       // A publish still under way lands before the next session reads where to go on from.
       await this.#publishing.catch(() => undefined)
+      await pipeline.settled()
       this.#publishing = Promise.resolve()
       this.state = 'standby'
       if (!this.#stopped) this.#settings.metrics.leaseLost(this.name)
     }
-  }
-
-  /**
-   * Publishes the events of one poll in one round trip (one EVALSHA, fenced by the lease,
-   * see `PUBLISH`). Resolves true when written (an explicit id at or before the last entry
-   * is skipped: already there); false when the lease is lost, which ends the session.
-   */
-  async #publish(redis: Redis, entries: readonly Outgoing[]): Promise<boolean> {
-    if (entries.length === 0) return true
-    const keys = this.#keys
-    const args: (string | number)[] = [
-      keys.stream,
-      keys.state,
-      keys.lease,
-      keys.floor,
-      this.#settings.owner,
-      this.#settings.maxLen,
-    ]
-    for (const { id, event, state } of entries) args.push(id, JSON.stringify(event), state)
-    let result: unknown
-    try {
-      result = await runPublish(redis, args)
-    } catch (error) {
-      throw relayError(`relay: cannot publish ${this.name}`, error)
-    }
-    if (result === 'lost') {
-      this.#endSession?.()
-      return false
-    }
-    const [added, last] = Array.isArray(result) ? result : [0, '']
-    if (typeof last === 'string' && last !== '') this.#lastPublished = last
-    this.#settings.metrics.published(this.name, Number(added))
-    return true
   }
 }
 

@@ -39,16 +39,25 @@ export interface Outgoing {
 }
 
 /**
- * Writes events in order in one round trip (and the state of the last one that has one);
- * false when the lease is lost.
+ * Writes events in order in one round trip (and the state of the last one that has one),
+ * sent at once, after every publish sent before it, without waiting for their replies
+ * (pipelined on the relay's connection). Resolves true once written, false when not
+ * written: the lease was lost, or this publish or one before it failed (either ends the
+ * session; the publisher reports the failure). Never rejects.
  */
 export type Publish = (entries: readonly Outgoing[]) => Promise<boolean>
 
-/** Runs a publish after the ones before it. */
+/** Runs a step after the ones before it. */
 export type InOrder = (step: () => Promise<unknown>) => void
 
 /** Events of one publish at most (a feed's backfill sends a page after the other). */
 const BATCH_MAX = 500
+
+/**
+ * Publishes of one stream sent and not answered yet, at most: beyond them, what is sent
+ * gathers in the next publish until one is answered.
+ */
+export const IN_FLIGHT_MAX = 8
 
 /** What {@link batcher} gives a stream's source. */
 interface Sender {
@@ -65,12 +74,17 @@ interface Sender {
 /**
  * One publish (one round trip) per run of events: what is sent from one poll's events,
  * which arrive together, up to the moment its publish starts (after the ones before it)
- * is written together, in order, up to {@link BATCH_MAX} events.
+ * is written together, in order, up to {@link BATCH_MAX} events. A publish starts without
+ * waiting for the replies of those before it, unless {@link IN_FLIGHT_MAX} of them are
+ * unanswered: then it waits for one, gathering what is sent meanwhile.
  */
 function batcher(inOrder: InOrder, publish: Publish): Sender {
   let gathering: Outgoing[] | undefined
   let written: Promise<boolean> = Promise.resolve(true)
   let backlog = 0
+  let inFlight = 0
+  /** Resolves the step waiting for room among the publishes in flight. */
+  let room: (() => void) | undefined
   const send = (id: string, event: unknown, state: string): Promise<boolean> => {
     if (gathering === undefined || gathering.length >= BATCH_MAX) {
       const entries: Outgoing[] = []
@@ -82,14 +96,19 @@ function batcher(inOrder: InOrder, publish: Publish): Sender {
       inOrder(async () => {
         // Closed once its turn came: what is sent from now on is the next publish.
         if (gathering === entries) gathering = undefined
-        try {
-          const ok = await publish(entries)
-          settle(ok)
-        } catch (error) {
-          settle(false)
-          throw error
-        } finally {
+        inFlight += 1
+        void publish(entries).then((ok) => {
+          inFlight -= 1
           backlog -= entries.length
+          settle(ok)
+          room?.()
+        })
+        // The next publish starts at once, unless too many are unanswered.
+        if (inFlight >= IN_FLIGHT_MAX) {
+          await new Promise<void>((resolve) => {
+            room = resolve
+          })
+          room = undefined
         }
       })
     }
@@ -126,7 +145,7 @@ export async function takeoverOf(
 
 /**
  * The venue's events of `stream`, each published as it comes, in order, the events of one
- * poll together in one publish (through `inOrder`, one publish after the other); on a
+ * poll together in one publish (through `inOrder`, each sent after the one before); on a
  * takeover, going on from what the last relay published. Public trades and open orders
  * come from `sources` (the venue's streams one batch per poll): their first poll, flagged
  * `initial`, is what is sorted out against the last relay's entries.

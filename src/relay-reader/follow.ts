@@ -19,6 +19,7 @@ import type { RedisConnection } from '../redis/redis-connection.js'
 import { MAX_QUEUED } from '../streams/cursor-feed.js'
 import type { StreamContext } from '../streams/stream-context.js'
 import { type StreamLane, streamPipeline } from '../streams/stream-pipeline.js'
+import type { EntryWaker } from './entry-waker.js'
 
 /** One entry of a relayed stream: its id and its event, parsed. */
 export interface RelayEntry {
@@ -65,8 +66,16 @@ export interface FollowSpec<T> {
 export interface RelayReader {
   readonly context: StreamContext
   readonly connection: RedisConnection
-  /** How long a stream that read everything waits before its next read, ms. */
+  /**
+   * How long a stream that read everything waits before its next read, ms, unless the
+   * waker wakes it sooner.
+   */
   readonly readIntervalMs: number
+  /**
+   * Wakes a stream's shared tail as soon as an entry is added (a blocking read on a
+   * connection of its own); without it, the tail reads every `readIntervalMs` only.
+   */
+  readonly waker?: EntryWaker | undefined
 }
 
 /**
@@ -91,9 +100,10 @@ const BATCH = 500
  * `spec.key`. Each subscription first catches up on its own, from the stream's state (a
  * book's last snapshot and the events after it) or from its cursor, then joins the tail
  * ({@link backfillThenJoin}), with nothing lost or repeated. Reads never block: each one
- * takes what is there, and one that reached the end waits `readIntervalMs` (default 100)
- * on the venue's scheduler,
- * so every reader of the venue shares one Redis connection.
+ * takes what is there, so every reader of the venue shares one Redis connection; one that
+ * reached the end waits `readIntervalMs` (default 100) on the venue's scheduler, or, for
+ * the shared tail, until the reader's waker sees an entry added after what it read
+ * (a blocking read of every tail at once, on a second connection), whichever comes first.
  *
  * @example
  * ```ts
@@ -207,8 +217,9 @@ function trimmed(spec: FollowSpec<unknown>, after: string, floor: string): Error
  */
 function readTail(reader: RelayReader, keys: RelayKeys, lane: StreamLane): Observable<TailValue> {
   let last: string | undefined
+  const wakeOn = { stream: keys.stream, after: () => last }
   return defer(() =>
-    readLoop<TailValue>(reader, lane, async (emit) => {
+    readLoop<TailValue>(reader, lane, wakeOn, async (emit) => {
       if (last === undefined) {
         last = await reader.connection.run((redis) => newestId(redis, keys.stream))
         emit({ type: 'start', after: last })
@@ -245,7 +256,7 @@ function catchUp<T>(
   at: { delivered: string | undefined },
   join: { listen(): void; covered(): boolean | undefined },
 ): Observable<RelayEntry> {
-  return readLoop<RelayEntry>(reader, lane, async (emit, stopped) => {
+  return readLoop<RelayEntry>(reader, lane, undefined, async (emit, stopped) => {
     if (at.delivered === undefined) {
       if (start.from === 'after') at.delivered = start.id
       else {
@@ -284,24 +295,48 @@ function catchUp<T>(
 /**
  * Runs `step` on the venue's Redis connection until it says `'done'` (the observable
  * completes) or fails (it errors), waiting `readIntervalMs` on the lane's scheduler after a
- * step that says it reached the end of the stream (`true`). The connection is held while
- * subscribed.
+ * step that says it reached the end of the stream (`true`); with `wakeOn` and the reader's
+ * waker, only until an entry is added to `wakeOn.stream` after `wakeOn.after()`, if that
+ * comes first (through the lane's scheduler, when the venue has one of its own). The
+ * connection (and the waker's watch) is held while subscribed.
  */
 function readLoop<V>(
   reader: RelayReader,
   lane: StreamLane,
+  wakeOn: { readonly stream: string; readonly after: () => string | undefined } | undefined,
   step: (emit: (value: V) => void, stopped: () => boolean) => Promise<boolean | 'done'>,
 ): Observable<V> {
   return new Observable<V>((subscriber) => {
     const release = reader.connection.hold()
+    const watch = wakeOn === undefined ? undefined : reader.waker?.watch(wakeOn.stream)
     const scheduler: SchedulerLike = lane.scheduler ?? asyncScheduler
     let stopped = false
     const isStopped = () => stopped || subscriber.closed
     const emit = (value: V) => subscriber.next(value)
     let waiting: Subscription | undefined
+    let unwake: (() => void) | undefined
     const wait = () =>
       new Promise<void>((resolve) => {
-        waiting = scheduler.schedule(resolve, reader.readIntervalMs)
+        let done = false
+        const end = () => {
+          if (done) return
+          done = true
+          waiting?.unsubscribe()
+          unwake?.()
+          resolve()
+        }
+        waiting = scheduler.schedule(end, reader.readIntervalMs)
+        const after = wakeOn?.after()
+        // On the venue's own scheduler, the wake too goes through it (a virtual clock that
+        // is held holds the reader); on the default one, it reads at once.
+        const wake =
+          lane.scheduler === undefined
+            ? end
+            : () => {
+                waiting?.unsubscribe()
+                waiting = scheduler.schedule(end, 0)
+              }
+        unwake = after === undefined ? undefined : watch?.wait(after, wake)
       })
     const loop = async () => {
       while (!isStopped()) {
@@ -317,6 +352,8 @@ function readLoop<V>(
     return () => {
       stopped = true
       waiting?.unsubscribe()
+      unwake?.()
+      watch?.close()
       release()
     }
   })
@@ -328,18 +365,57 @@ async function newestId(redis: Redis, stream: string): Promise<string> {
   return newest === undefined ? '0-0' : newest[0]
 }
 
+/** What one read of a stream brought: its entries (fields unparsed) and its floor. */
+type RawRead = readonly [[string, [string, string[]][]][] | null | undefined, string | null]
+
+/**
+ * The reads under way on each connection, by stream and id: readers of one stream at one
+ * place (the tails of the venues of a process sharing the connection, woken together by
+ * one entry) share one round trip.
+ */
+const reading = new WeakMap<RedisConnection, Map<string, Promise<RawRead>>>()
+
 /**
  * Up to a batch of entries after `id`, without waiting for any, and the stream's floor
  * (the last entry trimmed) read in the same transaction: `trimmedTo` is that floor when
- * entries after `id` were trimmed unread. A Redis failure is retryable; a malformed entry
- * (parsed after the call) is not.
+ * entries after `id` were trimmed unread. A read of the same stream from the same id
+ * under way on the connection is shared (its reply; each reader parses the entries).
+ * A Redis failure is retryable; a malformed entry (parsed after the call) is not.
  */
 async function readFrom(
   reader: RelayReader,
   keys: RelayKeys,
   id: string,
 ): Promise<{ readonly entries: RelayEntry[]; readonly trimmedTo: string | undefined }> {
-  const [read, floor] = await reader.connection.run(async (redis) => {
+  const { connection } = reader
+  let underWay = reading.get(connection)
+  if (underWay === undefined) {
+    underWay = new Map()
+    reading.set(connection, underWay)
+  }
+  const at = `${keys.stream}\n${id}`
+  let read = underWay.get(at)
+  if (read === undefined) {
+    const started = readRaw(connection, keys, id)
+    const current = underWay
+    current.set(at, started)
+    const done = () => current.delete(at)
+    started.then(done, done)
+    read = started
+  }
+  const [replied, floor] = await read
+  return {
+    entries: (replied?.[0]?.[1] ?? []).map(([entryId, fields]) => ({
+      id: entryId,
+      event: parseEvent(entryId, eventOf(fields)),
+    })),
+    trimmedTo: floor !== null && compareEntryIds(floor, id) > 0 ? floor : undefined,
+  }
+}
+
+/** One read of {@link readFrom}: one round trip (`MULTI`, `XREAD`, `GET`, `EXEC`). */
+function readRaw(connection: RedisConnection, keys: RelayKeys, id: string): Promise<RawRead> {
+  return connection.run(async (redis) => {
     const replies = await redis
       .multi()
       .xread('COUNT', BATCH, 'STREAMS', keys.stream, id)
@@ -352,13 +428,6 @@ async function readFrom(
       replies[1]?.[1] as string | null,
     ] as const
   })
-  return {
-    entries: (read?.[0]?.[1] ?? []).map(([entryId, fields]) => ({
-      id: entryId,
-      event: parseEvent(entryId, eventOf(fields)),
-    })),
-    trimmedTo: floor !== null && compareEntryIds(floor, id) > 0 ? floor : undefined,
-  }
 }
 
 /** The replayed state `<id> <JSON array of events>`, as entries under its id. */
