@@ -18,8 +18,9 @@
  * move per poll), served in order and then back, so that consecutive polls always differ
  * by one step, each with a later server timestamp than the last (an older one is dropped
  * by the book stream: an earlier version of this bench served the way back with the old
- * timestamps, and a third of the stream's polls were dropped as stale). Rounds alternate
- * the two loops; the median per poll of each is kept.
+ * timestamps, and a third of the stream's polls were dropped as stale). After a warm-up of
+ * at least 5 rounds and 1.5 s, rounds alternate the two loops; the median per poll of
+ * each is kept.
  */
 
 import { execFileSync } from 'node:child_process'
@@ -52,7 +53,10 @@ const { createVenue } = (await import(
 const SIZES = [10, 100, 1_000, 5_000] as const
 /** Distinct answers per size, served 0..N-1 then back down. */
 const ANSWERS = 32
-const ROUNDS = 7
+const ROUNDS = 9
+/** Warm-up before the measured rounds: at least this many rounds and this long. */
+const WARMUP_ROUNDS = 5
+const WARMUP_MS = 1_500
 /** Polls per round, fewer for larger books (each round takes about the same time). */
 const pollsPerRound = (levels: number) => Math.max(50, Math.round(40_000 / (levels + 40)))
 const TARGET_RATIO = 1.5
@@ -252,8 +256,18 @@ async function compare(
   /** Requests per stream event (pages of 100 trades: 1/100). */
   requestsPerEvent = 1,
 ): Promise<{ bare: number; stream: number }> {
-  await bareRound(dispatcher, paths)
-  await venueRound(dispatcher, watch, events)
+  // Warm-up: rounds of both until the JIT has compiled the paths (the first rounds at 10
+  // levels run several times slower than the later ones; a single warm-up round left the
+  // medians of an earlier version of this bench measuring the warm-up).
+  const warming = performance.now()
+  for (
+    let round = 0;
+    round < WARMUP_ROUNDS || performance.now() - warming < WARMUP_MS;
+    round += 1
+  ) {
+    await bareRound(dispatcher, paths)
+    await venueRound(dispatcher, watch, events)
+  }
   const bare: number[] = []
   const stream: number[] = []
   for (let round = 0; round < ROUNDS; round += 1) {
