@@ -202,6 +202,13 @@ describe('scaled decimals', () => {
     expect(quotientText(3, 2, 0, 0)).toBe('2')
     expect(quotientText(5, 2, 0, 0)).toBe('2')
     expect(quotientText(-5, 2, 0, 0)).toBe('-2')
+    // Ties at a decimal: 0.125, 0.375, -0.375 (shift 0 and -1), 1.25 and 3.75 (shift 1).
+    expect(quotientText(1, 8, 0, 2)).toBe('0.12')
+    expect(quotientText(3, 8, 0, 2)).toBe('0.38')
+    expect(quotientText(-375, 100, -1, 2)).toBe('-0.38')
+    expect(quotientText(1, 8, 1, 1)).toBe('1.2')
+    expect(quotientText(3, 8, 1, 1)).toBe('3.8')
+    expect(quotientText(3n * 10n ** 20n, 8n * 10n ** 20n, 0, 2)).toBe('0.38')
     expect(quotientText(-1, 3, 0, 2)).toBe('-0.33')
     expect(quotientText(-1, 300, 0, 2)).toBe('0')
     expect(quotientText(19_999_999, 2, -7, 6)).toBe('1')

@@ -227,41 +227,132 @@ function divide(x: number, d: number): number {
  * below 2^52); else in bigints.
  */
 export function quotientText(n: Units, d: Units, shift: number, places: number): string {
-  // units of 10^-places: round(n × 10^exponent / d), a negative exponent folded into d.
-  let exponent = shift + places
   if (typeof n === 'number' && typeof d === 'number') {
-    let divisor = d
-    if (exponent < 0) {
-      divisor =
-        -exponent < POW10.length ? d * (POW10[-exponent] as number) : Number.POSITIVE_INFINITY
-      exponent = 0
-    }
-    // Digits per chunk: the remainder (below the divisor) times 10^chunk stays below 2^52.
-    let chunk = 0
-    while (chunk < POW10.length - 1 && divisor * (POW10[chunk + 1] as number) <= FLOOR_LIMIT) {
-      chunk += 1
-    }
-    if (divisor <= MAX && (chunk > 0 || exponent === 0)) {
-      const negative = n < 0
-      let rest = divide(negative ? 0 - n : n, divisor)
-      let digits = String(quotient)
-      for (let left = exponent; left > 0; left -= chunk) {
-        const width = left < chunk ? left : chunk
-        rest = divide(rest * (POW10[width] as number), divisor)
-        const part = String(quotient)
-        digits += part.length === width ? part : part.padStart(width, '0')
-      }
-      const twice = rest * 2
-      if (
-        twice > divisor ||
-        (twice === divisor && (digits.charCodeAt(digits.length - 1) & 1) === 1)
-      ) {
-        digits = incremented(digits)
-      }
-      return placePoint(negative, digits, places)
-    }
+    const text =
+      shift <= 0 && shift + places >= 0 && -shift < POW10.length
+        ? pointQuotient(n, d, -shift, places)
+        : digitQuotient(n, d, shift, places)
+    if (text !== undefined) return text
   }
   return bigQuotientText(BigInt(n), BigInt(d), shift + places, places)
+}
+
+/** Digits per chunk of a long division by `divisor`: the remainder × 10^chunk < 2^52. */
+function chunkFor(divisor: number): number {
+  let chunk = 0
+  while (chunk < POW10.length - 1 && divisor * (POW10[chunk + 1] as number) <= FLOOR_LIMIT) {
+    chunk += 1
+  }
+  return chunk
+}
+
+/** The chunks of the fraction of {@link pointQuotient}, and their widths in digits. */
+const parts: number[] = []
+const widths: number[] = []
+
+/**
+ * {@link quotientText} of safe integers for a shift of 0 or less (`low` = -shift, at most
+ * 15, no more than `places`): the quotient `n / d` to `places - low` decimals, its last
+ * `low` integer digits moved into the fraction. The digits stay numbers until the text is
+ * written (rounding carries through them, trailing zeros go). `undefined` when the
+ * divisor is too large for a chunk of one digit.
+ */
+function pointQuotient(n: number, d: number, low: number, places: number): string | undefined {
+  const decimals = places - low
+  const chunk = chunkFor(d)
+  if (chunk === 0 && decimals > 0) return undefined
+  const negative = n < 0
+  let rest = divide(negative ? 0 - n : n, d)
+  let whole = quotient
+  let count = 0
+  for (let left = decimals; left > 0; left -= chunk) {
+    const width = left < chunk ? left : chunk
+    rest = divide(rest * (POW10[width] as number), d)
+    parts[count] = quotient
+    widths[count] = width
+    count += 1
+  }
+  // Half to even: the parity of the last digit is that of the last chunk (or of the
+  // integer quotient), which `& 1` reads (modulo 2^32 keeps the parity).
+  const twice = rest * 2
+  const last = count > 0 ? (parts[count - 1] as number) : whole
+  if (twice > d || (twice === d && (last & 1) === 1)) {
+    let at = count - 1
+    while (at >= 0) {
+      const next = (parts[at] as number) + 1
+      if (next < (POW10[widths[at] as number] as number)) {
+        parts[at] = next
+        break
+      }
+      parts[at] = 0
+      at -= 1
+    }
+    if (at < 0) whole += 1
+  }
+  // The integer part, and its last `low` digits as the first chunk of the fraction.
+  let int = whole
+  let lowDigits = 0
+  if (low > 0) {
+    lowDigits = divide(whole, POW10[low] as number)
+    int = quotient
+  }
+  // The fraction without its trailing zeros: up to its last chunk that is not 0, that
+  // chunk's own trailing zeros cut.
+  let end = count
+  while (end > 0 && parts[end - 1] === 0) end -= 1
+  let fraction = ''
+  if (end > 0 || lowDigits !== 0) {
+    let lastValue = end > 0 ? (parts[end - 1] as number) : lowDigits
+    let lastWidth = end > 0 ? (widths[end - 1] as number) : low
+    while (lastValue === Math.floor(lastValue / 10) * 10) {
+      lastValue /= 10
+      lastWidth -= 1
+    }
+    if (end > 0) {
+      if (low > 0) fraction = padded(lowDigits, low)
+      for (let i = 0; i < end - 1; i += 1)
+        fraction += padded(parts[i] as number, widths[i] as number)
+    }
+    fraction += padded(lastValue, lastWidth)
+  }
+  const body = fraction === '' ? String(int) : `${int}.${fraction}`
+  return negative && (int !== 0 || fraction !== '') ? `-${body}` : body
+}
+
+/** `value` written in `width` digits, zeros before it. */
+function padded(value: number, width: number): string {
+  const text = String(value)
+  return text.length === width ? text : text.padStart(width, '0')
+}
+
+/**
+ * {@link quotientText} of safe integers for any shift: the digits of the rounded units as
+ * text, then the point placed. `undefined` when a divisor is too large for numbers.
+ */
+function digitQuotient(n: number, d: number, shift: number, places: number): string | undefined {
+  // units of 10^-places: round(n × 10^exponent / d), a negative exponent folded into d.
+  let exponent = shift + places
+  let divisor = d
+  if (exponent < 0) {
+    if (-exponent >= POW10.length) return undefined
+    divisor = d * (POW10[-exponent] as number)
+    exponent = 0
+  }
+  const chunk = chunkFor(divisor)
+  if (divisor > MAX || (chunk === 0 && exponent > 0)) return undefined
+  const negative = n < 0
+  let rest = divide(negative ? 0 - n : n, divisor)
+  let digits = String(quotient)
+  for (let left = exponent; left > 0; left -= chunk) {
+    const width = left < chunk ? left : chunk
+    rest = divide(rest * (POW10[width] as number), divisor)
+    digits += padded(quotient, width)
+  }
+  const twice = rest * 2
+  if (twice > divisor || (twice === divisor && (digits.charCodeAt(digits.length - 1) & 1) === 1)) {
+    digits = incremented(digits)
+  }
+  return placePoint(negative, digits, places)
 }
 
 /** {@link quotientText} in bigints: `divideDecimal`'s own steps. */
