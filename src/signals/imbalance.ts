@@ -20,6 +20,9 @@ export interface ImbalanceOptions {
   readonly places?: number | undefined
 }
 
+/** The largest safe integer: a sum in a number stays at most this. */
+const MAX_SUM = Number.MAX_SAFE_INTEGER
+
 /**
  * The quantity of the top levels of one side of each book of a subscription, summed
  * exactly. It remembers the levels of the book before: a level whose price and quantity
@@ -68,6 +71,9 @@ class TopQuantity {
     let lastUnits: Units = 0
     let lastScale = 0
     let units: Units = 0
+    // A part of the sum in a number, added to `units` before the scale changes or it
+    // would pass the safe integers.
+    let sum = 0
     let scale = 0
     // The top `count` levels, chunk by chunk.
     let i = 0
@@ -117,17 +123,21 @@ class TopQuantity {
           amounts[i] = amount
           scales[i] = amountScale
         }
-        // Summed at the finest scale so far.
-        if (amountScale > scale) {
-          units = addUnits(shiftUnits(units, amountScale - scale), amount)
+        // Summed at the finest scale so far (in numbers while they are safe integers).
+        if (amountScale === scale && typeof amount === 'number' && sum <= MAX_SUM - amount) {
+          sum += amount
+        } else if (amountScale > scale) {
+          units = addUnits(shiftUnits(addUnits(units, sum), amountScale - scale), amount)
+          sum = 0
           scale = amountScale
         } else {
-          units = addUnits(units, shiftUnits(amount, scale - amountScale))
+          units = addUnits(addUnits(units, sum), shiftUnits(amount, scale - amountScale))
+          sum = 0
         }
       }
     }
     this.#known = i
-    this.units = units
+    this.units = addUnits(units, sum)
     this.scale = scale
     return true
   }
