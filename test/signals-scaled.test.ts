@@ -25,7 +25,7 @@ import {
   type Units,
 } from '../src/signals/scaled.js'
 import { PairWindow, TradeWindow } from '../src/signals/trade-window.js'
-import { runToError } from './helpers/signals.js'
+import { bookOf, runToError } from './helpers/signals.js'
 import {
   baselineEma,
   baselineImbalance,
@@ -251,7 +251,7 @@ describe('the signals on scaled integers emit the strings of the string arithmet
       fc.property(
         fc.array(seriesValue, { maxLength: 12 }),
         fc.integer({ min: 1, max: 60 }),
-        fc.integer({ min: 0, max: 24 }),
+        fc.integer({ min: 0, max: 40 }),
         (values, period, places) => {
           expect(runToError(values, ema(period, { places }))).toEqual(
             runToError(values, baselineEma(period, places)),
@@ -301,7 +301,7 @@ describe('the signals on scaled integers emit the strings of the string arithmet
 
   it('microprice: the same values, and the same error at the same book', () => {
     fc.assert(
-      fc.property(bookList, fc.integer({ min: 0, max: 24 }), (books, places) => {
+      fc.property(bookList, fc.integer({ min: 0, max: 40 }), (books, places) => {
         expect(runToError(books, microprice({ places }))).toEqual(
           runToError(books, baselineMicroprice(places)),
         )
@@ -311,11 +311,38 @@ describe('the signals on scaled integers emit the strings of the string arithmet
   })
 
   it('imbalance: the same values, and the same error at the same book', () => {
+    // Sums that pass 2^53 at one scale (2^53 - 1 + 2 has no double), and across scales.
+    const big = [
+      bookOf(
+        [
+          ['1', '9007199254740991'],
+          ['0.9', '2'],
+        ],
+        [['2', '1']],
+      ),
+      bookOf(
+        [
+          ['1', '9007199254740991'],
+          ['0.9', '2.5'],
+        ],
+        [['2', '0.000000000000000001']],
+      ),
+      bookOf(
+        [
+          ['1', '4503599627370497'],
+          ['0.9', '4503599627370497'],
+        ],
+        [['2', '3']],
+      ),
+    ]
+    expect(runToError(big, imbalance(5, { places: 40 }))).toEqual(
+      runToError(big, baselineImbalance(5, 40)),
+    )
     fc.assert(
       fc.property(
         bookList,
         fc.integer({ min: 1, max: 7 }),
-        fc.integer({ min: 0, max: 24 }),
+        fc.integer({ min: 0, max: 40 }),
         (books, levels, places) => {
           expect(runToError(books, imbalance(levels, { places }))).toEqual(
             runToError(books, baselineImbalance(levels, places)),
@@ -350,7 +377,7 @@ describe('the signals on scaled integers emit the strings of the string arithmet
       fc.property(
         fc.array(tradeOrJunk, { maxLength: 16 }),
         fc.integer({ min: 1, max: 10 }),
-        fc.integer({ min: 0, max: 24 }),
+        fc.integer({ min: 0, max: 40 }),
         (items, windowMs, places) => {
           const trades = items.map((item) =>
             typeof item === 'object' && 'price' in item
