@@ -106,8 +106,12 @@ class TopQuantity {
             amount = changed ? lastUnits : (amounts[i - 1] as Units)
             amountScale = changed ? lastScale : (scales[i - 1] as number)
           } else {
-            // New: the price is only checked, the quantity read.
-            if (!readLevelAmount(level, 0) || !readLevelAmount(level, 1)) return false
+            // New: the price is only checked (unless it is the text of the price there
+            // before, a new quantity at the same price), the quantity read.
+            const samePrice = i < known && prices[i] === price
+            if (!(samePrice || readLevelAmount(level, 0)) || !readLevelAmount(level, 1)) {
+              return false
+            }
             amount = read.units
             amountScale = read.scale
           }
