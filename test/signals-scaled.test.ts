@@ -167,7 +167,7 @@ describe('scaled decimals', () => {
     const entry = fc.tuple(fc.integer({ min: 0, max: 30 }), decimalText(true), decimalText(true))
     fc.assert(
       fc.property(
-        fc.array(entry, { maxLength: 30 }),
+        fc.array(entry, { maxLength: 20 }),
         fc.integer({ min: 1, max: 12 }),
         (entries, windowMs) => {
           const ours = new PairWindow(windowMs)
@@ -229,7 +229,7 @@ describe('the signals on scaled integers emit the strings of the string arithmet
   it('EmaAverage: the same average, step by step, and the same rounding of it', () => {
     fc.assert(
       fc.property(
-        fc.array(decimalText(true), { minLength: 1, maxLength: 12 }),
+        fc.array(decimalText(true), { minLength: 1, maxLength: 8 }),
         fc.integer({ min: 1, max: 250 }),
         fc.integer({ min: 0, max: 30 }),
         (values, period, places) => {
@@ -249,7 +249,7 @@ describe('the signals on scaled integers emit the strings of the string arithmet
   it('ema: the same values, and the same error at the same value', () => {
     fc.assert(
       fc.property(
-        fc.array(seriesValue, { maxLength: 12 }),
+        fc.array(seriesValue, { maxLength: 8 }),
         fc.integer({ min: 1, max: 60 }),
         fc.integer({ min: 0, max: 40 }),
         (values, period, places) => {
@@ -375,7 +375,7 @@ describe('the signals on scaled integers emit the strings of the string arithmet
     )
     fc.assert(
       fc.property(
-        fc.array(tradeOrJunk, { maxLength: 16 }),
+        fc.array(tradeOrJunk, { maxLength: 12 }),
         fc.integer({ min: 1, max: 10 }),
         fc.integer({ min: 0, max: 40 }),
         (items, windowMs, places) => {
