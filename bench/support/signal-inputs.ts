@@ -4,7 +4,7 @@
  */
 import { applyBookEvent } from '../../src/book/apply-book-event.js'
 import type { Level } from '../../src/book/book-event.js'
-import type { OrderBook } from '../../src/book/order-book.js'
+import { OrderBook } from '../../src/book/order-book.js'
 import type { PublicTrade } from '../../src/schemas/public-trade.js'
 import { fixed } from './measure.js'
 
@@ -80,6 +80,23 @@ export function books(random: () => number): OrderBook[] {
     out.push(book)
   }
   return out
+}
+
+/**
+ * Books of 12 levels a side at fixed prices whose every quantity is new each book (as a
+ * book rebuilt from a whole new answer would be): the worst case of `imbalance`, which
+ * reads again each level whose text changed since the book before.
+ */
+export function freshBooks(random: () => number): OrderBook[] {
+  const side = (first: number, step: number) =>
+    Array.from(
+      { length: 12 },
+      (_, k): Level => [fixed(first + step * k, 6), fixed(1 + Math.floor(random() * 5e7), 4)],
+    )
+  return Array.from(
+    { length: COUNT },
+    (_, n) => new OrderBook(0, n + 1, n, side(1_045_599, -2), side(1_045_601, 2)),
+  )
 }
 
 /** Trades 0 to 200 ms apart: prices with 4 to 8 decimals, quantities with 1 to 4. */
