@@ -246,6 +246,19 @@ describe('the signals on scaled integers emit the strings of the string arithmet
     )
   })
 
+  it('EmaAverage: the same with values of hundreds of decimals (past the kept powers of ten)', () => {
+    const values = [`1.${'3'.repeat(200)}`, `-2.${'7'.repeat(300)}1`, '5', `0.${'0'.repeat(80)}9`]
+    for (const places of [0, 18, 90]) {
+      const ours = new EmaAverage(7, places)
+      const theirs = new StringEmaAverage(7, places)
+      for (const value of values) {
+        const average = theirs.add(value)
+        expect(ours.add(value)).toBe(average)
+        expect(ours.rounded(places)).toBe(divideDecimal(average, '1', places))
+      }
+    }
+  })
+
   it('ema: the same values, and the same error at the same value', () => {
     fc.assert(
       fc.property(

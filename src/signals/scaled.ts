@@ -20,13 +20,15 @@ const MAX_BIG = BigInt(MAX)
 /** 10^0 to 10^15 as numbers: all exact, and 10^15 × 9 is still a safe integer. */
 const POW10 = Array.from({ length: 16 }, (_, k) => 10 ** k)
 
-/** Powers of ten as bigints, made as asked. */
-const POW10_BIG: bigint[] = [1n]
+/**
+ * 10^0 to 10^63 as bigints, the powers of the usual scales. Larger ones are made when asked
+ * and not kept: a decimal of 60,000 digits must not leave every power below it behind.
+ */
+const POW10_BIG = Array.from({ length: 64 }, (_, k) => 10n ** BigInt(k))
 
 /** 10^k as a bigint. */
 export function pow10Big(k: number): bigint {
-  for (let i = POW10_BIG.length; i <= k; i += 1) POW10_BIG.push((POW10_BIG[i - 1] as bigint) * 10n)
-  return POW10_BIG[k] as bigint
+  return k < POW10_BIG.length ? (POW10_BIG[k] as bigint) : 10n ** BigInt(k)
 }
 
 /** A bigint in its {@link Units} form: a number when it is a safe integer. */
