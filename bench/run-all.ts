@@ -24,6 +24,7 @@ const SCRIPTS = [
   'depth-poll.ts',
   'stream-path.ts',
   'book-apply.ts',
+  'signals.ts',
   'feed-backfill.ts',
   'checkpoint-save.ts',
   'shared-polling.ts',

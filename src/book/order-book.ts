@@ -31,6 +31,17 @@ export interface FillEstimate {
   readonly worstPrice: string | undefined
 }
 
+/**
+ * The chunks of one side of a book: its levels in side order, as `top` reads them, but
+ * with no copy. For the book signals, which read the top levels of every book; read only.
+ */
+export function sideChunks(book: OrderBook, side: 'bids' | 'asks'): Chunks {
+  return chunksOf(book, side)
+}
+
+/** {@link sideChunks}, set by `OrderBook` (which alone reads its private sides). */
+let chunksOf: (book: OrderBook, side: 'bids' | 'asks') => Chunks
+
 /** Side views from `OrderBook.applying` to the constructor it calls (synchronously). */
 let handOver: readonly [SideView, SideView] | undefined
 const NO_LEVELS: readonly Level[] = Object.freeze([])
@@ -59,6 +70,10 @@ export class OrderBook {
   readonly timestamp: number
   readonly #bids: SideView
   readonly #asks: SideView
+
+  static {
+    chunksOf = (book, side) => (side === 'bids' ? book.#bids : book.#asks).chunks
+  }
 
   /**
    * A book of the given sides, each in side order (not checked). A side given frozen is

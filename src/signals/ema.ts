@@ -1,11 +1,4 @@
-import { concatMap, defer, type OperatorFunction } from 'rxjs'
-import {
-  addDecimal,
-  divideDecimal,
-  multiplyDecimal,
-  normalizeDecimal,
-  subtractDecimal,
-} from '../decimal.js'
+import { defer, filter, map, type OperatorFunction } from 'rxjs'
 import {
   DEFAULT_PLACES,
   type DecimalLike,
@@ -14,7 +7,8 @@ import {
   optionsObject,
   placesOption,
 } from './checks.js'
-import { seriesDecimal } from './inputs.js'
+import { refuse, seriesDecimal } from './inputs.js'
+import { formatUnits, pow10Big, quotientText, read, readDecimal } from './scaled.js'
 
 /**
  * Options of {@link ema}.
@@ -46,34 +40,70 @@ export function innerPlaces(period: number, places: number): number {
   return Math.max(places, DEFAULT_PLACES) + String(period + 1).length + 1
 }
 
-/** The running average of {@link ema}, unrounded (kept to {@link innerPlaces}). */
+/**
+ * The running average of {@link ema}, unrounded (kept to {@link innerPlaces}): an integer
+ * number of units of 10^-scale (a bigint), the scale being the inner places or the
+ * decimals of the first value if it has more. Each step is that of decimal strings,
+ * `average + divideDecimal((value - average) × 2, period + 1, innerPlaces)`, done on the
+ * units: exact, and rounded half to even at the inner places as `divideDecimal` rounds.
+ */
 export class EmaAverage {
-  readonly #divisor: string
+  /** `period + 1`. */
+  readonly #divisor: bigint
   readonly #places: number
-  #average: string | undefined
+  #scale = 0
+  #units: bigint | undefined
 
   constructor(period: number, places: number) {
-    this.#divisor = String(period + 1)
+    this.#divisor = BigInt(period + 1)
     this.#places = innerPlaces(period, places)
   }
 
-  /** Adds a value (decimal text) and returns the new average. */
+  /** Adds a value (decimal text) and returns the new average, in the normal form. */
   add(value: string): string {
-    const average = this.#average
-    this.#average =
-      average === undefined
-        ? normalizeDecimal(value)
-        : addDecimal(
-            average,
-            divideDecimal(
-              multiplyDecimal(subtractDecimal(value, average), '2'),
-              this.#divisor,
-              this.#places,
-            ),
-          )
-    return this.#average
+    if (!readDecimal(value)) throw new TypeError(`not a decimal number: ${JSON.stringify(value)}`)
+    this.addRead()
+    return formatUnits(this.#units ?? 0n, this.#scale)
+  }
+
+  /** Adds the value last read by `readDecimal` (in `read`). */
+  addRead(): void {
+    const units = read.units
+    const scale = read.scale
+    const average = this.#units
+    const inner = this.#places
+    if (average === undefined) {
+      this.#scale = scale > inner ? scale : inner
+      this.#units = BigInt(units) * pow10Big(this.#scale - scale)
+      return
+    }
+    const own = this.#scale
+    // value - average at the finer of the two scales, doubled.
+    const twice =
+      scale <= own
+        ? (BigInt(units) * pow10Big(own - scale) - average) * 2n
+        : (BigInt(units) - average * pow10Big(scale - own)) * 2n
+    // Divided by period + 1 into units of 10^-inner, rounded half to even (on the
+    // magnitude, as divideDecimal rounds).
+    const finer = scale <= own ? own : scale
+    const divisor = finer === inner ? this.#divisor : this.#divisor * pow10Big(finer - inner)
+    let step = twice / divisor
+    const rest = twice % divisor
+    const doubled = (rest < 0n ? -rest : rest) * 2n
+    if (doubled > divisor || (doubled === divisor && (step & 1n) === 1n)) {
+      step += twice < 0n ? -1n : 1n
+    }
+    this.#units = average + (own === inner ? step : step * pow10Big(own - inner))
+  }
+
+  /** The average rounded half to even to `places` decimals, as decimal text. */
+  rounded(places: number): string {
+    return quotientText(this.#units ?? 0n, 1, -this.#scale, places)
   }
 }
+
+/** What a value of {@link ema} must be (the message of `seriesDecimal`). */
+const MUST_BE = 'must be a decimal string or a finite number'
 
 /**
  * Exponential moving average of a series of decimal strings or numbers: seeded with the
@@ -116,11 +146,17 @@ export function ema(
     defer(() => {
       const average = new EmaAverage(length, places)
       return source.pipe(
-        concatMap((input): string[] =>
-          input === null
-            ? []
-            : [divideDecimal(average.add(seriesDecimal('ema', 'value', input)), '1', places)],
-        ),
+        filter((input): input is DecimalLike => input !== null),
+        map((input) => {
+          // A decimal string is read as it is checked; a number (or anything else) goes
+          // through the check of every series, which writes a number as decimal text.
+          if (typeof input !== 'string' || !readDecimal(input)) {
+            const text = seriesDecimal('ema', 'value', input)
+            if (!readDecimal(text)) refuse('ema', 'value', MUST_BE, input)
+          }
+          average.addRead()
+          return average.rounded(places)
+        }),
       )
     })
 }

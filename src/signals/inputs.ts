@@ -4,6 +4,7 @@ import { isDecimal } from '../decimal.js'
 import type { PublicTrade } from '../schemas/public-trade.js'
 import type { PublicTradeEvent } from '../streams/watch-trades.js'
 import { toDecimal } from './checks.js'
+import { readDecimal } from './scaled.js'
 
 /**
  * Checks of the values that flow through the signal operators. A value an operator cannot
@@ -95,6 +96,27 @@ export function bookLevel(
   amountText(method, `${where} price`, level[0])
   amountText(method, `${where} quantity`, level[1])
   return level as unknown as Level
+}
+
+/**
+ * Reads the price (`at` 0) or the quantity (`at` 1) of a book level into `read` of
+ * scaled.ts when the level is a pair and that amount a non-negative decimal string, as
+ * {@link bookLevel} takes them; `false` otherwise (and the caller runs the checks of
+ * {@link bookLevel}, {@link bestLevel} or {@link topLevels}, which throw the error).
+ */
+export function readLevelAmount(level: unknown, at: 0 | 1): boolean {
+  if (!Array.isArray(level) || level.length !== 2) return false
+  const value: unknown = level[at]
+  return typeof value === 'string' && value.charCodeAt(0) !== 45 /* - */ && readDecimal(value)
+}
+
+/**
+ * Reads decimal text already checked (by {@link amountText} or {@link seriesDecimal}) into
+ * `read` of scaled.ts. `readDecimal` takes all that those checks take: the `TypeError`
+ * here guards against a change to one of them, no text that passed them reaches it.
+ */
+export function readChecked(method: string, text: string): void {
+  if (!readDecimal(text)) refuse(method, 'value', 'must be a decimal string', text)
 }
 
 /** The best level of a side, checked, or `undefined` when the side is empty. */

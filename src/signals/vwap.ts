@@ -1,7 +1,7 @@
-import type { OperatorFunction } from 'rxjs'
-import { divideDecimal, isZeroDecimal, multiplyDecimal } from '../decimal.js'
-import type { TradeInput } from './inputs.js'
-import { windowedTradeSignal } from './trade-window.js'
+import { defer, filter, map, type OperatorFunction } from 'rxjs'
+import { readChecked, type TradeInput, tradeOf } from './inputs.js'
+import { multiplyUnits, quotientText, read } from './scaled.js'
+import { PairWindow, windowArguments } from './trade-window.js'
 
 /**
  * Options of {@link vwap}.
@@ -48,12 +48,37 @@ export function vwap(
   options?: VwapOptions,
   ...extra: unknown[]
 ): OperatorFunction<TradeInput, string> {
-  return windowedTradeSignal(
-    'vwap',
-    [windowMs, options, extra],
-    false,
-    (trade) => [multiplyDecimal(trade.price, trade.quantity), trade.quantity],
-    ([turnover = '0', volume = '0'], places) =>
-      isZeroDecimal(volume) ? undefined : divideDecimal(turnover, volume, places),
-  )
+  const { span, places } = windowArguments('vwap', [windowMs, options, extra])
+  return (source) =>
+    defer(() => {
+      // Sums of price × quantity (first) and of quantity (second).
+      const window = new PairWindow(span)
+      return source.pipe(
+        map((input) => {
+          const trade = tradeOf('vwap', input)
+          if (trade === undefined) return undefined
+          readChecked('vwap', trade.price)
+          const price = read.units
+          const priceScale = read.scale
+          readChecked('vwap', trade.quantity)
+          window.add(
+            trade.traded_at,
+            multiplyUnits(price, read.units),
+            priceScale + read.scale,
+            read.units,
+            read.scale,
+          )
+          // The turnover over the volume, the scales told apart by the shift.
+          return window.second === 0
+            ? undefined
+            : quotientText(
+                window.first,
+                window.second,
+                window.secondScale - window.firstScale,
+                places,
+              )
+        }),
+        filter((out): out is string => out !== undefined),
+      )
+    })
 }
