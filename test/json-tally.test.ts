@@ -91,6 +91,25 @@ describe('JsonTally', () => {
     )
   })
 
+  it('counts any safe integer as long as JavaScript writes it, or leaves the proof past 15 characters', () => {
+    const integers = fc.oneof(
+      fc.maxSafeInteger(),
+      fc.maxSafeNat(),
+      fc.integer(),
+      fc.constantFrom(-0, 0, 9, 10, -10, 99, 100, 999_999_999_999_999, 1e15, -99_999_999_999_999),
+    )
+    fc.assert(
+      fc.property(integers, (value) => {
+        const tally = new JsonTally()
+        tally.number(value, 'n')
+        const written = String(value)
+        expect(tally.measurable).toBe(written.length <= 15)
+        if (tally.measurable) expect(tally.length).toBe(written.length)
+      }),
+      params(500),
+    )
+  })
+
   it('counts what an exponent could save on round integers', () => {
     const slackOf = (value: number) => {
       const tally = new JsonTally()

@@ -49,8 +49,15 @@ export class JsonTally {
     }
     if (Number.isInteger(value)) {
       // Beyond 2^53 the exact-number parse keeps the digits as text: not for this proof.
-      if (Number.isSafeInteger(value)) this.integer(String(value), key)
-      else this.measurable = false
+      if (!Number.isSafeInteger(value)) this.measurable = false
+      else if (value % 1000 === 0 && value !== 0) this.integer(String(value), key)
+      else {
+        // Not round (fewer than three trailing zeros): only its length counts, found
+        // without writing it (most numbers of a page are such ids).
+        const length = integerLength(value)
+        if (length > 15) this.measurable = false
+        else this.length += length
+      }
       return
     }
     const text = String(value)
@@ -174,6 +181,17 @@ function findMember(text: string, member: string, start: number, taken: Set<numb
     if (next === 44 || next === 125 || next === 93 || isJsonSpace(next)) return at
   }
   return -1
+}
+
+/** The length of `String(value)` for a safe integer (`-0` is `'0'`). */
+function integerLength(value: number): number {
+  let rest = value < 0 ? -value : value
+  let length = value < 0 ? 2 : 1
+  while (rest >= 10) {
+    rest = (rest - (rest % 10)) / 10
+    length += 1
+  }
+  return length
 }
 
 /**
