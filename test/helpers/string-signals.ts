@@ -25,6 +25,8 @@ import {
   topLevels,
   tradeOf,
 } from '../../src/signals/inputs.js'
+// The string-arithmetic window, which tradeFlowImbalance still uses: vwap's baseline.
+import { TradeWindow } from '../../src/signals/trade-window.js'
 
 /** `innerPlaces` of before. */
 function innerPlaces(period: number, places: number): number {
@@ -110,49 +112,6 @@ export function baselineImbalance(
     if (isZeroDecimal(total)) return null
     return divideDecimal(subtractDecimal(bids, asks), total, places)
   })
-}
-
-interface Entry {
-  readonly at: number
-  readonly amounts: readonly string[]
-}
-
-class TradeWindow {
-  readonly #windowMs: number
-  #entries: Entry[] = []
-  #sums: string[]
-  #latest = Number.NEGATIVE_INFINITY
-  #oldest = Number.POSITIVE_INFINITY
-
-  constructor(windowMs: number, width: number) {
-    this.#windowMs = windowMs
-    this.#sums = Array.from({ length: width }, () => '0')
-  }
-
-  add(at: number, amounts: readonly string[]): readonly string[] {
-    this.#latest = Math.max(this.#latest, at)
-    const cutoff = this.#latest - this.#windowMs
-    if (at > cutoff) {
-      this.#entries.push({ at, amounts })
-      this.#sums = this.#sums.map((sum, i) => addDecimal(sum, amounts[i] ?? '0'))
-      this.#oldest = Math.min(this.#oldest, at)
-    }
-    if (this.#oldest <= cutoff) {
-      const kept: Entry[] = []
-      let oldest = Number.POSITIVE_INFINITY
-      for (const entry of this.#entries) {
-        if (entry.at > cutoff) {
-          kept.push(entry)
-          oldest = Math.min(oldest, entry.at)
-        } else {
-          this.#sums = this.#sums.map((sum, i) => subtractDecimal(sum, entry.amounts[i] ?? '0'))
-        }
-      }
-      this.#entries = kept
-      this.#oldest = oldest
-    }
-    return this.#sums
-  }
 }
 
 /** `vwap(windowMs, { places })` of before. */
