@@ -7,7 +7,7 @@
  * shows as `retrying` and heals; the shared budget holds two venues to one limit.
  */
 import { filter, firstValueFrom, type Observable, take, takeWhile, toArray } from 'rxjs'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import {
   applyBookEvent,
   type BookEvent,
@@ -17,6 +17,7 @@ import {
   VenueInputError,
   VenueRelayError,
 } from '../src/index.js'
+import { RedisConnection } from '../src/redis/redis-connection.js'
 import { startRelay } from '../src/relay.js'
 import { onCleanup } from './helpers/cleanups.js'
 import { startRedisServer } from './helpers/redis-server.js'
@@ -287,6 +288,41 @@ describe('relay: one poller, consumers read from Redis', () => {
     expect(healthOf(venue, 'relay depth:0')).toBe('ok')
     await waitFor(() => healthOf(venue, 'relay depth:0') === undefined, 'the reader to stop')
     expect(healthOf(venue, 'relay pools')).toBe('ok')
+  })
+
+  it('forgets a relayed stream whose last subscriber left while its read was out, for good', async () => {
+    const sim = await simulator(20)
+    const prefix = nextPrefix()
+    await relayOn(sim, prefix, ['depth:0'])
+    const venue = consumer(sim, prefix)
+    const book = venue.watchDepth(0).subscribe()
+    await waitFor(() => healthOf(venue, 'relay depth:0') === 'ok', 'the stream ok')
+    // From here, every Redis call of this process answers only when let go: the tail's next
+    // read is out when its subscriber leaves.
+    const held: { readonly answer: Promise<unknown>; readonly release: () => void }[] = []
+    const run = RedisConnection.prototype.run
+    const spy = vi.spyOn(RedisConnection.prototype, 'run').mockImplementation(function (
+      this: RedisConnection,
+      ...args: Parameters<RedisConnection['run']>
+    ) {
+      const answer = run.apply(this, args)
+      let release = () => {}
+      const later = new Promise((resolve) => {
+        release = () => resolve(undefined)
+      }).then(() => answer)
+      held.push({ answer: later, release })
+      return later as ReturnType<RedisConnection['run']>
+    })
+    onCleanup(() => spy.mockRestore())
+    await waitFor(() => held.length > 0, 'a read out')
+    book.unsubscribe()
+    await waitFor(() => healthOf(venue, 'relay depth:0') === undefined, 'the reader to stop')
+    spy.mockRestore()
+    for (const { release } of held) release()
+    await Promise.allSettled(held.map(({ answer }) => answer))
+    await new Promise((resolve) => setImmediate(resolve))
+    // The read that came back late reports nothing: the stream stays forgotten.
+    expect(healthOf(venue, 'relay depth:0')).toBeUndefined()
   })
 
   it('holds two venues to one request budget when it lives in Redis', async () => {

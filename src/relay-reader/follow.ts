@@ -219,12 +219,16 @@ function readTail(reader: RelayReader, keys: RelayKeys, lane: StreamLane): Obser
   let last: string | undefined
   const wakeOn = { stream: keys.stream, after: () => last }
   return defer(() =>
-    readLoop<TailValue>(reader, lane, wakeOn, async (emit) => {
+    readLoop<TailValue>(reader, lane, wakeOn, async (emit, stopped) => {
       if (last === undefined) {
         last = await reader.connection.run((redis) => newestId(redis, keys.stream))
+        if (stopped()) return 'done'
         emit({ type: 'start', after: last })
       }
       const { entries, trimmedTo } = await readFrom(reader, keys, last)
+      // Unsubscribed while the read was out: the stream's health entry is gone, and a late
+      // `ok` would bring it back for good.
+      if (stopped()) return 'done'
       lane.ok()
       let after = last
       if (trimmedTo !== undefined) {
@@ -271,6 +275,7 @@ function catchUp<T>(
     }
     const after = at.delivered
     const { entries, trimmedTo } = await readFrom(reader, spec.keys, after)
+    if (stopped()) return 'done'
     lane.ok()
     if (trimmedTo !== undefined) {
       const error = trimmed(spec, after, trimmedTo)
