@@ -42,9 +42,32 @@ export async function freePort(): Promise<number> {
   return address.port
 }
 
+/**
+ * A free TCP port below the range the system hands out for `listen(0)` and outgoing
+ * connections (32768 and up on Linux): a port no simulator, `freePort()` or socket of
+ * another test takes while the server on it is down between `stop()` and `start()` (a
+ * port of that range, freed by `stop()`, was once taken under load before the server
+ * came back: it then exits at once).
+ */
+async function serverPort(): Promise<number> {
+  for (let attempt = 0; ; attempt += 1) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
+    const server = createServer()
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false))
+      server.listen(port, '127.0.0.1', () => resolve(true))
+    })
+    if (bound) {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      return port
+    }
+    if (attempt >= 50) throw new Error('no free port from 20000 to 31999')
+  }
+}
+
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   const { persist = true, password } = options
-  let port = await freePort()
+  let port = await serverPort()
   const dir = mkdtempSync(join(tmpdir(), 'venue-rx-redis-'))
   let child: ChildProcess | undefined
 
@@ -95,7 +118,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       break
     } catch (error) {
       if (attempt >= 3) throw error
-      port = await freePort()
+      port = await serverPort()
     }
   }
   return {
