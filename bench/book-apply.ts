@@ -23,11 +23,11 @@ import type { OrderBook } from '../src/book/order-book.js'
 import { mulberry32 } from '../test/helpers/random.js'
 import {
   bookTicks,
-  fixed,
   medianMicros,
   printTable,
   type Summary,
   summaryLine,
+  tickLevels,
 } from './support/measure.js'
 
 const LEVELS = 1_000
@@ -68,20 +68,8 @@ function scenario(
 ): { snapshot: OrderBook; deltas: BookDelta[] } {
   const random = mulberry32(changes)
   const sides = bookTicks(LEVELS, random)
-  const level = (tick: number, size: number): Level => [fixed(tick, 4), fixed(size, 4)]
-  const ordered = (side: 'bids' | 'asks', map: Map<number, number>): Level[] =>
-    [...map]
-      .sort((a, b) => (side === 'bids' ? b[0] - a[0] : a[0] - b[0]))
-      .map(([tick, size]) => level(tick, size))
-  let book = applyBookEvent(undefined, {
-    type: 'snapshot',
-    poolId: 0,
-    seq: 1,
-    timestamp: 0,
-    bids: ordered('bids', sides.bids),
-    asks: ordered('asks', sides.asks),
-    reason: 'initial',
-  })
+  const write = tickLevels(4)
+  let book = applyBookEvent(undefined, write.snapshot(sides))
   const snapshot = book
   const deltas: BookDelta[] = []
   for (let n = 0; n < count; n += 1) {
@@ -105,19 +93,7 @@ function scenario(
       touched[name].set(tick, map.get(tick) ?? 0)
       c += 1
     }
-    const changed = (name: 'bids' | 'asks') =>
-      [...touched[name]]
-        .sort((a, b) => (name === 'bids' ? b[0] - a[0] : a[0] - b[0]))
-        .map(([tick, size]): Level => (size === 0 ? [fixed(tick, 4), '0'] : level(tick, size)))
-    const delta: BookDelta = {
-      type: 'delta',
-      poolId: 0,
-      seq: n + 2,
-      prevSeq: n + 1,
-      timestamp: n + 1,
-      bids: changed('bids'),
-      asks: changed('asks'),
-    }
+    const delta = write.delta(n, touched)
     book = applyBookEvent(book, delta)
     deltas.push(delta)
   }

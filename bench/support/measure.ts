@@ -1,5 +1,7 @@
 /** Timing and printing shared by the benchmarks. */
 
+import type { BookDelta, BookSnapshot, Level } from '../../src/book/book-event.js'
+
 /** `n` as a decimal with `decimals` fixed decimals: `fixed(10450, 4)` is `'1.0450'`. */
 export function fixed(n: number, decimals: number): string {
   const digits = String(n).padStart(decimals + 1, '0')
@@ -131,4 +133,53 @@ export function bookTicks(levels: number, random: () => number): BookTicks {
     asks.set(mid + 1 + 2 * k, 1 + Math.floor(random() * 5e7))
   }
   return { mid, bids, asks }
+}
+
+/** Side-ordered levels of ticks (integers of the last decimal), written as the venue writes them. */
+export interface TickLevels {
+  /** The snapshot (seq 1) of a book of ticks. */
+  snapshot(sides: TickSides): BookSnapshot
+  /**
+   * The delta after poll `n` (seq `n + 2`) that sets the `touched` levels of each side (a
+   * size of 0: the level is gone, quantity `'0'`).
+   */
+  delta(n: number, touched: TickSides): BookDelta
+}
+
+/** The sizes of a book's levels by price tick, a side each. */
+export interface TickSides {
+  readonly bids: ReadonlyMap<number, number>
+  readonly asks: ReadonlyMap<number, number>
+}
+
+/** Books of ticks written with `priceDecimals` decimals to a price and 4 to a size. */
+export function tickLevels(priceDecimals: number): TickLevels {
+  const level = (tick: number, size: number): Level => [
+    fixed(tick, priceDecimals),
+    size === 0 ? '0' : fixed(size, 4),
+  ]
+  const side = (name: 'bids' | 'asks', sizes: ReadonlyMap<number, number>): Level[] =>
+    [...sizes]
+      .sort((a, b) => (name === 'bids' ? b[0] - a[0] : a[0] - b[0]))
+      .map(([tick, size]) => level(tick, size))
+  return {
+    snapshot: (sides) => ({
+      type: 'snapshot',
+      poolId: 0,
+      seq: 1,
+      timestamp: 0,
+      bids: side('bids', sides.bids),
+      asks: side('asks', sides.asks),
+      reason: 'initial',
+    }),
+    delta: (n, touched) => ({
+      type: 'delta',
+      poolId: 0,
+      seq: n + 2,
+      prevSeq: n + 1,
+      timestamp: n + 1,
+      bids: side('bids', touched.bids),
+      asks: side('asks', touched.asks),
+    }),
+  }
 }

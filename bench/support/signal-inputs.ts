@@ -6,7 +6,7 @@ import { applyBookEvent } from '../../src/book/apply-book-event.js'
 import type { Level } from '../../src/book/book-event.js'
 import { OrderBook } from '../../src/book/order-book.js'
 import type { PublicTrade } from '../../src/schemas/public-trade.js'
-import { fixed } from './measure.js'
+import { fixed, tickLevels } from './measure.js'
 
 /** Inputs of each list. */
 export const COUNT = 2_000
@@ -34,18 +34,10 @@ export function books(random: () => number): OrderBook[] {
     sides.bids.set(1_045_600 - 1 - 2 * k, 1 + Math.floor(random() * 5e7))
     sides.asks.set(1_045_600 + 1 + 2 * k, 1 + Math.floor(random() * 5e7))
   }
-  const level = (tick: number, size: number): Level => [fixed(tick, 6), fixed(size, 4)]
+  const write = tickLevels(6)
   const sorted = (name: 'bids' | 'asks', entries: Iterable<[number, number]>) =>
     [...entries].sort((a, b) => (name === 'bids' ? b[0] - a[0] : a[0] - b[0]))
-  let book = applyBookEvent(undefined, {
-    type: 'snapshot',
-    poolId: 0,
-    seq: 1,
-    timestamp: 0,
-    bids: sorted('bids', sides.bids).map(([t, s]) => level(t, s)),
-    asks: sorted('asks', sides.asks).map(([t, s]) => level(t, s)),
-    reason: 'initial',
-  })
+  let book = applyBookEvent(undefined, write.snapshot(sides))
   const out: OrderBook[] = []
   for (let n = 0; n < COUNT; n += 1) {
     const touched = { bids: new Map<number, number>(), asks: new Map<number, number>() }
@@ -64,19 +56,7 @@ export function books(random: () => number): OrderBook[] {
       else map.delete(tick)
       touched[name].set(tick, map.get(tick) ?? 0)
     }
-    const changed = (name: 'bids' | 'asks') =>
-      sorted(name, touched[name]).map(
-        ([t, s]): Level => (s === 0 ? [fixed(t, 6), '0'] : level(t, s)),
-      )
-    book = applyBookEvent(book, {
-      type: 'delta',
-      poolId: 0,
-      seq: n + 2,
-      prevSeq: n + 1,
-      timestamp: n + 1,
-      bids: changed('bids'),
-      asks: changed('asks'),
-    })
+    book = applyBookEvent(book, write.delta(n, touched))
     out.push(book)
   }
   return out
