@@ -148,9 +148,18 @@ function split(text: string): Parts {
  * zero of a long run that does not end the text, quadratic in a 60,000-digit fraction.
  */
 function withoutTrailingZeros(text: string): string {
+  const end = trailingZerosAt(text)
+  return end === text.length ? text : text.slice(0, end)
+}
+
+/**
+ * Where the run of `0`s that ends `text` starts (`text.length` when it ends in another
+ * character): `trailingZerosAt('1.2300')` is 4.
+ */
+export function trailingZerosAt(text: string): number {
   let end = text.length
   while (end > 0 && text.charCodeAt(end - 1) === 48) end -= 1
-  return end === text.length ? text : text.slice(0, end)
+  return end
 }
 
 function compareMagnitude(x: Parts, y: Parts): number {

@@ -52,21 +52,26 @@ export function microprice(
   return bookSignal('microprice', (book) => {
     const bid = book.bestBid
     const ask = book.bestAsk
-    if (bid === undefined || ask === undefined || !readBest(bid, ask)) {
+    if (
+      bid === undefined ||
+      ask === undefined ||
+      !readLevel(bid, bidRead) ||
+      !readLevel(ask, askRead)
+    ) {
       // The checks of the best levels: they throw for a bad one, as they always have.
       bestLevel('microprice', book, 'bids')
       bestLevel('microprice', book, 'asks')
       if (bid === undefined || ask === undefined) return null
-      // Both passed the checks, and readBest takes what they take.
+      // Both passed the checks, and readLevel takes what they take.
       throw new TypeError('microprice: best levels checked but not read')
     }
     // Prices at one scale and quantities at another: the weighted sum is at their sum.
-    const priceScale = Math.max(best.bidPriceScale, best.askPriceScale)
-    const quantityScale = Math.max(best.bidQuantityScale, best.askQuantityScale)
-    const bidPrice = shiftUnits(best.bidPrice, priceScale - best.bidPriceScale)
-    const askPrice = shiftUnits(best.askPrice, priceScale - best.askPriceScale)
-    const bidQuantity = shiftUnits(best.bidQuantity, quantityScale - best.bidQuantityScale)
-    const askQuantity = shiftUnits(best.askQuantity, quantityScale - best.askQuantityScale)
+    const priceScale = Math.max(bidRead.priceScale, askRead.priceScale)
+    const quantityScale = Math.max(bidRead.quantityScale, askRead.quantityScale)
+    const bidPrice = shiftUnits(bidRead.price, priceScale - bidRead.priceScale)
+    const askPrice = shiftUnits(askRead.price, priceScale - askRead.priceScale)
+    const bidQuantity = shiftUnits(bidRead.quantity, quantityScale - bidRead.quantityScale)
+    const askQuantity = shiftUnits(askRead.quantity, quantityScale - askRead.quantityScale)
     const total = addUnits(bidQuantity, askQuantity)
     if (total === 0) return null
     const weighted = addUnits(
@@ -77,34 +82,28 @@ export function microprice(
   })
 }
 
-/** The amounts of the best levels as {@link readBest} reads them. */
-const best = {
-  bidPrice: 0 as Units,
-  bidPriceScale: 0,
-  bidQuantity: 0 as Units,
-  bidQuantityScale: 0,
-  askPrice: 0 as Units,
-  askPriceScale: 0,
-  askQuantity: 0 as Units,
-  askQuantityScale: 0,
+/** A best level's price and quantity, each in units of 10^-scale. */
+interface LevelUnits {
+  price: Units
+  priceScale: number
+  quantity: Units
+  quantityScale: number
 }
 
+/** The best levels as {@link readLevel} last read them. */
+const bidRead: LevelUnits = { price: 0, priceScale: 0, quantity: 0, quantityScale: 0 }
+const askRead: LevelUnits = { price: 0, priceScale: 0, quantity: 0, quantityScale: 0 }
+
 /**
- * Reads the prices and quantities of the best levels into {@link best}; `false` when a
- * level is not a pair of non-negative decimal strings.
+ * Reads the price and quantity of a level into `into`; `false` when the level is not a
+ * pair of non-negative decimal strings.
  */
-function readBest(bid: unknown, ask: unknown): boolean {
-  if (!readLevelAmount(bid, 0)) return false
-  best.bidPrice = read.units
-  best.bidPriceScale = read.scale
-  if (!readLevelAmount(bid, 1)) return false
-  best.bidQuantity = read.units
-  best.bidQuantityScale = read.scale
-  if (!readLevelAmount(ask, 0)) return false
-  best.askPrice = read.units
-  best.askPriceScale = read.scale
-  if (!readLevelAmount(ask, 1)) return false
-  best.askQuantity = read.units
-  best.askQuantityScale = read.scale
+function readLevel(level: unknown, into: LevelUnits): boolean {
+  if (!readLevelAmount(level, 0)) return false
+  into.price = read.units
+  into.priceScale = read.scale
+  if (!readLevelAmount(level, 1)) return false
+  into.quantity = read.units
+  into.quantityScale = read.scale
   return true
 }

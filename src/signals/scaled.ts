@@ -7,6 +7,8 @@
  * strings at each step.
  */
 
+import { trailingZerosAt } from '../decimal.js'
+
 /**
  * The units of a decimal: a safe integer as a `number` (never `-0`), else a `bigint`
  * (always outside the safe range: {@link narrow} keeps one form per value, so a zero is
@@ -128,13 +130,6 @@ export function readDecimal(text: string): boolean {
   return true
 }
 
-/** Index of the last char of `text` before `end` that is not `0`, plus one. */
-function withoutTrailingZerosEnd(text: string, end: number): number {
-  let at = end
-  while (at > 0 && text.charCodeAt(at - 1) === 48) at -= 1
-  return at
-}
-
 /**
  * The decimal text of `digits` (a magnitude, leading zeros allowed) with a point `scale`
  * digits from the right, in the normal form of src/decimal.ts: no leading zeros but the
@@ -149,11 +144,11 @@ export function placePoint(negative: boolean, digits: string, scale: number): st
     int = digits
   } else if (length > scale) {
     int = digits.slice(0, length - scale)
-    const end = withoutTrailingZerosEnd(digits, length)
+    const end = trailingZerosAt(digits)
     if (end > length - scale) frac = digits.slice(length - scale, end)
   } else {
     int = '0'
-    const end = withoutTrailingZerosEnd(digits, length)
+    const end = trailingZerosAt(digits)
     if (end > 0) frac = '0'.repeat(scale - length) + digits.slice(0, end)
   }
   let lead = 0
