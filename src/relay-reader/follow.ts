@@ -219,16 +219,12 @@ function readTail(reader: RelayReader, keys: RelayKeys, lane: StreamLane): Obser
   let last: string | undefined
   const wakeOn = { stream: keys.stream, after: () => last }
   return defer(() =>
-    readLoop<TailValue>(reader, lane, wakeOn, async (emit, stopped) => {
+    readLoop<TailValue>(reader, lane, wakeOn, async (emit) => {
       if (last === undefined) {
         last = await reader.connection.run((redis) => newestId(redis, keys.stream))
-        if (stopped()) return 'done'
         emit({ type: 'start', after: last })
       }
       const { entries, trimmedTo } = await readFrom(reader, keys, last)
-      // Unsubscribed while the read was out: the stream's health entry is gone, and a late
-      // `ok` would bring it back for good.
-      if (stopped()) return 'done'
       lane.ok()
       let after = last
       if (trimmedTo !== undefined) {
@@ -275,7 +271,6 @@ function catchUp<T>(
     }
     const after = at.delivered
     const { entries, trimmedTo } = await readFrom(reader, spec.keys, after)
-    if (stopped()) return 'done'
     lane.ok()
     if (trimmedTo !== undefined) {
       const error = trimmed(spec, after, trimmedTo)

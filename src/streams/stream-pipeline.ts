@@ -141,10 +141,14 @@ export function streamPipeline<T, R = T>(
   const shape = settings.shape ?? ((values: Observable<T>) => values as unknown as Observable<R>)
   const run = (runKey: string) =>
     defer(() => {
-      const lane = laneOf(context, runKey, settings.defaultPriority)
+      let live = true
+      const lane = laneOf(context, runKey, settings.defaultPriority, () => live)
       return source(lane).pipe(
         shape,
-        finalize(() => lane.pace.leave()),
+        finalize(() => {
+          live = false
+          lane.pace.leave()
+        }),
       )
     })
   if (settings.sharing === 'own') {
@@ -164,10 +168,16 @@ export function streamPipeline<T, R = T>(
   })
 }
 
+/**
+ * The lane of one run. Its reports reach the health board only while the run is `live`:
+ * an answer that comes back after the run ended (a request or a Redis read still out when
+ * the last subscriber left) must not bring back the entry its end removed.
+ */
 function laneOf(
   context: StreamContext,
   key: string,
   priority: StreamPriority | undefined,
+  live: () => boolean,
 ): StreamLane {
   const { backoff, health, scheduler } = context
   return {
@@ -177,12 +187,14 @@ function laneOf(
     retry: (onRetry) => ({
       ...backoff,
       onRetry: ({ attempt, delayMs, error }) => {
-        health.retrying(key, attempt, delayMs, error)
+        if (live()) health.retrying(key, attempt, delayMs, error)
         onRetry?.()
       },
       ...(scheduler ? { scheduler } : {}),
     }),
-    ok: () => health.ok(key),
+    ok: () => {
+      if (live()) health.ok(key)
+    },
     pace: context.pacer.join(key, priority),
   }
 }
