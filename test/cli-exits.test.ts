@@ -4,10 +4,10 @@
  * a closed pipe ends quietly with exit code 0, a usage error is one line naming the
  * command's `--help` (exit 2), a runtime failure one line with a hint (exit 1).
  */
-import { createServer } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { CLI_MAIN, type CliOutcome, cliEnv, cliOutcome, startCli } from './helpers/cli.js'
 import { cliFixture } from './helpers/cli-fixture.js'
+import { heldPort } from './helpers/ports.js'
 import { openTerminal, type Terminal } from './helpers/tmux.js'
 
 const fixture = cliFixture('venue-rx-exits-')
@@ -75,9 +75,8 @@ describe.concurrent('how the commands end', { timeout: 60_000 }, () => {
   })
 
   it('a bad flag, a bad value and a busy port: one line each on the screen', async () => {
-    const busy = createServer()
-    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve))
-    const port = (busy.address() as { port: number }).port
+    const busy = await heldPort()
+    const port = busy.port
     const terminal = await openTerminal(160, 20)
     try {
       expect(await onScreen(terminal, 1, `${CLI} simulate --port abc`)).toEqual({
@@ -98,7 +97,7 @@ describe.concurrent('how the commands end', { timeout: 60_000 }, () => {
       })
     } finally {
       await terminal.close()
-      await new Promise((resolve) => busy.close(resolve))
+      await busy.release()
     }
   })
 

@@ -6,12 +6,13 @@
  * going away is counted, bad ports are refused at the call and the port closes on close.
  * No sleeps: each step waits for a condition.
  */
-import { connect, createServer } from 'node:net'
+import { connect } from 'node:net'
 import type { Redis } from 'ioredis'
 import { describe, expect, it } from 'vitest'
 import { VenueInputError } from '../src/index.js'
 import { type Relay, startRelay } from '../src/relay.js'
 import { onCleanup } from './helpers/cleanups.js'
+import { heldPort } from './helpers/ports.js'
 import { startRedisServer } from './helpers/redis-server.js'
 import { QUICK, relayFixture } from './helpers/relay-fixture.js'
 import { count, recordRequests } from './helpers/simulator-venue.js'
@@ -234,10 +235,9 @@ describe('relay metrics', () => {
       /metricsHost needs metricsPort/,
     )
     // A port someone listens on already.
-    const taken = createServer()
-    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
-    onCleanup(() => new Promise<void>((resolve) => taken.close(() => resolve())))
-    const port = (taken.address() as { port: number }).port
+    const taken = await heldPort()
+    onCleanup(() => taken.release())
+    const port = taken.port
     const error = await startRelay({ ...base, metricsPort: port }).catch(
       (caught: unknown) => caught,
     )

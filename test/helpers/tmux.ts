@@ -13,6 +13,8 @@ import { ROOT } from './cli.js'
 
 const run = promisify(execFile)
 let servers = 0
+/** The longest a tmux command may take to answer (a loaded machine answers within 1 s). */
+const ANSWER_MS = 15_000
 
 /** A terminal of `width` × `height` cells. */
 export interface Terminal {
@@ -32,7 +34,10 @@ export interface Terminal {
 export async function openTerminal(width: number, height: number): Promise<Terminal> {
   servers += 1
   const socket = `venue-rx-test-${process.pid}-${servers}`
-  const tmux = (...args: string[]) => run('tmux', ['-L', socket, ...args], { cwd: ROOT })
+  // Bounded like every wait here: a tmux that stops answering fails the test with its
+  // command named instead of holding it to the test's own timeout.
+  const tmux = (...args: string[]) =>
+    run('tmux', ['-L', socket, ...args], { cwd: ROOT, timeout: ANSWER_MS })
   await tmux(
     '-f',
     '/dev/null',
@@ -74,6 +79,8 @@ export async function openTerminal(width: number, height: number): Promise<Termi
     },
     close: async () => {
       await tmux('kill-server').catch(() => undefined)
+      // The server gone, its client ends; if the kill failed, the client is ended here.
+      control.end()
       await control.closed
     },
   }
@@ -86,6 +93,8 @@ export async function openTerminal(width: number, height: number): Promise<Termi
  */
 function controlClient(socket: string): {
   command(line: string): Promise<string>
+  /** Ends the client (a no-op once it has ended). */
+  end(): void
   readonly closed: Promise<void>
 } {
   const child = spawn('tmux', ['-L', socket, '-C', 'attach-session', '-t', 't'], {
@@ -137,9 +146,27 @@ function controlClient(socket: string): {
       await Promise.race([ready, closed])
       if (ended) throw new Error(`tmux ${line}: client ended`)
       return new Promise((resolve, reject) => {
-        waiting.push({ resolve, reject, line })
+        const timer = setTimeout(
+          () => reject(new Error(`tmux ${line}: no answer in ${ANSWER_MS} ms`)),
+          ANSWER_MS,
+        )
+        const settle = () => clearTimeout(timer)
+        waiting.push({
+          resolve: (text) => {
+            settle()
+            resolve(text)
+          },
+          reject: (error) => {
+            settle()
+            reject(error)
+          },
+          line,
+        })
         child.stdin.write(`${line}\n`)
       })
+    },
+    end: () => {
+      if (!ended) child.kill()
     },
     closed,
   }
