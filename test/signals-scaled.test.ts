@@ -7,8 +7,9 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { applyBookEvent } from '../src/book/apply-book-event.js'
 import type { Level } from '../src/book/book-event.js'
-import { OrderBook } from '../src/book/order-book.js'
+import { OrderBook, sideChunks } from '../src/book/order-book.js'
 import { divideDecimal, isDecimal, normalizeDecimal } from '../src/decimal.js'
 import type { PublicTrade } from '../src/schemas/public-trade.js'
 import { EmaAverage } from '../src/signals/ema.js'
@@ -364,6 +365,119 @@ describe('the signals on scaled integers emit the strings of the string arithmet
       ),
       RUNS,
     )
+  })
+
+  it('imbalance over the books of one stream: the same values where a side keeps its chunks', () => {
+    // Books as a stream makes them, each from the one before by a delta: a side the delta
+    // leaves alone keeps its chunks (of 32 levels), and so does a chunk the delta does
+    // not touch; sides of up to 90 levels (three chunks) against counts around and past
+    // a chunk's length and past a whole side.
+    const change = fc.tuple(fc.nat({ max: 120 }), fc.nat({ max: 3 }))
+    const sideOf = (name: 'bids' | 'asks', ticks: ReadonlyMap<number, number>): Level[] =>
+      // Tick 0 is the best level of either side.
+      [...ticks]
+        .sort((a, b) => a[0] - b[0])
+        .map(([tick, size]) => [String(name === 'bids' ? 1000 - tick : 1001 + tick), `${size}`])
+    fc.assert(
+      fc.property(
+        fc.nat({ max: 90 }),
+        fc.nat({ max: 90 }),
+        fc.array(
+          fc.record({
+            bids: fc.array(change, { maxLength: 3 }),
+            asks: fc.array(change, { maxLength: 3 }),
+          }),
+          { maxLength: 12 },
+        ),
+        fc.constantFrom(1, 5, 31, 32, 33, 40, 64, 65, 100),
+        (bidCount, askCount, steps, levels) => {
+          const ticks = (count: number) =>
+            new Map(Array.from({ length: count }, (_, i) => [i, 1 + (i % 7)] as [number, number]))
+          const sides = { bids: ticks(bidCount), asks: ticks(askCount) }
+          let book = applyBookEvent(undefined, {
+            type: 'snapshot',
+            poolId: 0,
+            seq: 1,
+            timestamp: 0,
+            bids: sideOf('bids', sides.bids),
+            asks: sideOf('asks', sides.asks),
+            reason: 'initial',
+          })
+          const books = [book]
+          for (const [n, step] of steps.entries()) {
+            const touched = { bids: new Map<number, number>(), asks: new Map<number, number>() }
+            for (const name of ['bids', 'asks'] as const) {
+              // A size of 0 removes the level.
+              for (const [tick, size] of step[name]) {
+                touched[name].set(tick, size)
+                if (size === 0) sides[name].delete(tick)
+                else sides[name].set(tick, size)
+              }
+            }
+            book = applyBookEvent(book, {
+              type: 'delta',
+              poolId: 0,
+              seq: n + 2,
+              prevSeq: n + 1,
+              timestamp: n + 1,
+              bids: sideOf('bids', touched.bids),
+              asks: sideOf('asks', touched.asks),
+            })
+            books.push(book)
+          }
+          expect(runToError(books, imbalance(levels, { places: 6 }))).toEqual(
+            runToError(books, baselineImbalance(levels, 6)),
+          )
+        },
+      ),
+      RUNS,
+    )
+    // A side that loses its last chunk, or gains one, while the chunks before stay: 34 bids
+    // (chunks of 32 and 2) then the last two removed; 33 bids, 63 added at the end (the
+    // last chunk is full at 64), then one more (a chunk of its own). 200 levels counted.
+    const bidsFrom = (from: number, to: number, quantity = '1') =>
+      Array.from({ length: to - from }, (_, i): Level => [String(1000 - from - i), quantity])
+    const stream = (counts: readonly (readonly Level[])[]) => {
+      let book = applyBookEvent(undefined, {
+        type: 'snapshot',
+        poolId: 0,
+        seq: 1,
+        timestamp: 0,
+        bids: counts[0] ?? [],
+        asks: [['1001', '1']],
+        reason: 'initial',
+      })
+      const books = [book]
+      for (const [n, bids] of counts.slice(1).entries()) {
+        const seq = n + 2
+        book = applyBookEvent(book, {
+          type: 'delta',
+          poolId: 0,
+          seq,
+          prevSeq: seq - 1,
+          timestamp: seq,
+          bids,
+          asks: [],
+        })
+        books.push(book)
+      }
+      return books
+    }
+    const losing = stream([bidsFrom(0, 34), bidsFrom(32, 34, '0')])
+    const gaining = stream([bidsFrom(0, 33), bidsFrom(33, 96), bidsFrom(96, 97)])
+    const chunks = (book: OrderBook | undefined) => sideChunks(book as OrderBook, 'bids')
+    expect(chunks(losing[1])).toEqual([chunks(losing[0])[0]])
+    expect(chunks(gaining[2])).toHaveLength(3)
+    expect(chunks(gaining[2]).slice(0, 2)).toEqual(chunks(gaining[1]))
+    for (const books of [losing, gaining]) {
+      // (b - 1) / (b + 1) for b bids and one ask.
+      expect(runToError(books, imbalance(200, { places: 4 })).values).toEqual(
+        books.map((book) => {
+          const b = book.bids.length
+          return divideDecimal(String(b - 1), String(b + 1), 4)
+        }),
+      )
+    }
   })
 
   it('vwap: the same values, in and out of time order, and the same error at the same trade', () => {
