@@ -1,9 +1,10 @@
 /**
  * The exact signals through RxJS as a user runs them, `from(inputs).pipe(ema(20))`, in
  * values per second: `ema(20)`, `microprice()`, `imbalance(10)` and `vwap(60_000)` (18
- * decimals, the default), each beside the string-arithmetic implementation they replaced
- * (test/helpers/string-signals.ts) measured in the same run, and trading-signals' float
- * EMA through `indicator()` as the reference of a float indicator.
+ * decimals, the default), and with no target `tradeFlowImbalance(60_000)`, each beside the
+ * string-arithmetic implementation it replaced (test/helpers/string-signals.ts) measured in
+ * the same run, and trading-signals' float EMA through `indicator()` as the reference of a
+ * float indicator.
  *
  *   npx tsx bench/signals.ts [--json] [name]   (name: only the signals it is part of)
  *
@@ -11,8 +12,8 @@
  * with 4 to 8 decimals (`'1.0456'`, `'1.04561837'`); 2,000 order books of 50 levels a
  * side (prices with 6 decimals, quantities with 4), each the one before with one to three
  * levels among the best 12 of a side changed, removed or added by `applyBookEvent`; 2,000
- * trades (prices with 4 to 8 decimals, quantities with 1 to 4) 0 to 200 ms apart, about
- * 600 of them in the 60 s window; and, for `imbalance(10)` alone and with no target, 2,000
+ * trades (prices with 4 to 8 decimals, quantities with 1 to 4, buys and sells) 0 to 200 ms
+ * apart, about 600 of them in the 60 s window; and, for `imbalance(10)` alone and with no target, 2,000
  * books of 12 levels a side whose every quantity is new each book (its worst case: it
  * reads again each level whose text changed). Every run is one subscription over all of
  * an input list; both implementations are checked to emit the same strings first. Runs
@@ -20,12 +21,20 @@
  */
 import { from, type OperatorFunction } from 'rxjs'
 import { EMA } from 'trading-signals'
-import { ema, imbalance, indicator, microprice, vwap } from '../src/signals/index.js'
+import {
+  ema,
+  imbalance,
+  indicator,
+  microprice,
+  tradeFlowImbalance,
+  vwap,
+} from '../src/signals/index.js'
 import { mulberry32 } from '../test/helpers/random.js'
 import {
   baselineEma,
   baselineImbalance,
   baselineMicroprice,
+  baselineTradeFlowImbalance,
   baselineVwap,
 } from '../test/helpers/string-signals.js'
 import {
@@ -99,6 +108,10 @@ const freshBookList = freshBooks(random)
 
 /** The row of imbalance on books whose every quantity is new: no target. */
 const FRESH = 'imbalance(10), every quantity new'
+/** The row of tradeFlowImbalance: no target. */
+const FLOW = 'tradeFlowImbalance(60_000)'
+/** Rows measured without a target. */
+const UNTARGETED = new Set([FRESH, FLOW])
 
 const only = positionalArgs()[0]
 const chosen = (signal: string) => only === undefined || signal.includes(only)
@@ -153,12 +166,22 @@ const rows: Row[] = [
         ).row,
       ]
     : []),
+  ...(chosen(FLOW)
+    ? [
+        measure(
+          FLOW,
+          tradeList,
+          () => tradeFlowImbalance(60_000),
+          () => baselineTradeFlowImbalance(60_000),
+        ).row,
+      ]
+    : []),
 ]
 const floatEma = emaRun?.extra['tradingSignals']
 if (sink < 0) console.log(sink)
 
 const summaries: Summary[] = rows
-  .filter((row) => row.signal !== FRESH)
+  .filter((row) => !UNTARGETED.has(row.signal))
   .map((row) => ({
     figure: `${row.signal} through rxjs, exact, 18 decimals`,
     value: row.ours,
@@ -180,7 +203,7 @@ if (process.argv.includes('--json')) {
       count(row.ours),
       count(row.baseline),
       `${(row.ours / row.baseline).toFixed(2)}x`,
-      row.signal === FRESH ? '-' : '>= 1,000,000',
+      UNTARGETED.has(row.signal) ? '-' : '>= 1,000,000',
     ]),
   ])
   if (emaRun !== undefined && floatEma !== undefined) {

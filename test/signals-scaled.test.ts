@@ -13,7 +13,7 @@ import { OrderBook, sideChunks } from '../src/book/order-book.js'
 import { divideDecimal, isDecimal, normalizeDecimal } from '../src/decimal.js'
 import type { PublicTrade } from '../src/schemas/public-trade.js'
 import { EmaAverage } from '../src/signals/ema.js'
-import { ema, imbalance, microprice, vwap } from '../src/signals/index.js'
+import { ema, imbalance, microprice, tradeFlowImbalance, vwap } from '../src/signals/index.js'
 import {
   addUnits,
   formatUnits,
@@ -25,14 +25,16 @@ import {
   subtractUnits,
   type Units,
 } from '../src/signals/scaled.js'
-import { PairWindow, TradeWindow } from '../src/signals/trade-window.js'
+import { PairWindow } from '../src/signals/trade-window.js'
 import { bookOf, runToError } from './helpers/signals.js'
 import {
   baselineEma,
   baselineImbalance,
   baselineMicroprice,
+  baselineTradeFlowImbalance,
   baselineVwap,
   StringEmaAverage,
+  TradeWindow,
 } from './helpers/string-signals.js'
 
 const RUNS = { numRuns: 200 }
@@ -478,6 +480,50 @@ describe('the signals on scaled integers emit the strings of the string arithmet
         }),
       )
     }
+  })
+
+  /** Trades (sides as `side` gives them) and now and then an input no signal takes. */
+  const tradesOrJunk = (side: fc.Arbitrary<string>) =>
+    fc.oneof(
+      {
+        weight: 12,
+        arbitrary: fc
+          .record({
+            price: amount,
+            quantity: amount,
+            traded_at: fc.integer({ min: 0, max: 20 }),
+            side,
+          })
+          .map((trade) => ({ ...trade, buyer: 'b', seller: 's', pool_id: 1 }) as PublicTrade),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          { price: '1', quantity: '-1', traded_at: 1, side: 'buy' },
+          { price: '1', quantity: '1', traded_at: Number.NaN, side: 'sell' },
+          { price: 'x', quantity: '1', traded_at: 1, side: 'sell' },
+          { type: 'gap', poolId: 1, since: 0, until: 1 },
+          'x',
+        ) as fc.Arbitrary<unknown> as fc.Arbitrary<PublicTrade>,
+      },
+    )
+
+  it('tradeFlowImbalance: the same values, in and out of time order, and the same error at the same trade', () => {
+    fc.assert(
+      fc.property(
+        fc.array(tradesOrJunk(fc.constantFrom('buy', 'sell', 'buy', 'sell', 'hold')), {
+          maxLength: 12,
+        }),
+        fc.integer({ min: 1, max: 10 }),
+        fc.integer({ min: 0, max: 40 }),
+        (trades, windowMs, places) => {
+          expect(runToError(trades, tradeFlowImbalance(windowMs, { places }))).toEqual(
+            runToError(trades, baselineTradeFlowImbalance(windowMs, places)),
+          )
+        },
+      ),
+      RUNS,
+    )
   })
 
   it('vwap: the same values, in and out of time order, and the same error at the same trade', () => {

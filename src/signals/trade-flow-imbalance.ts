@@ -1,7 +1,7 @@
-import type { OperatorFunction } from 'rxjs'
-import { addDecimal, divideDecimal, isZeroDecimal, subtractDecimal } from '../decimal.js'
-import type { TradeInput } from './inputs.js'
-import { windowedTradeSignal } from './trade-window.js'
+import { defer, filter, map, type OperatorFunction } from 'rxjs'
+import { readChecked, type TradeInput, tradeOf } from './inputs.js'
+import { addUnits, quotientText, read, shiftUnits, subtractUnits } from './scaled.js'
+import { PairWindow, windowArguments } from './trade-window.js'
 
 /**
  * Options of {@link tradeFlowImbalance}.
@@ -51,16 +51,31 @@ export function tradeFlowImbalance(
   options?: TradeFlowImbalanceOptions,
   ...extra: unknown[]
 ): OperatorFunction<TradeInput, string> {
-  return windowedTradeSignal(
-    'tradeFlowImbalance',
-    [windowMs, options, extra],
-    true,
-    (trade) => (trade.side === 'buy' ? [trade.quantity, '0'] : ['0', trade.quantity]),
-    ([bought = '0', sold = '0'], places) => {
-      const total = addDecimal(bought, sold)
-      return isZeroDecimal(total)
-        ? undefined
-        : divideDecimal(subtractDecimal(bought, sold), total, places)
-    },
-  )
+  const { span, places } = windowArguments('tradeFlowImbalance', [windowMs, options, extra])
+  return (source) =>
+    defer(() => {
+      // Sums of the quantities bought (first) and sold (second) by the taker.
+      const window = new PairWindow(span)
+      return source.pipe(
+        map((input) => {
+          const trade = tradeOf('tradeFlowImbalance', input, true)
+          if (trade === undefined) return undefined
+          readChecked('tradeFlowImbalance', trade.quantity)
+          if (trade.side === 'buy') window.add(trade.traded_at, read.units, read.scale, 0, 0)
+          else window.add(trade.traded_at, 0, 0, read.units, read.scale)
+          let bought = window.first
+          let sold = window.second
+          if (window.firstScale > window.secondScale) {
+            sold = shiftUnits(sold, window.firstScale - window.secondScale)
+          } else {
+            bought = shiftUnits(bought, window.secondScale - window.firstScale)
+          }
+          const total = addUnits(bought, sold)
+          return total === 0
+            ? undefined
+            : quotientText(subtractUnits(bought, sold), total, 0, places)
+        }),
+        filter((out): out is string => out !== undefined),
+      )
+    })
 }

@@ -1,8 +1,9 @@
 /**
  * The string-arithmetic signals as they were before their scaled-integer paths (the code
  * of src/signals at that time, kept unchanged but for names): `ema`, `microprice`,
- * `imbalance` and `vwap` computing each step with the decimal-string functions of
- * src/decimal.ts. The reference of test/signals-scaled.test.ts (the scaled paths must
+ * `imbalance`, `vwap` and `tradeFlowImbalance` computing each step with the
+ * decimal-string functions of src/decimal.ts, the last two over the window of strings
+ * they shared (`TradeWindow`). The reference of test/signals-scaled.test.ts (the scaled paths must
  * emit the same strings) and the baseline of bench/signals.ts (measured in the same run).
  */
 import { concatMap, defer, filter, map, type OperatorFunction } from 'rxjs'
@@ -25,8 +26,56 @@ import {
   topLevels,
   tradeOf,
 } from '../../src/signals/inputs.js'
-// The string-arithmetic window, which tradeFlowImbalance still uses: vwap's baseline.
-import { TradeWindow } from '../../src/signals/trade-window.js'
+
+interface Entry {
+  readonly at: number
+  readonly amounts: readonly string[]
+}
+
+/**
+ * Running exact sums of amounts over a window of trade time: an entry at `at` counts while
+ * `at > latest - windowMs`, `latest` being the newest time added (so the window is
+ * `(latest - windowMs, latest]`, on the trades' own clock, never the wall clock). Entries
+ * may come out of time order: a late one counts while it is inside the window.
+ */
+export class TradeWindow {
+  readonly #windowMs: number
+  #entries: Entry[] = []
+  #sums: string[]
+  #latest = Number.NEGATIVE_INFINITY
+  #oldest = Number.POSITIVE_INFINITY
+
+  constructor(windowMs: number, width: number) {
+    this.#windowMs = windowMs
+    this.#sums = Array.from({ length: width }, () => '0')
+  }
+
+  /** Adds an entry, drops what fell out of the window, and returns the sums. */
+  add(at: number, amounts: readonly string[]): readonly string[] {
+    this.#latest = Math.max(this.#latest, at)
+    const cutoff = this.#latest - this.#windowMs
+    if (at > cutoff) {
+      this.#entries.push({ at, amounts })
+      this.#sums = this.#sums.map((sum, i) => addDecimal(sum, amounts[i] ?? '0'))
+      this.#oldest = Math.min(this.#oldest, at)
+    }
+    if (this.#oldest <= cutoff) {
+      const kept: Entry[] = []
+      let oldest = Number.POSITIVE_INFINITY
+      for (const entry of this.#entries) {
+        if (entry.at > cutoff) {
+          kept.push(entry)
+          oldest = Math.min(oldest, entry.at)
+        } else {
+          this.#sums = this.#sums.map((sum, i) => subtractDecimal(sum, entry.amounts[i] ?? '0'))
+        }
+      }
+      this.#entries = kept
+      this.#oldest = oldest
+    }
+    return this.#sums
+  }
+}
 
 /** `innerPlaces` of before. */
 function innerPlaces(period: number, places: number): number {
@@ -131,6 +180,32 @@ export function baselineVwap(
             trade.quantity,
           ])
           return isZeroDecimal(volume) ? undefined : divideDecimal(turnover, volume, places)
+        }),
+        filter((out): out is string => out !== undefined),
+      )
+    })
+}
+
+/** `tradeFlowImbalance(windowMs, { places })` of before. */
+export function baselineTradeFlowImbalance(
+  windowMs: number,
+  places = DEFAULT_PLACES,
+): OperatorFunction<TradeInput, string> {
+  return (source) =>
+    defer(() => {
+      const window = new TradeWindow(windowMs, 2)
+      return source.pipe(
+        map((input) => {
+          const trade = tradeOf('tradeFlowImbalance', input, true)
+          if (trade === undefined) return undefined
+          const [bought = '0', sold = '0'] = window.add(
+            trade.traded_at,
+            trade.side === 'buy' ? [trade.quantity, '0'] : ['0', trade.quantity],
+          )
+          const total = addDecimal(bought, sold)
+          return isZeroDecimal(total)
+            ? undefined
+            : divideDecimal(subtractDecimal(bought, sold), total, places)
         }),
         filter((out): out is string => out !== undefined),
       )
