@@ -17,6 +17,7 @@ import {
   normalizeDecimal,
   subtractDecimal,
 } from '../../src/decimal.js'
+import type { PublicTrade } from '../../src/schemas/public-trade.js'
 import { bookSignal } from '../../src/signals/book-signal.js'
 import { DEFAULT_PLACES, type DecimalLike } from '../../src/signals/checks.js'
 import {
@@ -163,27 +164,46 @@ export function baselineImbalance(
   })
 }
 
-/** `vwap(windowMs, { places })` of before. */
-export function baselineVwap(
+/**
+ * A signal of before over a window of trade time: per subscription, `amounts(trade)`
+ * summed in a {@link TradeWindow}, and `value(sums)` emitted after each trade (`gap`
+ * events and `undefined` values skipped).
+ */
+function windowedBaseline(
+  method: string,
   windowMs: number,
-  places = DEFAULT_PLACES,
+  withSide: boolean,
+  amounts: (trade: PublicTrade) => readonly string[],
+  value: (sums: readonly string[]) => string | undefined,
 ): OperatorFunction<TradeInput, string> {
   return (source) =>
     defer(() => {
       const window = new TradeWindow(windowMs, 2)
       return source.pipe(
         map((input) => {
-          const trade = tradeOf('vwap', input, false)
-          if (trade === undefined) return undefined
-          const [turnover = '0', volume = '0'] = window.add(trade.traded_at, [
-            multiplyDecimal(trade.price, trade.quantity),
-            trade.quantity,
-          ])
-          return isZeroDecimal(volume) ? undefined : divideDecimal(turnover, volume, places)
+          const trade = tradeOf(method, input, withSide)
+          return trade === undefined
+            ? undefined
+            : value(window.add(trade.traded_at, amounts(trade)))
         }),
         filter((out): out is string => out !== undefined),
       )
     })
+}
+
+/** `vwap(windowMs, { places })` of before. */
+export function baselineVwap(
+  windowMs: number,
+  places = DEFAULT_PLACES,
+): OperatorFunction<TradeInput, string> {
+  return windowedBaseline(
+    'vwap',
+    windowMs,
+    false,
+    (trade) => [multiplyDecimal(trade.price, trade.quantity), trade.quantity],
+    ([turnover = '0', volume = '0']) =>
+      isZeroDecimal(volume) ? undefined : divideDecimal(turnover, volume, places),
+  )
 }
 
 /** `tradeFlowImbalance(windowMs, { places })` of before. */
@@ -191,23 +211,16 @@ export function baselineTradeFlowImbalance(
   windowMs: number,
   places = DEFAULT_PLACES,
 ): OperatorFunction<TradeInput, string> {
-  return (source) =>
-    defer(() => {
-      const window = new TradeWindow(windowMs, 2)
-      return source.pipe(
-        map((input) => {
-          const trade = tradeOf('tradeFlowImbalance', input, true)
-          if (trade === undefined) return undefined
-          const [bought = '0', sold = '0'] = window.add(
-            trade.traded_at,
-            trade.side === 'buy' ? [trade.quantity, '0'] : ['0', trade.quantity],
-          )
-          const total = addDecimal(bought, sold)
-          return isZeroDecimal(total)
-            ? undefined
-            : divideDecimal(subtractDecimal(bought, sold), total, places)
-        }),
-        filter((out): out is string => out !== undefined),
-      )
-    })
+  return windowedBaseline(
+    'tradeFlowImbalance',
+    windowMs,
+    true,
+    (trade) => (trade.side === 'buy' ? [trade.quantity, '0'] : ['0', trade.quantity]),
+    ([bought = '0', sold = '0']) => {
+      const total = addDecimal(bought, sold)
+      return isZeroDecimal(total)
+        ? undefined
+        : divideDecimal(subtractDecimal(bought, sold), total, places)
+    },
+  )
 }
