@@ -7,6 +7,7 @@ import {
   type Venue,
   VenueInputError,
   VenueNetworkError,
+  type VenueResponseError,
 } from '../src/index.js'
 import { ENDPOINTS } from '../src/rest/endpoints.js'
 import * as fixtures from './helpers/fixtures.js'
@@ -425,6 +426,30 @@ describe('redaction holds at every entry point, for any key length', () => {
     } finally {
       await broken.close()
       await new Promise<void>((resolve) => raw.close(() => resolve()))
+    }
+  })
+
+  it("a key found in the library's own words of a schema issue (its message, its path) is redacted there too", async () => {
+    // An order answer with none of its fields: among the issues, `side` and `type` say
+    // "expected one of 0|1", and one has the path ['pool_symbol'].
+    current.server.handle(() => ok({}))
+    for (const [key, marked] of [
+      ['|', (issue: { message: string }) => issue.message.includes('0[redacted]1')],
+      ['pool_symbol', (issue: { path: readonly PropertyKey[] }) => issue.path[0] === '[redacted]'],
+    ] as const) {
+      const odd = createVenue({ baseUrl: current.server.url, apiKey: key })
+      try {
+        const error = expectVenueError(
+          await rejectionOf(odd.rest.order('1-7-0')),
+          'VENUE_RESPONSE',
+        ) as VenueResponseError
+        expect(leakedIn(error, key)).toEqual([])
+        expect(error.issues.some(marked), key).toBe(true)
+        // Rendered again, not emptied: one issue per field of an order.
+        expect(error.issues.length).toBeGreaterThan(10)
+      } finally {
+        await odd.close()
+      }
     }
   })
 

@@ -1,4 +1,4 @@
-import type { VenueErrorOptions } from './venue-error.js'
+import type { Redactor, VenueErrorOptions } from './venue-error.js'
 import { VenueError } from './venue-error.js'
 
 /**
@@ -94,5 +94,25 @@ export class VenueResponseError extends VenueError {
     this.retryable = problem === 'json' || problem === 'envelope'
     this.status = info.status
     this.issues = info.issues ?? []
+  }
+
+  /**
+   * Also removes the secret from the issues: their messages and the names in their paths,
+   * the library's words included (a key of one character may be a character of them).
+   * @internal
+   */
+  override redactWith(redactor: Redactor): void {
+    super.redactWith(redactor)
+    const holds = (issue: VenueResponseIssue) =>
+      redactor.occursIn(issue.message) ||
+      issue.path.some((part) => typeof part === 'string' && redactor.occursIn(part))
+    if (!this.issues.some(holds)) return
+    // Rewritten in place, as the message is: the error stays the one that was thrown.
+    const writable = this as { issues: readonly VenueResponseIssue[] }
+    writable.issues = this.issues.map((issue) => ({
+      ...issue,
+      path: issue.path.map((part) => (typeof part === 'string' ? redactor.redact(part) : part)),
+      message: redactor.redact(issue.message),
+    }))
   }
 }

@@ -220,7 +220,9 @@ function redactIssues(
   return issues.map((issue) => ({
     // Paths are made of the schema's own keys and array indices, never of venue text.
     path: [...issue.path],
-    // The library's own words are kept as they are; only the venue's value is redacted.
+    // The venue's value is redacted here. The library's own words (and path) are kept,
+    // unless the key occurs in them (a key of one character, say): the error's own
+    // redaction removes it there with the rest (`VenueResponseError.redactWith`).
     message: `${issue.message}${received(issue.input, redact)}`,
     code: issue.code,
   }))
