@@ -17,6 +17,7 @@
  *
  * Sizes: `FUZZ_RUNS` (runs per property) and `FUZZ_SEED`; see test/fuzz/config.ts.
  */
+import { runInNewContext } from 'node:vm'
 import fc from 'fast-check'
 import { isObservable, type Observable } from 'rxjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -234,6 +235,45 @@ describe('regressions', () => {
     const error = thrownBy(() => venue.watchDepth(1, { poolId: 2 } as never))
     expect(error).toBeInstanceOf(VenueInputError)
     expect((error as VenueInputError).argument).toBe('poolId')
+  })
+
+  // A RegExp as the options was read by name: its prototype's `source` ('x') was taken
+  // for the option, while its keys (none) said there was no option (FUZZ_SEED=77).
+  it('options or arguments that are no plain object are refused by kind; plain ones of another realm are not', async () => {
+    const error = thrownBy(() => venue.watchKlines(0, '1m', /x/ as never))
+    expect(error).toBeInstanceOf(VenueInputError)
+    expect((error as VenueInputError).argument).toBe('options')
+    expect((error as Error).message).toBe(
+      'watchKlines: options must be an object ({ ... }) with source, since (got a RegExp)',
+    )
+    class Options {
+      get source() {
+        return 'v1'
+      }
+    }
+    for (const options of [new Date(0), new Options(), new Map()]) {
+      expect(thrownBy(() => venue.watchTrades(0, options as never))).toBeInstanceOf(VenueInputError)
+      await expect(venue.rest.historyOrders(options as never)).rejects.toThrow(
+        /historyOrders: arguments must be an object/,
+      )
+      await expect(venue.rest.ping(options as never)).rejects.toThrow(/must be \{ signal \}/)
+    }
+    expect(String(thrownBy(() => venue.watchTrades(0, new Options() as never)))).toContain(
+      '(got an object of a class)',
+    )
+    // An object literal of another realm (a vm context) and one without a prototype.
+    const bare = <T extends object>(fields: T): T => Object.assign(Object.create(null), fields)
+    const options = runInNewContext("({ source: 'v1' })") as { source: 'v1' }
+    const args = runInNewContext("({ poolId: 0, interval: '1m', source: 'v1' })") as {
+      poolId: 0
+      interval: '1m'
+    }
+    for (const given of [options, bare(options)]) {
+      expect(thrownBy(() => venue.watchKlines(0, '1m', given))).toBeUndefined()
+    }
+    for (const given of [args, bare(args)]) {
+      expect(Array.isArray(await venue.rest.klines(given))).toBe(true)
+    }
   })
 
   it("watchDepth('not-a-pool', {}) throws VenueInputError", () => {

@@ -1,6 +1,6 @@
 import { isObservable, type Observable, type Subscription } from 'rxjs'
 import { VenueInputError } from '../errors/venue-input-error.js'
-import { failArgument, knownKeys } from '../rest/index.js'
+import { failArgument, isPlainObject, knownKeys } from '../rest/index.js'
 
 /**
  * What {@link toAsyncIterable} does when values arrive faster than the loop takes them.
@@ -78,8 +78,9 @@ export function toAsyncIterable<T>(
   if (!isObservable(source)) {
     failArgument(METHOD, 'source', 'must be an Observable', source)
   }
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new VenueInputError('options', `${METHOD}: options must be an object`)
+  // (Checked as unknown: the options keep their declared type below.)
+  if (!isPlainObject(options as unknown)) {
+    throw new VenueInputError('options', `${METHOD}: options must be an object ({ ... })`)
   }
   // A misspelt `bufer` must not silently leave the default buffer in place.
   knownKeys(METHOD, options, OPTION_NAMES)

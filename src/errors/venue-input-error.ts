@@ -30,12 +30,26 @@ function show(value: unknown, redactor: Redactor | undefined, whole = false): st
       !whole && text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text,
     )
   }
-  if (typeof value === 'object' && value !== null)
-    return Array.isArray(value) ? 'an array' : 'an object'
+  if (typeof value === 'object' && value !== null) {
+    // A tag is the object's own word (Symbol.toStringTag): redacted as a quote is.
+    const kind = objectKind(value)
+    return redactor === undefined ? kind : redactor.redact(kind)
+  }
   if (typeof value === 'function') return 'a function'
   if (typeof value === 'symbol') return 'a symbol'
   const text = String(value)
   return redactor === undefined ? text : redactor.redact(text)
+}
+
+/** An object by kind: `an array`, `an object` (a plain one), `a RegExp`, `an object of a class`. */
+function objectKind(value: object): string {
+  if (Array.isArray(value)) return 'an array'
+  const prototype: unknown = Object.getPrototypeOf(value)
+  if (prototype === null || Object.getPrototypeOf(prototype) === null) return 'an object'
+  // The built-in kinds by their tag (`[object RegExp]`); a class's own name is not shown.
+  const tag = /^\[object ([A-Za-z]+)\]$/.exec(Object.prototype.toString.call(value))?.[1]
+  if (tag === undefined || tag === 'Object') return 'an object of a class'
+  return `${/^[AEIOU]/.test(tag) ? 'an' : 'a'} ${tag}`
 }
 
 /**

@@ -4,7 +4,7 @@ import type { CursorProgress } from '../core/paginate-cursor.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { type RelayScope, relayKeys } from '../redis/redis.js'
 import { type RelayStream, relayStreamName } from '../redis/stream-names.js'
-import { checkPoolId, checkSource, unsignedId } from '../rest/index.js'
+import { checkPoolId, checkSource, isPlainObject, unsignedId } from '../rest/index.js'
 import type { PoolSummary } from '../schemas/pool-summary.js'
 import type { TradeDetail } from '../schemas/trade-detail.js'
 import type { Transfer } from '../schemas/transfer.js'
@@ -64,7 +64,7 @@ export function relayStreams(reader: RelayReader, scope: RelayScope): StreamSet 
   // relay publishes (`source`, when it is the venue's own).
   const relayedOptions = (method: string, options: unknown, honoured: readonly string[]) => {
     if (options === undefined) return
-    if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    if (!isPlainObject(options)) {
       const what = honoured.length > 0 ? ` with ${honoured.join(', ')}` : ''
       throw new VenueInputError('options', `${method}: options must be an object${what}`)
     }

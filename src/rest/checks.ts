@@ -128,13 +128,24 @@ export function knownKeys(method: string, args: object, allowed: readonly string
   }
 }
 
-/** The arguments object itself: an object or absent. */
+/**
+ * Whether `value` is a plain object, `{ ... }` or `Object.create(null)` (of any realm):
+ * arguments and options are read by name, and an object of a class brings names of its
+ * own prototype (a RegExp's `source`, say) that its keys do not show.
+ */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false
+  const prototype: unknown = Object.getPrototypeOf(value)
+  return prototype === null || Object.getPrototypeOf(prototype) === null
+}
+
+/** The arguments object itself: a plain object or absent. */
 export function argsObject(method: string, value: unknown): Record<string, unknown> {
   if (value === undefined) return {}
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new VenueInputError('args', `${method}: arguments must be an object`)
+  if (!isPlainObject(value)) {
+    throw new VenueInputError('args', `${method}: arguments must be an object ({ ... })`)
   }
-  return value as Record<string, unknown>
+  return value
 }
 
 /** `source`: `'v2'` or `'v1'`; absent (`undefined`, never `null`) takes `fallback`. */

@@ -31,7 +31,7 @@ import type {
   TradesArgs,
   TransfersArgs,
 } from './args.js'
-import { source as checkSource } from './checks.js'
+import { source as checkSource, isPlainObject } from './checks.js'
 import { ENDPOINTS, type Endpoint } from './endpoints.js'
 import { interpretResponse, type VenueResult } from './interpret-response.js'
 import type { ParamNames } from './param-names.js'
@@ -250,7 +250,7 @@ function notFoundHints(
  */
 function callSignal(method: string, callOptions: unknown): AbortSignal | undefined {
   if (callOptions === undefined) return undefined
-  if (typeof callOptions !== 'object' || callOptions === null || Array.isArray(callOptions)) {
+  if (!isPlainObject(callOptions)) {
     throw new VenueInputError('options', `${method}: the last argument must be { signal }`)
   }
   for (const name of Object.keys(callOptions)) {

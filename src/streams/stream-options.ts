@@ -1,6 +1,6 @@
 import type { StreamPriority } from '../core/poll-pacer.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
-import { failArgument as fail, knownKeys } from '../rest/index.js'
+import { failArgument as fail, isPlainObject, knownKeys } from '../rest/index.js'
 
 /**
  * Checks of the options objects of the `watch...` methods, run at the call: each failure
@@ -8,8 +8,8 @@ import { failArgument as fail, knownKeys } from '../rest/index.js'
  */
 
 /**
- * The options object of `method`: absent, or an object whose keys are all in `allowed`
- * (a misspelt `pool_id` must not silently follow every pool).
+ * The options object of `method`: absent, or a plain object whose keys are all in
+ * `allowed` (a misspelt `pool_id` must not silently follow every pool).
  */
 export function streamOptions(
   method: string,
@@ -17,11 +17,11 @@ export function streamOptions(
   allowed: readonly string[],
 ): Record<string, unknown> {
   if (value === undefined) return {}
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return fail(method, 'options', `must be an object with ${allowed.join(', ')}`, value)
+  if (!isPlainObject(value)) {
+    return fail(method, 'options', `must be an object ({ ... }) with ${allowed.join(', ')}`, value)
   }
   knownKeys(method, value, allowed)
-  return value as Record<string, unknown>
+  return value
 }
 
 /** `checkpoint`: absent, or an object with `load()` and `save(cursor)` functions. */

@@ -128,7 +128,14 @@ const FEED_OPTIONS: OptionRules = {
 /** Problems of an options object: `options` itself, unknown names, wrong values. */
 function optionProblems(value: unknown, rules: OptionRules, problems: Set<string>): void {
   if (value === undefined) return
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  // A plain object only (`{ ... }` or no prototype): an object of a class (a RegExp, a
+  // Date) brings names of its prototype that its own keys do not show.
+  const prototype: unknown =
+    typeof value === 'object' && value !== null ? Object.getPrototypeOf(value) : undefined
+  if (
+    prototype === undefined ||
+    (prototype !== null && Object.getPrototypeOf(prototype) !== null)
+  ) {
     problems.add('options')
     return
   }
