@@ -15,6 +15,8 @@ const run = promisify(execFile)
 let servers = 0
 /** The longest a tmux command may take to answer (a loaded machine answers within 1 s). */
 const ANSWER_MS = 15_000
+/** The longest the first command of a control client may take before another is tried. */
+const FIRST_ANSWER_MS = 5_000
 
 /** A terminal of `width` × `height` cells. */
 export interface Terminal {
@@ -52,9 +54,19 @@ export async function openTerminal(width: number, height: number): Promise<Termi
     '-c',
     ROOT,
   )
-  const control = controlClient(socket)
+  let control = controlClient(socket)
   // No %output notifications: the client is there to run commands, not to mirror the pane.
-  await control.command('refresh-client -f no-output')
+  // A control client once never answered this first command (a loaded full run: the test
+  // hung until its own timeout, the pane showing the shell's prompt and nothing typed), so
+  // it is bounded more tightly and, that once, a second client is attached in its place.
+  try {
+    await control.command('refresh-client -f no-output', FIRST_ANSWER_MS)
+  } catch {
+    control.end()
+    await control.closed
+    control = controlClient(socket)
+    await control.command('refresh-client -f no-output')
+  }
   const screen = (options: { colours?: boolean } = {}) =>
     control.command(`capture-pane -p ${options.colours ? '-e ' : ''}-t t`)
   return {
@@ -92,7 +104,8 @@ export async function openTerminal(width: number, height: number): Promise<Termi
  * were sent; the blocks of commands it did not send (flag 0) and notifications are skipped.
  */
 function controlClient(socket: string): {
-  command(line: string): Promise<string>
+  /** Runs `line`; rejects after `ms` without an answer (ANSWER_MS by default). */
+  command(line: string, ms?: number): Promise<string>
   /** Ends the client (a no-op once it has ended). */
   end(): void
   readonly closed: Promise<void>
@@ -142,29 +155,31 @@ function controlClient(socket: string): {
     for (const next of waiting.splice(0)) next.reject(new Error(`tmux ${next.line}: client ended`))
   })
   return {
-    command: async (line) => {
-      await Promise.race([ready, closed])
-      if (ended) throw new Error(`tmux ${line}: client ended`)
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`tmux ${line}: no answer in ${ANSWER_MS} ms`)),
-          ANSWER_MS,
-        )
+    command: (line, ms = ANSWER_MS) =>
+      new Promise((resolve, reject) => {
+        // From the call: the wait for the client to attach counts too.
+        const timer = setTimeout(() => reject(new Error(`tmux ${line}: no answer in ${ms} ms`)), ms)
         const settle = () => clearTimeout(timer)
-        waiting.push({
-          resolve: (text) => {
+        void Promise.race([ready, closed]).then(() => {
+          if (ended) {
             settle()
-            resolve(text)
-          },
-          reject: (error) => {
-            settle()
-            reject(error)
-          },
-          line,
+            reject(new Error(`tmux ${line}: client ended`))
+            return
+          }
+          waiting.push({
+            resolve: (text) => {
+              settle()
+              resolve(text)
+            },
+            reject: (error) => {
+              settle()
+              reject(error)
+            },
+            line,
+          })
+          child.stdin.write(`${line}\n`)
         })
-        child.stdin.write(`${line}\n`)
-      })
-    },
+      }),
     end: () => {
       if (!ended) child.kill()
     },
