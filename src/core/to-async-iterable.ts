@@ -1,6 +1,7 @@
 import { isObservable, type Observable, type Subscription } from 'rxjs'
 import { VenueInputError } from '../errors/venue-input-error.js'
-import { failArgument, isPlainObject, knownKeys } from '../rest/index.js'
+import { isPlainObject } from '../plain-object.js'
+import { failArgument, knownKeys } from '../rest/index.js'
 
 /**
  * What {@link toAsyncIterable} does when values arrive faster than the loop takes them.

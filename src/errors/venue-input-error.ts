@@ -1,3 +1,4 @@
+import { isPlainObject } from '../plain-object.js'
 import { type Redactor, VenueError, type VenueErrorOptions } from './venue-error.js'
 
 /**
@@ -44,8 +45,7 @@ function show(value: unknown, redactor: Redactor | undefined, whole = false): st
 /** An object by kind: `an array`, `an object` (a plain one), `a RegExp`, `an object of a class`. */
 function objectKind(value: object): string {
   if (Array.isArray(value)) return 'an array'
-  const prototype: unknown = Object.getPrototypeOf(value)
-  if (prototype === null || Object.getPrototypeOf(prototype) === null) return 'an object'
+  if (isPlainObject(value)) return 'an object'
   // The built-in kinds by their tag (`[object RegExp]`); a class's own name is not shown.
   const tag = /^\[object ([A-Za-z]+)\]$/.exec(Object.prototype.toString.call(value))?.[1]
   if (tag === undefined || tag === 'Object') return 'an object of a class'

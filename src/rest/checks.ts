@@ -1,5 +1,6 @@
 import { compareDecimal, isDecimal, numberToDecimalString } from '../decimal.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
+import { isPlainObject } from '../plain-object.js'
 import type { MarketDataSource } from './args.js'
 
 /**
@@ -126,17 +127,6 @@ export function knownKeys(method: string, args: object, allowed: readonly string
       })
     }
   }
-}
-
-/**
- * Whether `value` is a plain object, `{ ... }` or `Object.create(null)` (of any realm):
- * arguments and options are read by name, and an object of a class brings names of its
- * own prototype (a RegExp's `source`, say) that its keys do not show.
- */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false
-  const prototype: unknown = Object.getPrototypeOf(value)
-  return prototype === null || Object.getPrototypeOf(prototype) === null
 }
 
 /** The arguments object itself: a plain object or absent. */

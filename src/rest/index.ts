@@ -11,7 +11,6 @@ export type * from './args.js'
 // the REST method it calls would.
 export {
   fail as failArgument,
-  isPlainObject,
   knownKeys,
   pathSegment as checkPathSegment,
   poolId as checkPoolId,

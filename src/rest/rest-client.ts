@@ -4,6 +4,7 @@ import { VenueAuthError } from '../errors/venue-auth-error.js'
 import { redactError } from '../errors/venue-error.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { VenueNotFoundError } from '../errors/venue-not-found-error.js'
+import { isPlainObject } from '../plain-object.js'
 import type { AccountInfo } from '../schemas/account-info.js'
 import type { Balance } from '../schemas/balance.js'
 import type { Depth } from '../schemas/depth.js'
@@ -31,7 +32,7 @@ import type {
   TradesArgs,
   TransfersArgs,
 } from './args.js'
-import { source as checkSource, isPlainObject } from './checks.js'
+import { source as checkSource } from './checks.js'
 import { ENDPOINTS, type Endpoint } from './endpoints.js'
 import { interpretResponse, type VenueResult } from './interpret-response.js'
 import type { ParamNames } from './param-names.js'

@@ -12,18 +12,13 @@
  */
 
 import { isDecimal, isDigit, withinMaxId } from '../decimal.js'
+import { isPlainObject } from '../plain-object.js'
 import type { Balance, BalanceLock } from './balance.js'
 import type { Depth, Level } from './depth.js'
 import type { Envelope } from './envelope.js'
 import { JsonTally } from './json-tally.js'
 import { isNegativeDecimal, MILLISECONDS_THRESHOLD, timestampMillis } from './primitives.js'
 import type { TradeDetail } from './trade-detail.js'
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
-  const prototype = Object.getPrototypeOf(value)
-  return prototype === Object.prototype || prototype === null
-}
 
 /** How far ahead in the known side a level's price is looked for (levels gone since). */
 const LOOK_AHEAD = 3

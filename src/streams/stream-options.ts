@@ -1,6 +1,7 @@
 import type { StreamPriority } from '../core/poll-pacer.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
-import { failArgument as fail, isPlainObject, knownKeys } from '../rest/index.js'
+import { isPlainObject } from '../plain-object.js'
+import { failArgument as fail, knownKeys } from '../rest/index.js'
 
 /**
  * Checks of the options objects of the `watch...` methods, run at the call: each failure
