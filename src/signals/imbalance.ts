@@ -2,7 +2,7 @@ import { defer, distinctUntilChanged, map, type OperatorFunction } from 'rxjs'
 import { type OrderBook, sideChunks } from '../book/order-book.js'
 import { integerFrom, noExtraArguments, optionsObject, placesOption } from './checks.js'
 import { orderBook, readLevelAmount, topLevels } from './inputs.js'
-import { addUnits, quotientText, read, shiftUnits, subtractUnits, type Units } from './scaled.js'
+import { addUnits, imbalanceText, read, shiftUnits, type Units } from './scaled.js'
 
 /**
  * Options of {@link imbalance}.
@@ -200,13 +200,9 @@ export function imbalance(
         map((input) => {
           const book = orderBook('imbalance', input)
           if (!bidSide.read(book) || !askSide.read(book)) fail(book, count)
-          let bids = bidSide.units
-          let asks = askSide.units
-          if (bidSide.scale > askSide.scale) asks = shiftUnits(asks, bidSide.scale - askSide.scale)
-          else bids = shiftUnits(bids, askSide.scale - bidSide.scale)
-          const total = addUnits(bids, asks)
-          if (total === 0) return null
-          return quotientText(subtractUnits(bids, asks), total, 0, places)
+          const { units: bids, scale: bidScale } = bidSide
+          const { units: asks, scale: askScale } = askSide
+          return imbalanceText(bids, bidScale, asks, askScale, places) ?? null
         }),
         distinctUntilChanged(),
       )

@@ -234,6 +234,24 @@ export function quotientText(n: Units, d: Units, shift: number, places: number):
   return bigQuotientText(BigInt(n), BigInt(d), shift + places, places)
 }
 
+/**
+ * `(a - b) / (a + b)` of two non-negative amounts, `a` in units of 10^-aScale and `b` of
+ * 10^-bScale, rounded half to even to `places` decimals (the imbalance of bids against
+ * asks, of buys against sells); `undefined` when both are 0.
+ */
+export function imbalanceText(
+  a: Units,
+  aScale: number,
+  b: Units,
+  bScale: number,
+  places: number,
+): string | undefined {
+  const x = aScale < bScale ? shiftUnits(a, bScale - aScale) : a
+  const y = bScale < aScale ? shiftUnits(b, aScale - bScale) : b
+  const total = addUnits(x, y)
+  return total === 0 ? undefined : quotientText(subtractUnits(x, y), total, 0, places)
+}
+
 /** Digits per chunk of a long division by `divisor`: the remainder × 10^chunk < 2^52. */
 function chunkFor(divisor: number): number {
   let chunk = 0

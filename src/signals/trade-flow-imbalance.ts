@@ -1,6 +1,6 @@
 import { defer, filter, map, type OperatorFunction } from 'rxjs'
 import { readChecked, type TradeInput, tradeOf } from './inputs.js'
-import { addUnits, quotientText, read, shiftUnits, subtractUnits } from './scaled.js'
+import { imbalanceText, read } from './scaled.js'
 import { PairWindow, windowArguments } from './trade-window.js'
 
 /**
@@ -63,17 +63,14 @@ export function tradeFlowImbalance(
           readChecked('tradeFlowImbalance', trade.quantity)
           if (trade.side === 'buy') window.add(trade.traded_at, read.units, read.scale, 0, 0)
           else window.add(trade.traded_at, 0, 0, read.units, read.scale)
-          let bought = window.first
-          let sold = window.second
-          if (window.firstScale > window.secondScale) {
-            sold = shiftUnits(sold, window.firstScale - window.secondScale)
-          } else {
-            bought = shiftUnits(bought, window.secondScale - window.firstScale)
-          }
-          const total = addUnits(bought, sold)
-          return total === 0
-            ? undefined
-            : quotientText(subtractUnits(bought, sold), total, 0, places)
+          // Bought against sold.
+          return imbalanceText(
+            window.first,
+            window.firstScale,
+            window.second,
+            window.secondScale,
+            places,
+          )
         }),
         filter((out): out is string => out !== undefined),
       )
