@@ -26,6 +26,7 @@ import {
   type Units,
 } from '../src/signals/scaled.js'
 import { PairWindow } from '../src/signals/trade-window.js'
+import { delta, snapshot } from './helpers/book-fixtures.js'
 import { bookOf, runToError } from './helpers/signals.js'
 import {
   baselineEma,
@@ -369,6 +370,23 @@ describe('the signals on scaled integers emit the strings of the string arithmet
     )
   })
 
+  /** Bids and asks of a snapshot or a delta. */
+  type Sides = readonly [bids: readonly Level[], asks: readonly Level[]]
+
+  /** The books of one stream: `first` as its snapshot, then each of `deltas` in turn. */
+  const booksOf = (first: Sides, deltas: readonly Sides[]): OrderBook[] => {
+    let book = applyBookEvent(undefined, snapshot(...first))
+    const books = [book]
+    for (const [n, [bids, asks]] of deltas.entries()) {
+      book = applyBookEvent(
+        book,
+        delta(bids, asks, { seq: n + 2, prevSeq: n + 1, timestamp: 2_000 + n }),
+      )
+      books.push(book)
+    }
+    return books
+  }
+
   it('imbalance over the books of one stream: the same values where a side keeps its chunks', () => {
     // Books as a stream makes them, each from the one before by a delta: a side the delta
     // leaves alone keeps its chunks (of 32 levels), and so does a chunk the delta does
@@ -396,17 +414,8 @@ describe('the signals on scaled integers emit the strings of the string arithmet
           const ticks = (count: number) =>
             new Map(Array.from({ length: count }, (_, i) => [i, 1 + (i % 7)] as [number, number]))
           const sides = { bids: ticks(bidCount), asks: ticks(askCount) }
-          let book = applyBookEvent(undefined, {
-            type: 'snapshot',
-            poolId: 0,
-            seq: 1,
-            timestamp: 0,
-            bids: sideOf('bids', sides.bids),
-            asks: sideOf('asks', sides.asks),
-            reason: 'initial',
-          })
-          const books = [book]
-          for (const [n, step] of steps.entries()) {
+          const first: Sides = [sideOf('bids', sides.bids), sideOf('asks', sides.asks)]
+          const deltas = steps.map((step): Sides => {
             const touched = { bids: new Map<number, number>(), asks: new Map<number, number>() }
             for (const name of ['bids', 'asks'] as const) {
               // A size of 0 removes the level.
@@ -416,17 +425,9 @@ describe('the signals on scaled integers emit the strings of the string arithmet
                 else sides[name].set(tick, size)
               }
             }
-            book = applyBookEvent(book, {
-              type: 'delta',
-              poolId: 0,
-              seq: n + 2,
-              prevSeq: n + 1,
-              timestamp: n + 1,
-              bids: sideOf('bids', touched.bids),
-              asks: sideOf('asks', touched.asks),
-            })
-            books.push(book)
-          }
+            return [sideOf('bids', touched.bids), sideOf('asks', touched.asks)]
+          })
+          const books = booksOf(first, deltas)
           expect(runToError(books, imbalance(levels, { places: 6 }))).toEqual(
             runToError(books, baselineImbalance(levels, 6)),
           )
@@ -439,32 +440,11 @@ describe('the signals on scaled integers emit the strings of the string arithmet
     // last chunk is full at 64), then one more (a chunk of its own). 200 levels counted.
     const bidsFrom = (from: number, to: number, quantity = '1') =>
       Array.from({ length: to - from }, (_, i): Level => [String(1000 - from - i), quantity])
-    const stream = (counts: readonly (readonly Level[])[]) => {
-      let book = applyBookEvent(undefined, {
-        type: 'snapshot',
-        poolId: 0,
-        seq: 1,
-        timestamp: 0,
-        bids: counts[0] ?? [],
-        asks: [['1001', '1']],
-        reason: 'initial',
-      })
-      const books = [book]
-      for (const [n, bids] of counts.slice(1).entries()) {
-        const seq = n + 2
-        book = applyBookEvent(book, {
-          type: 'delta',
-          poolId: 0,
-          seq,
-          prevSeq: seq - 1,
-          timestamp: seq,
-          bids,
-          asks: [],
-        })
-        books.push(book)
-      }
-      return books
-    }
+    const stream = ([first = [], ...rest]: readonly (readonly Level[])[]) =>
+      booksOf(
+        [first, [['1001', '1']]],
+        rest.map((bids): Sides => [bids, []]),
+      )
     const losing = stream([bidsFrom(0, 34), bidsFrom(32, 34, '0')])
     const gaining = stream([bidsFrom(0, 33), bidsFrom(33, 96), bidsFrom(96, 97)])
     const chunks = (book: OrderBook | undefined) => sideChunks(book as OrderBook, 'bids')
