@@ -124,58 +124,49 @@ const emaRun = chosen('ema(20)')
       { tradingSignals: runOf(priceList, () => indicator(() => new EMA(20))) },
     )
   : undefined
+/** The row of `signal`, or none when the command line chose others (`name`: what it is chosen by). */
+function rowOf<T, R>(
+  signal: string,
+  inputs: readonly T[],
+  ours: () => OperatorFunction<T, R>,
+  baseline: () => OperatorFunction<T, R>,
+  name = signal,
+): Row[] {
+  return chosen(name) ? [measure(signal, inputs, ours, baseline).row] : []
+}
 const rows: Row[] = [
   ...(emaRun === undefined ? [] : [emaRun.row]),
-  ...(chosen('microprice()')
-    ? [
-        measure(
-          'microprice()',
-          bookList,
-          () => microprice(),
-          () => baselineMicroprice(),
-        ).row,
-      ]
-    : []),
-  ...(chosen('imbalance(10)')
-    ? [
-        measure(
-          'imbalance(10)',
-          bookList,
-          () => imbalance(10),
-          () => baselineImbalance(10),
-        ).row,
-      ]
-    : []),
-  ...(chosen('imbalance(10)')
-    ? [
-        measure(
-          FRESH,
-          freshBookList,
-          () => imbalance(10),
-          () => baselineImbalance(10),
-        ).row,
-      ]
-    : []),
-  ...(chosen('vwap(60_000)')
-    ? [
-        measure(
-          'vwap(60_000)',
-          tradeList,
-          () => vwap(60_000),
-          () => baselineVwap(60_000),
-        ).row,
-      ]
-    : []),
-  ...(chosen(FLOW)
-    ? [
-        measure(
-          FLOW,
-          tradeList,
-          () => tradeFlowImbalance(60_000),
-          () => baselineTradeFlowImbalance(60_000),
-        ).row,
-      ]
-    : []),
+  ...rowOf(
+    'microprice()',
+    bookList,
+    () => microprice(),
+    () => baselineMicroprice(),
+  ),
+  ...rowOf(
+    'imbalance(10)',
+    bookList,
+    () => imbalance(10),
+    () => baselineImbalance(10),
+  ),
+  ...rowOf(
+    FRESH,
+    freshBookList,
+    () => imbalance(10),
+    () => baselineImbalance(10),
+    'imbalance(10)',
+  ),
+  ...rowOf(
+    'vwap(60_000)',
+    tradeList,
+    () => vwap(60_000),
+    () => baselineVwap(60_000),
+  ),
+  ...rowOf(
+    FLOW,
+    tradeList,
+    () => tradeFlowImbalance(60_000),
+    () => baselineTradeFlowImbalance(60_000),
+  ),
 ]
 const floatEma = emaRun?.extra['tradingSignals']
 if (sink < 0) console.log(sink)
