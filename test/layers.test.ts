@@ -59,6 +59,8 @@ describe('layering', () => {
  * before it, never one after it; the simulator stands apart (only the CLI joins the two).
  */
 const LAYERS = [
+  // What an argument check or an input error's wording asks of a value: below them all.
+  ['plain-object', ['plain-object.ts']],
   ['errors', ['errors/']],
   ['decimal', ['decimal.ts']],
   ['timers', ['timers.ts']],
