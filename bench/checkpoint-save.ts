@@ -62,7 +62,7 @@ function renameCheckpoint(path: string, durable = false): Checkpoint<string> {
 async function run(checkpoint: Checkpoint<string>, count: number): Promise<number> {
   const start = performance.now()
   for (let i = 0; i < count; i++) {
-    const saving = checkpoint.save(String(5_000_000 + 3 * i))
+    const saving = checkpoint.save({ watermark: String(5_000_000 + 3 * i), above: [] })
     if (saving !== undefined) await saving
   }
   return count / ((performance.now() - start) / 1000)

@@ -19,6 +19,7 @@ export type {
   Level as BookLevel,
 } from './book/book-event.js'
 export { type FillEstimate, OrderBook } from './book/order-book.js'
+export { type CursorPosition, isCursorPosition } from './core/cursor-position.js'
 export type { HealthReport, StreamHealth } from './core/health.js'
 export type { CursorProgress } from './core/paginate-cursor.js'
 export type {
@@ -125,7 +126,7 @@ export {
   fileCheckpoint,
   memoryCheckpoint,
 } from './streams/checkpoint.js'
-export type { CursorFeedOptions } from './streams/cursor-feed.js'
+export type { CursorFeedOptions, FeedItem } from './streams/cursor-feed.js'
 export type { Fill } from './streams/fills.js'
 export type { OrderEndStatus } from './streams/order-life.js'
 export type { OrderOutcome } from './streams/order-outcome.js'

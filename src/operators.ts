@@ -5,12 +5,14 @@
  * @packageDocumentation
  */
 
+export { type CursorPosition, isCursorPosition } from './core/cursor-position.js'
 export { distinctUntilDeepChanged } from './core/distinct-until-deep-changed.js'
 export { fromRequest } from './core/from-request.js'
 export { diffByKey, isEmptyDiff, type KeyedDiff, keyedDiff } from './core/keyed-diff.js'
 export { newInWindow } from './core/new-in-window.js'
 export {
   type CursorProgress,
+  MAX_ABOVE,
   type PaginateCursorOptions,
   paginateCursor,
 } from './core/paginate-cursor.js'

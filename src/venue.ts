@@ -32,6 +32,7 @@ import type { Token } from './schemas/token.js'
 import type { TradeDetail } from './schemas/trade-detail.js'
 import type { Transfer } from './schemas/transfer.js'
 import { SharedBudget } from './shared-budget/shared-budget.js'
+import type { FeedItem } from './streams/cursor-feed.js'
 import type { Fill } from './streams/fills.js'
 import { Nudges } from './streams/nudges.js'
 import { type RelaySources, relaySources } from './streams/relay-sources.js'
@@ -168,15 +169,20 @@ export interface Venue {
    */
   watchTrades(poolId: number, options?: PublicTradesOptions): Observable<PublicTradeEvent>
   /**
-   * The account's trades, each exactly once in ascending `global_seq`: backfill, then
-   * tail; resumable with `checkpoint`.
+   * The account's trades, each exactly once: backfill, then tail, each trade at the first
+   * poll that shows it (one the venue shows after a later one marked `late`; strictly
+   * ascending `global_seq` with `order: 'ascending'`); resumable with `checkpoint`.
    */
-  watchMyTrades(options?: MyTradesOptions): Observable<TradeDetail>
-  /** The account's transfers, each exactly once in ascending id (`sid`); resumable. */
-  watchTransfers(options?: TransfersFeedOptions): Observable<Transfer>
+  watchMyTrades(options?: MyTradesOptions): Observable<FeedItem<TradeDetail>>
   /**
-   * Every fill of the account exactly once, in `global_seq` order, with the account's
-   * role, side and fee (a self-trade gives two fills); resumable with `checkpoint`.
+   * The account's transfers, each exactly once, on sight (late ones marked), or in
+   * ascending id (`sid`) with `order: 'ascending'`; resumable.
+   */
+  watchTransfers(options?: TransfersFeedOptions): Observable<FeedItem<Transfer>>
+  /**
+   * Every fill of the account exactly once, on sight (late ones marked; in `global_seq`
+   * order with `order: 'ascending'`), with the account's role, side and fee (a self-trade
+   * gives two fills); resumable with `checkpoint`.
    */
   watchFills(options?: FillsOptions): Observable<Fill>
   /**

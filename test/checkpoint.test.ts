@@ -265,6 +265,7 @@ describe('fileCheckpoint: the journal', () => {
     }
     expect((await exited)[1]).toBe('SIGKILL')
     const cursor = (await fileCheckpoint<number>(file).load()) ?? 0
+    if (typeof cursor !== 'number') throw new Error('a plain cursor was saved')
     expect(Number.isInteger(cursor) && cursor >= 20_000).toBe(true)
     // The next run goes on from there.
     const next = fileCheckpoint<number>(file)
@@ -463,9 +464,13 @@ const TRADES = Array.from({ length: COUNT }, (_, i) => ({
 }))
 const LAST_SEQ = 5_000 + 3 * (COUNT - 1)
 
-/** Serves `/api/v1/trades?global_seq=&sort=asc&limit=` over {@link TRADES}. */
+/**
+ * Serves `/api/v1/trades?global_seq=&sort=asc&limit=` over {@link TRADES}, and `/api/v1/ping`
+ * (the trades are old by its clock: the feeds' watermark passes them at once).
+ */
 async function tradesServer(): Promise<RecordingServer> {
   return startRecordingServer((request) => {
+    if (request.pathname === '/api/v1/ping') return ok({ timestamp: Math.floor(Date.now() / 1000) })
     if (request.pathname !== '/api/v1/trades') return ok(null)
     const after = Number(request.query['global_seq'] ?? 0)
     const limit = Number(request.query['limit'] ?? 50)
@@ -562,7 +567,7 @@ describe('fileCheckpoint: a restart of a feed', () => {
       expect(first.length).toBe(n)
       // Backfill in full ascending pages of the venue's maximum size; the shared tail
       // asks once per run for the newest trade (descending, one).
-      const requests = server?.requests ?? []
+      const requests = (server?.requests ?? []).filter((r) => r.pathname === '/api/v1/trades')
       const pages = requests.filter((r) => r.query['sort'] === 'asc')
       for (const request of pages) expect(request.query).toMatchObject({ limit: '100' })
       const heads = requests.filter((r) => r.query['sort'] !== 'asc')
@@ -583,4 +588,59 @@ describe('fileCheckpoint: a restart of a feed', () => {
       expect(joined).toEqual(TRADES.map((t) => `${t.global_seq}/${t.tx_id}`))
     },
   )
+})
+
+describe('fileCheckpoint: positions with items above the watermark', () => {
+  let dir = ''
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'venue-rx-position-'))
+  })
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('writes a position as [watermark, ...above] and loads it back; one with nothing above as its plain cursor', async () => {
+    const file = join(dir, 'trades.json')
+    const checkpoint = fileCheckpoint<string>(file)
+    checkpoint.save({ watermark: '5000', above: ['5003', '5005'] })
+    checkpoint.save({ watermark: undefined, above: ['7'] })
+    checkpoint.save({ watermark: '5006', above: [] })
+    expect(await readFile(file, 'utf8')).toBe(
+      '{"cursor":["5000","5003","5005"],\n"cursor":[null,"7"],\n"cursor":"5006"}',
+    )
+    expect(await checkpoint.load()).toBe('5006')
+    checkpoint.save({ watermark: '5006', above: ['5010'] })
+    expect(await fileCheckpoint<string>(file).load()).toEqual({
+      watermark: '5006',
+      above: ['5010'],
+    })
+  })
+
+  it('loads the position before a torn last entry, whatever byte the write was cut at', async () => {
+    const file = join(dir, 'torn.json')
+    const whole = '{"cursor":["5000","5003"],\n"cursor":[null,"7","9"]}'
+    const lastStart = whole.indexOf(',\n"cursor":[null')
+    for (let cut = lastStart + 1; cut < whole.length; cut += 1) {
+      await writeFile(file, whole.slice(0, cut))
+      expect(await fileCheckpoint<string>(file).load(), `cut at ${cut}`).toEqual({
+        watermark: '5000',
+        above: ['5003'],
+      })
+    }
+    await writeFile(file, whole)
+    expect(await fileCheckpoint<string>(file).load()).toEqual({
+      watermark: undefined,
+      above: ['7', '9'],
+    })
+  })
+
+  it('refuses an array that is not a position (an object inside, or empty) instead of starting over', async () => {
+    for (const text of ['{"cursor":[]}', '{"cursor":["1",{"a":1}]}', '{"cursor":[null,null]}']) {
+      const file = join(dir, 'bad.json')
+      await writeFile(file, text)
+      await expect(fileCheckpoint<string>(file).load(), text).rejects.toBeInstanceOf(
+        VenueInputError,
+      )
+    }
+  })
 })

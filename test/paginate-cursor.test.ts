@@ -2,7 +2,7 @@ import type { Subscription } from 'rxjs'
 import { count, firstValueFrom, lastValueFrom, map, of, take, tap, toArray } from 'rxjs'
 import { TestScheduler } from 'rxjs/testing'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { CursorProgress } from '../src/index.js'
+import type { CursorPosition, CursorProgress } from '../src/index.js'
 import { compareIds, memoryCheckpoint, VenueAuthError, VenueServerError } from '../src/index.js'
 import { type PaginateCursorOptions, paginateCursor } from '../src/operators.js'
 import { rejectionOf } from './helpers/rejection.js'
@@ -165,11 +165,51 @@ describe('paginateCursor: backfill and tail', () => {
       scheduler.schedule(() => subscription.unsubscribe(), 50)
     })
     expect(progress).toEqual([
-      { phase: 'backfill', pages: 1, items: 3, cursor: 3, held: 0, newest: 3 },
-      { phase: 'backfill', pages: 2, items: 6, cursor: 6, held: 0, newest: 6 },
-      { phase: 'tail', pages: 3, items: 7, cursor: 7, held: 0, newest: 7 },
-      { phase: 'tail', pages: 4, items: 8, cursor: 8, held: 0, newest: 8 },
-      { phase: 'tail', pages: 5, items: 8, cursor: 8, held: 0, newest: 8 },
+      {
+        phase: 'backfill',
+        pages: 1,
+        items: 3,
+        cursor: 3,
+        held: 0,
+        newest: 3,
+        position: { watermark: 3, above: [] },
+      },
+      {
+        phase: 'backfill',
+        pages: 2,
+        items: 6,
+        cursor: 6,
+        held: 0,
+        newest: 6,
+        position: { watermark: 6, above: [] },
+      },
+      {
+        phase: 'tail',
+        pages: 3,
+        items: 7,
+        cursor: 7,
+        held: 0,
+        newest: 7,
+        position: { watermark: 7, above: [] },
+      },
+      {
+        phase: 'tail',
+        pages: 4,
+        items: 8,
+        cursor: 8,
+        held: 0,
+        newest: 8,
+        position: { watermark: 8, above: [] },
+      },
+      {
+        phase: 'tail',
+        pages: 5,
+        items: 8,
+        cursor: 8,
+        held: 0,
+        newest: 8,
+        position: { watermark: 8, above: [] },
+      },
     ])
   })
 })
@@ -541,8 +581,9 @@ function manualSave() {
     get saved() {
       return saved
     },
-    save: (cursor: number) =>
+    save: ({ watermark }: CursorPosition<number>) =>
       new Promise<void>((resolve) => {
+        const cursor = watermark as number
         calls.push({
           cursor,
           resolve: () => {
@@ -652,7 +693,7 @@ describe('paginateCursor: never advances past what was not delivered', () => {
     const seen = await lastValueFrom(feed.pipe(take(2), toArray()))
     expect(seqsOf(seen)).toEqual([1, 2])
     // Actual: 1 (item 2 was delivered but not saved).
-    expect(checkpoint.current).toBe(2)
+    expect(checkpoint.current).toEqual({ watermark: 2, above: [] })
   })
 })
 
@@ -777,7 +818,7 @@ describe('paginateCursor: bounded', () => {
   })
 })
 
-describe('paginateCursor: the settle window', () => {
+describe("paginateCursor: the settle window (order: 'ascending')", () => {
   /** A venue whose items show at `shownAt[seq]` (default 0), each with a venue time in ms. */
   function lateVenue(
     n: number,
@@ -804,7 +845,7 @@ describe('paginateCursor: the settle window', () => {
             asked.push(cursor)
             return cold(LATENCY, { p: venue(cursor, scheduler.now(), 10) })
           },
-          { pageSize: 10, settleMs: 20 },
+          { pageSize: 10, settleMs: 20, order: 'ascending' },
         ),
       ).subscribe((i) => delivered.push([scheduler.now(), i.seq]))
       scheduler.schedule(() => subscription.unsubscribe(), 100)
@@ -849,6 +890,7 @@ describe('paginateCursor: the settle window', () => {
         options(scheduler, (cursor) => cold(LATENCY, { p: venue(cursor, scheduler.now(), 10) }), {
           pageSize: 10,
           settleMs: 500,
+          order: 'ascending',
           timeOf: (i) => Number(i.tag),
         }),
       ).subscribe((i) => delivered.push([scheduler.now(), i.seq]))
@@ -881,8 +923,9 @@ describe('paginateCursor: the settle window', () => {
           {
             settleMs: 500,
             timeOf: (i) => Number(i.tag),
-            save: (cursor) => {
-              saved.push(cursor)
+            order: 'ascending',
+            save: ({ watermark }) => {
+              saved.push(watermark as number)
             },
           },
         ),
@@ -896,6 +939,216 @@ describe('paginateCursor: the settle window', () => {
       ])
       expect(saved.slice(0, 2)).toEqual([1, 2])
       expect(saved).toEqual([1, 2, 3, 4, 5])
+    })
+  })
+})
+
+describe("paginateCursor: on sight, with a watermark (order: 'on-sight', the default)", () => {
+  /** A venue whose items show at `shownAt[seq]` (default 0), with venue times `timeOfSeq`. */
+  function lateVenue(
+    n: number,
+    shownAt: Readonly<Record<number, number>>,
+    timeOfSeq: (seq: number) => number = () => 0,
+  ) {
+    const all = Array.from({ length: n }, (_, i) => ({ seq: i + 1, tag: String(timeOfSeq(i + 1)) }))
+    return (cursor: number | undefined, now: number, pageSize: number): Item[] =>
+      all
+        .filter((i) => (cursor === undefined || i.seq > cursor) && (shownAt[i.seq] ?? 0) <= now)
+        .slice(0, pageSize)
+  }
+  type Marked = Item & { readonly late?: true }
+  const markLate = (i: Item): Item => ({ ...i, late: true }) as Marked
+
+  it('delivers each item the first time a page shows it, and one shown after a later one when it shows, once, marked late', () => {
+    const scheduler = testScheduler()
+    scheduler.run(({ cold }) => {
+      // 1 and 3 show at once; 2 only at 12 ms (after 3).
+      const venue = lateVenue(3, { 2: 12 })
+      const delivered: [at: number, seq: number, late: boolean][] = []
+      const asked: (number | undefined)[] = []
+      const subscription = paginateCursor(
+        options(
+          scheduler,
+          (cursor) => {
+            asked.push(cursor)
+            return cold(LATENCY, { p: venue(cursor, scheduler.now(), 10) })
+          },
+          { pageSize: 10, settleMs: 20, markLate },
+        ),
+      ).subscribe((i) => delivered.push([scheduler.now(), i.seq, (i as Marked).late === true]))
+      scheduler.schedule(() => subscription.unsubscribe(), 100)
+      scheduler.flush()
+      // 1 and 3 at the first answer (5 ms), not 20 ms later; 2 at the next poll's (20 ms),
+      // late.
+      expect(delivered).toEqual([
+        [5, 1, false],
+        [5, 3, false],
+        [20, 2, true],
+      ])
+      // Pages are read from the watermark, which passes an item only once a poll starts at
+      // least 20 ms after it was delivered: the poll of 30 ms passes 1 and 3 (delivered at
+      // 5), and 2 with them (below 3); the next ones read after 3.
+      expect(asked.slice(0, 5)).toEqual([undefined, undefined, undefined, 3, 3])
+    })
+  })
+
+  it('without a settle window the same venue loses the late item (the watermark follows each item)', () => {
+    const scheduler = testScheduler()
+    scheduler.run(({ cold }) => {
+      const venue = lateVenue(3, { 2: 12 })
+      const delivered: number[] = []
+      const subscription = paginateCursor(
+        options(scheduler, (cursor) => cold(LATENCY, { p: venue(cursor, scheduler.now(), 10) }), {
+          pageSize: 10,
+        }),
+      ).subscribe((i) => delivered.push(i.seq))
+      scheduler.schedule(() => subscription.unsubscribe(), 100)
+      scheduler.flush()
+      expect(delivered).toEqual([1, 3])
+    })
+  })
+
+  it('saves the watermark and the items above it after each item; a restart from any save repeats nothing and loses nothing, across the late item', () => {
+    const run = (start: CursorPosition<number> | undefined, stopAt: number) => {
+      const scheduler = testScheduler()
+      const delivered: number[] = []
+      const saved: CursorPosition<number>[] = []
+      scheduler.run(({ cold }) => {
+        // 1..6; 2 shows at 12 ms and 5 at 22 ms, each after a later one (within 20 ms of
+        // the later one's first sight, as the settle window promises).
+        const venue = lateVenue(6, { 2: 12, 5: 22 })
+        const subscription = paginateCursor(
+          options(scheduler, (cursor) => cold(LATENCY, { p: venue(cursor, scheduler.now(), 3) }), {
+            start: start?.watermark,
+            startAbove: start?.above,
+            settleMs: 20,
+            save: (position) => {
+              saved.push(position)
+            },
+          }),
+        ).subscribe((i) => delivered.push(i.seq))
+        scheduler.schedule(() => subscription.unsubscribe(), stopAt)
+        scheduler.flush()
+      })
+      return { delivered, saved }
+    }
+    const whole = run(undefined, 200)
+    expect([...whole.delivered].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6])
+    // 2 came after 3 and 5 after 6: both were late.
+    expect(whole.delivered.indexOf(2)).toBeGreaterThan(whole.delivered.indexOf(3))
+    expect(whole.delivered.indexOf(5)).toBeGreaterThan(whole.delivered.indexOf(6))
+    // Something was above the watermark at some save (the late item was still possible).
+    expect(whole.saved.some((position) => position.above.length > 1)).toBe(true)
+    // A restart from each save, of a run on the same venue: the two runs join exactly.
+    for (const [i, position] of whole.saved.entries()) {
+      const first = whole.delivered.slice(0, i + 1)
+      const again = run(position, 200)
+      expect([...first, ...again.delivered].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6])
+    }
+  })
+
+  it('passes old items below the watermark at once by the source clock: a backfill of old items keeps nothing above it and reads each page once', () => {
+    const scheduler = testScheduler()
+    scheduler.run(({ cold }) => {
+      // 9 items an hour old (by the source clock at 3,600,000), pages of 3.
+      const venue = lateVenue(9, {}, () => 0)
+      const asked: (number | undefined)[] = []
+      const positions: CursorPosition<number>[] = []
+      const subscription = paginateCursor<Item, number>(
+        options(
+          scheduler,
+          (cursor) => {
+            asked.push(cursor)
+            return cold(LATENCY, { p: venue(cursor, scheduler.now(), 3) })
+          },
+          {
+            settleMs: 1_000,
+            timeOf: (i) => Number(i.tag),
+            sourceClock: (at) => 3_600_000 + at,
+            onProgress: ({ position }) => positions.push(position),
+          },
+        ),
+      ).subscribe()
+      scheduler.schedule(() => subscription.unsubscribe(), 30)
+      scheduler.flush()
+      // Three full pages back to back, each from the last item of the one before, then the
+      // tail from the last item: no page read twice.
+      expect(asked).toEqual([undefined, 3, 6, 9])
+      expect(positions.slice(0, 3)).toEqual([
+        { watermark: 3, above: [] },
+        { watermark: 6, above: [] },
+        { watermark: 9, above: [] },
+      ])
+    })
+  })
+
+  it('reads a turn from the watermark page after page while they are full, and moves it only over what the turn covered', () => {
+    const scheduler = testScheduler()
+    scheduler.run(({ cold }) => {
+      // 7 fresh items (time 0, clock 0: none is old), pages of 3.
+      const venue = lateVenue(7, {})
+      const asked: [at: number, cursor: number | undefined][] = []
+      const positions: CursorPosition<number>[] = []
+      const subscription = paginateCursor<Item, number>(
+        options(
+          scheduler,
+          (cursor) => {
+            asked.push([scheduler.now(), cursor])
+            return cold(LATENCY, { p: venue(cursor, scheduler.now(), 3) })
+          },
+          {
+            settleMs: 20,
+            timeOf: (i) => Number(i.tag),
+            sourceClock: (at) => at,
+            onProgress: ({ position }) => positions.push(position),
+          },
+        ),
+      ).subscribe()
+      scheduler.schedule(() => subscription.unsubscribe(), 62)
+      scheduler.flush()
+      // Turn 1 (0 ms): 3 pages, the last short. Turn 2 (25 ms) reads from the start again:
+      // it starts 20 ms after 1..3 were delivered (at 5), so its first page moves the
+      // watermark over them, not over 4..6 (delivered at 10, and not read yet in this turn).
+      // Turn 3 (50 ms) reads from 3 and passes everything.
+      expect(asked).toEqual([
+        [0, undefined],
+        [5, 3],
+        [10, 6],
+        [25, undefined],
+        [30, 3],
+        [35, 6],
+        [50, 3],
+        [55, 6],
+      ])
+      expect(positions[2]).toEqual({ watermark: undefined, above: [1, 2, 3, 4, 5, 6, 7] })
+      expect(positions[3]).toEqual({ watermark: 3, above: [4, 5, 6, 7] })
+      expect(positions[5]).toEqual({ watermark: 3, above: [4, 5, 6, 7] })
+      expect(positions[6]).toEqual({ watermark: 6, above: [7] })
+      expect(positions[7]).toEqual({ watermark: 7, above: [] })
+    })
+  })
+
+  it('remembers at most maxAbove items above the watermark: newer ones wait for it to move, none is lost or repeated', () => {
+    const scheduler = testScheduler()
+    scheduler.run(({ cold }) => {
+      const venue = lateVenue(8, {})
+      const delivered: [at: number, seq: number][] = []
+      const sizes: number[] = []
+      const subscription = paginateCursor<Item, number>(
+        options(scheduler, (cursor) => cold(LATENCY, { p: venue(cursor, scheduler.now(), 10) }), {
+          pageSize: 10,
+          settleMs: 20,
+          maxAbove: 3,
+          onProgress: ({ position }) => sizes.push(position.above.length),
+        }),
+      ).subscribe((i) => delivered.push([scheduler.now(), i.seq]))
+      scheduler.schedule(() => subscription.unsubscribe(), 200)
+      scheduler.flush()
+      expect(delivered.map(([, seq]) => seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+      expect(Math.max(...sizes)).toBeLessThanOrEqual(3)
+      // The first three at once; the next ones only once the watermark moved past them.
+      expect(delivered.slice(0, 3).every(([at]) => at === 5)).toBe(true)
+      expect(delivered[3]?.[0]).toBeGreaterThan(5)
     })
   })
 })

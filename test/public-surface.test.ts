@@ -40,6 +40,7 @@ describe('entry points export exactly their public names', () => {
       'divideDecimal',
       'fileCheckpoint',
       'halfDecimal',
+      'isCursorPosition',
       'isDecimal',
       'isZeroDecimal',
       'memoryCheckpoint',
@@ -52,9 +53,11 @@ describe('entry points export exactly their public names', () => {
 
   it('venue-rx/operators: the building blocks of streams', async () => {
     expect(await names('../src/operators.js')).toEqual([
+      'MAX_ABOVE',
       'diffByKey',
       'distinctUntilDeepChanged',
       'fromRequest',
+      'isCursorPosition',
       'isEmptyDiff',
       'keyedDiff',
       'newInWindow',

@@ -149,6 +149,35 @@ describe('done waits for the fills', () => {
     expect(done).toMatchObject({ status: 'filled', reconciled: true })
     expect(stream.values.filter((e) => e.type === 'fill')).toHaveLength(150)
   })
+
+  it('the same order followed live, filled 150 times, its end read before its trades: all 150 in global_seq order, none marked late, done reconciled', async () => {
+    const { sim, venue, hits, other } = await setup({ orderTradesLimit: 100 })
+    const price = insideSpread(sim)
+    const placed = await limit(sim, 'sell', price, '1.50')
+    const stream = collect(venue.watchOrder(placed.id))
+    await polls(hits, 2, 'the order followed')
+    await limit(sim, 'buy', price, '0.01', { account: other })
+    await waitFor(() => stream.values.length === 1, 'the first fill')
+    // The fills tail is held back (503s, retried) until the order's end, with the newest
+    // 100 of its trades, has been read.
+    const TRADES = '/api/v1/trades'
+    sim.faults.set({ errorRate: 1, errorStatus: 503 }, TRADES)
+    for (let i = 1; i < 150; i += 1) await limit(sim, 'buy', price, '0.01', { account: other })
+    const lookUp = `/api/v1/orders/${placed.id}`
+    const answered = (path: string) =>
+      hits.filter((hit) => hit.path === path && hit.action === 'answer' && hit.body === 'none')
+    await waitFor(() => answered(lookUp).length >= 1, 'the order looked up after its end')
+    await polls(hits, 2, 'two more polls')
+    sim.faults.clear(TRADES)
+    await waitFor(() => stream.completed, 'done', 10_000)
+    expect(stream.error).toBeUndefined()
+    // expectTruth: the fills are the order's trades in global_seq order, each once.
+    const done = expectTruth(stream.values, sim, placed.id)
+    expect(done).toMatchObject({ status: 'filled', reconciled: true })
+    const fills = stream.values.filter((e) => e.type === 'fill').map((e) => e.fill)
+    expect(fills).toHaveLength(150)
+    expect(fills.filter((fill) => fill.late !== undefined)).toEqual([])
+  })
 })
 
 describe('each order on its own clock', () => {
@@ -322,7 +351,7 @@ describe('a cheap start', () => {
 })
 
 describe('no late trade lost', () => {
-  it('trades shown out of global_seq order: the settled feeds deliver each exactly once in order; without the window some are lost', async () => {
+  it('trades shown out of global_seq order: the feeds deliver each exactly once (on sight, the late ones marked; ascending, in order); without the window some are lost', async () => {
     const { sim, venue: settled } = await setup({ tradesLagMs: [0, 2_000] }, { settleMs: 1_500 })
     sim.faults.clear()
     const hasty = createVenue({ baseUrl: sim.url, apiKey: sim.apiKey, ...FAST, settleMs: 0 })
@@ -335,7 +364,7 @@ describe('no late trade lost', () => {
     }
     const feeds = {
       settled: collect(settled.watchMyTrades({ cursor, onProgress: page(0) })),
-      fills: collect(settled.watchFills({ cursor, onProgress: page(1) })),
+      fills: collect(settled.watchFills({ cursor, order: 'ascending', onProgress: page(1) })),
       hasty: collect(hasty.watchMyTrades({ cursor, onProgress: page(2) })),
     }
     // Tick by tick, each feed polls at least twice on every state of the venue.
@@ -354,23 +383,34 @@ describe('no late trade lost', () => {
         .map((t) => String(t.global_seq))
     const truth = truthNow()
     expect(truth.length).toBeGreaterThan(10)
-    // Every trade shows within 2 s (8 ticks): the settled feeds catch up past the truth so far.
+    // Every trade shows within 2 s (8 ticks): the feeds catch up past the truth so far.
     sim.advance(12)
     const lastSeq = truth.at(-1) ?? ''
     const reached = (seq: string | undefined) => seq !== undefined && BigInt(seq) >= BigInt(lastSeq)
+    const seqs = (list: readonly TradeDetail[]) => list.map((t) => t.global_seq)
     await waitFor(
-      () => reached(feeds.settled.values.at(-1)?.global_seq),
-      'the settled feed',
+      () => truth.every((seq) => seqs(feeds.settled.values).includes(seq)),
+      'the feed on sight',
       10_000,
     )
     await waitFor(() => reached(feeds.fills.values.at(-1)?.globalSeq), 'the fills feed', 10_000)
-    // Each is exactly the account's trades, in order, none missing or repeated.
-    const seqs = (list: readonly TradeDetail[]) => list.map((t) => t.global_seq)
+    // On sight: exactly the account's trades, none missing or repeated; each delivered
+    // after a greater one is marked late, and some were.
     const settledSeqs = seqs(feeds.settled.values)
-    expect(settledSeqs).toEqual(truthNow().slice(0, settledSeqs.length))
+    expect(new Set(settledSeqs).size).toBe(settledSeqs.length)
+    const sorted = [...settledSeqs].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))
+    expect(sorted).toEqual(truthNow().slice(0, sorted.length))
+    let newest = 0n
+    for (const trade of feeds.settled.values) {
+      const seq = BigInt(trade.global_seq)
+      expect(trade.late === true, trade.global_seq).toBe(seq < newest)
+      if (seq > newest) newest = seq
+    }
+    expect(feeds.settled.values.some((trade) => trade.late === true)).toBe(true)
+    // Ascending: in order, none missing or repeated.
     const fillSeqs = [...new Set(feeds.fills.values.map((f: Fill) => f.globalSeq))]
     expect(fillSeqs).toEqual(truthNow().slice(0, fillSeqs.length))
-    expect(settledSeqs.length).toBeGreaterThanOrEqual(truth.length)
+    expect(fillSeqs.length).toBeGreaterThanOrEqual(truth.length)
     // The same venue without the window: some trade shown after a later one was lost.
     const hastySeqs = seqs(feeds.hasty.values)
     expect(new Set(hastySeqs).size).toBe(hastySeqs.length)

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import type { Observable, Subscription } from 'rxjs'
+import { isCursorPosition } from '../core/cursor-position.js'
 import type { CursorProgress } from '../core/paginate-cursor.js'
 import { compareIds } from '../decimal.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
@@ -54,7 +55,9 @@ export async function exportCommand(argv: readonly string[]): Promise<void> {
   const saved = fileCheckpoint<string>(checkpointPath)
   let start: string | undefined
   try {
-    start = await saved.load()
+    const loaded = await saved.load()
+    // The count runs from the watermark (items above it may be counted once more).
+    start = isCursorPosition<string>(loaded) ? (loaded.watermark ?? '0') : loaded
   } catch (error) {
     // A damaged checkpoint file: one line, no stack.
     if (error instanceof VenueInputError) throw new CliError(error.message, CHECKPOINT_HINT)
@@ -210,7 +213,7 @@ function run(
       }
     }
     // Caught up: everything the feed saw when it first reached the tail is delivered (the
-    // settle window may hold the newest items for a moment).
+    // newest items wait until the watermark passes them).
     let target: string | undefined
     const onProgress = ({ phase, cursor, newest }: CursorProgress<string>) => {
       if (phase === 'tail') {
@@ -227,7 +230,9 @@ function run(
       }
       progress.update(items, note)
     }
-    const options = { checkpoint, onProgress }
+    // In cursor order: the file reads as the venue's history, and the checkpoint stays a
+    // plain cursor.
+    const options = { checkpoint, onProgress, order: 'ascending' as const }
     const feeds: Record<ExportKind, () => Observable<object>> = {
       trades: () => venue.watchMyTrades(options),
       transfers: () => venue.watchTransfers(options),

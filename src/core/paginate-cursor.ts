@@ -12,6 +12,7 @@ import {
   timer,
 } from 'rxjs'
 import { VenueInputError } from '../errors/venue-input-error.js'
+import { AboveWatermark, type CursorPosition } from './cursor-position.js'
 import { fromRequest } from './from-request.js'
 import type { PollPace } from './poll-pacer.js'
 import { type RetryBackoffOptions, retryBackoff } from './retry-backoff.js'
@@ -38,15 +39,20 @@ export interface CursorProgress<C> {
   readonly pages: number
   /** Items delivered so far. */
   readonly items: number
-  /** Cursor of the last item delivered (or the start cursor). */
+  /** Cursor of the greatest item delivered (or the start cursor). */
   readonly cursor: C | undefined
   /**
-   * Items seen but held back by the settle window (see `settleMs`): they follow `cursor`
-   * once nothing before them can still appear. 0 without a settle window.
+   * Items seen but held back (`order: 'ascending'` only, see `settleMs`): they follow
+   * `cursor` once nothing before them can still appear. 0 otherwise.
    */
   readonly held: number
   /** Cursor of the newest item seen, delivered or held (`cursor` when none is held). */
   readonly newest: C | undefined
+  /**
+   * The watermark and the items delivered above it: what a checkpoint keeps (with
+   * `order: 'ascending'`, the cursor and nothing above it).
+   */
+  readonly position: CursorPosition<C>
 }
 
 /**
@@ -73,6 +79,11 @@ export interface CursorProgress<C> {
 export interface PaginateCursorOptions<T, C> {
   /** Deliver only items after this cursor (exclusive); `undefined` = from the beginning. */
   readonly start: C | undefined
+  /**
+   * Items after `start` delivered already (a saved {@link CursorPosition}'s `above`): not
+   * delivered again.
+   */
+  readonly startAbove?: readonly C[] | undefined
   /** One page of items after `cursor`, ascending (the feed sorts a page defensively). */
   readonly fetchPage: (cursor: C | undefined, signal: AbortSignal) => ObservableInput<readonly T[]>
   /** The cursor of an item. */
@@ -94,8 +105,11 @@ export interface PaginateCursorOptions<T, C> {
    * `pace.started()` is called as every request starts.
    */
   readonly pace?: PollPace | undefined
-  /** Called with each delivered item's cursor, after delivery; the next item waits for it. */
-  readonly save?: ((cursor: C) => Promise<void> | void) | undefined
+  /**
+   * Called with the feed's position after each delivered item (the watermark and the items
+   * delivered above it); the next item waits for it.
+   */
+  readonly save?: ((position: CursorPosition<C>) => Promise<void> | void) | undefined
   /** Retry of a failed page (the cursor is kept, so nothing repeats). */
   readonly retry: RetryBackoffOptions
   /** Called after every page. */
@@ -103,22 +117,45 @@ export interface PaginateCursorOptions<T, C> {
   /** Scheduler of the tail pauses and of the settle window's clock (tests). */
   readonly scheduler?: SchedulerLike | undefined
   /**
-   * The settle window, ms: how long after it happens an item may take to show at the
-   * source. A venue can show an item after a later one (its records committed out of
-   * order); the feed then holds the newest items, reads them again with each page, and
-   * delivers an item only once nothing before it can still appear (see
-   * {@link PaginateCursorOptions.timeOf}). Every item is delivered once, in cursor order.
-   * Default 0: items are delivered as soon as a page shows them.
+   * How long after it happens an item may take to show at the source, ms. A venue can show
+   * an item after a later one (its records committed out of order). Default 0: items show
+   * in cursor order.
+   *
+   * With `order: 'on-sight'` (the default) each item is delivered the first time a page
+   * shows it. The feed keeps a watermark: the greatest cursor below which nothing new can
+   * show any more (an item delivered `settleMs` before the current poll started, or older
+   * than `settleMs` + 1 s by {@link PaginateCursorOptions.sourceNow}). Each poll reads its
+   * pages from the watermark, so an item shown late is still seen: it is delivered then,
+   * once, through `markLate`. The items delivered above the watermark are remembered (and
+   * saved, see `save`) until it passes them.
+   *
+   * With `order: 'ascending'` the newest items are held instead, read again with each page,
+   * and delivered once nothing before them can still appear: every item in cursor order,
+   * each `settleMs` late (less for items old by `timeOf`).
    */
   readonly settleMs?: number | undefined
+  /** `'on-sight'` (default) or `'ascending'`: see `settleMs`. */
+  readonly order?: 'on-sight' | 'ascending' | undefined
   /**
-   * The source's own time of an item, epoch ms (whole seconds are fine). With it, an item
-   * at least `settleMs` + 1 s older than the newest item of the same page is delivered at
-   * once (a page that shows an item that new would show any item that old), so that a
-   * backfill does not wait `settleMs` per page. Without it, every item waits `settleMs`
-   * from the page that first showed it.
+   * The source's own time of an item, epoch ms (whole seconds are fine): with `sourceNow`,
+   * an old item passes the watermark at once; with `order: 'ascending'`, an item at least
+   * `settleMs` + 1 s older than the newest of the same page is delivered at once.
    */
   readonly timeOf?: ((item: T) => number) | undefined
+  /**
+   * The source's clock at the feed's time `at` (the scheduler's clock), epoch ms, at most
+   * what it really read then (a lower bound), or `undefined` while unknown. With `timeOf`,
+   * an item older than `settleMs` + 1 s by it is below the watermark at once: a backfill of
+   * old items keeps nothing above it.
+   */
+  readonly sourceClock?: ((at: number) => number | undefined) | undefined
+  /** How an item delivered after a greater one is marked (default: as it is). */
+  readonly markLate?: ((item: T) => T) | undefined
+  /**
+   * The most items remembered above the watermark (default 10,000). Past it, a poll
+   * delivers nothing newer until the watermark moves on: they wait, none is lost.
+   */
+  readonly maxAbove?: number | undefined
   /**
    * Hands the feed over instead of tailing. Asked after each page that is not full, with
    * the cursor delivered so far (items the settle window holds come after it: the source
@@ -267,21 +304,48 @@ function settle<T, C>(
   }
 }
 
+/** What the watermark keeps of an item delivered above it. */
+interface Seen {
+  /** When a page first showed it (the feed's clock). */
+  readonly seen: number
+  /** Its time at the source, when known. */
+  readonly time: number | undefined
+}
+
 /**
  * One subscription of {@link paginateCursor}: a loop written out rather than composed of
  * operators. Each item goes straight to the subscriber (no operator chain per item), a
  * page answered by a promise (the REST client's) costs no Observable at all, and a poll
- * of the tail one timer. A class, so that its methods are the same functions for every
- * subscription (compiled once, not once per feed).
+ * of the tail one timer.
+ *
+ * A poll (a "turn") reads its first page from the watermark and the next ones while they
+ * come back full, each from the last cursor of the page before.
  */
 class CursorPager<T, C> {
   readonly #options: PaginateCursorOptions<T, C>
   readonly #subscriber: Subscriber<T>
+  readonly #settleMs: number
+  /** `order: 'ascending'` with a settle window: items are held, not delivered on sight. */
+  readonly #ascending: boolean
+  readonly #maxAbove: number
   #pages = 0
   #items = 0
-  #delivered: C | undefined
-  /** Items the settle window holds back, with when they were first seen. */
+  /** The watermark and the items delivered above it (always empty when ascending). */
+  readonly #above: AboveWatermark<C, Seen>
+  /** The greatest cursor delivered. */
+  #newest: C | undefined
+  /** The greatest cursor a page showed. */
+  #newestSeen: C | undefined
+  /** Ascending: items the settle window holds back, with when they were first seen. */
   #held: Held<C>[] = []
+  /** Ascending: items of the start position delivered already. */
+  readonly #skip: ReadonlySet<C>
+  /** Where the next page of this turn starts. */
+  #from: C | undefined
+  /** When this turn's first page was asked (the scheduler's clock). */
+  #turnStart = 0
+  /** The first item of this turn not delivered (too many above the watermark). */
+  #blocked: C | undefined
   /** The request or the pause under way. */
   #pending: Subscription | undefined
   /** When the last page was asked for (the scheduler's clock). */
@@ -291,13 +355,33 @@ class CursorPager<T, C> {
   // call stack stays flat whatever the number of synchronous pages.
   #looping = false
   #again = false
+  #newTurn = false
   readonly #fail = (error: unknown): void => this.#subscriber.error(error)
-  readonly #fetchNext = (): void => this.fetchNext()
+  readonly #nextTurn = (): void => this.fetchNext()
 
   constructor(options: PaginateCursorOptions<T, C>, subscriber: Subscriber<T>) {
     this.#options = options
     this.#subscriber = subscriber
-    this.#delivered = options.start
+    this.#settleMs = options.settleMs ?? 0
+    this.#ascending = options.order === 'ascending' && this.#settleMs > 0
+    this.#maxAbove = options.maxAbove ?? MAX_ABOVE
+    this.#above = new AboveWatermark<C, Seen>(options.compare, options.start)
+    const startAbove = options.startAbove ?? []
+    if (this.#ascending) {
+      this.#skip = new Set(startAbove)
+    } else {
+      this.#skip = new Set()
+      const seen = this.#now()
+      for (const cursor of startAbove) {
+        if (!this.#above.has(cursor)) this.#above.add(cursor, { seen, time: undefined })
+      }
+    }
+    this.#newest = this.#above.newest
+    this.#newestSeen = this.#newest
+  }
+
+  #now(): number {
+    return (this.#options.scheduler ?? asyncScheduler).now()
   }
 
   /** Stops the request or the pause under way. */
@@ -305,8 +389,18 @@ class CursorPager<T, C> {
     this.#pending?.unsubscribe()
   }
 
-  /** Asks for the page after the cursor delivered so far. */
+  /** Starts a turn: its first page from the watermark. */
   fetchNext(): void {
+    this.#newTurn = true
+    this.#loop()
+  }
+
+  /** The next page of this turn (the last one came back full). */
+  #continue(): void {
+    this.#loop()
+  }
+
+  #loop(): void {
     if (this.#looping) {
       this.#again = true
       return
@@ -315,7 +409,13 @@ class CursorPager<T, C> {
     try {
       do {
         this.#again = false
-        this.#request(this.#delivered)
+        if (this.#newTurn || this.#ascending) {
+          this.#newTurn = false
+          this.#from = this.#above.watermark
+          this.#turnStart = this.#now()
+          this.#blocked = undefined
+        }
+        this.#request(this.#from)
       } while (this.#again && !this.#subscriber.closed)
     } finally {
       this.#looping = false
@@ -328,7 +428,7 @@ class CursorPager<T, C> {
    * while it is in flight aborts it.
    */
   #request(cursor: C | undefined): void {
-    this.#requestedAt = (this.#options.scheduler ?? asyncScheduler).now()
+    this.#requestedAt = this.#now()
     this.#options.pace?.started()
     const controller = new AbortController()
     let answer: ObservableInput<readonly T[]>
@@ -415,11 +515,12 @@ class CursorPager<T, C> {
     try {
       this.#pages += 1
       step = stepOf(this.#options, cursor, page)
-      if ((this.#options.settleMs ?? 0) > 0) {
-        const now = (this.#options.scheduler ?? asyncScheduler).now()
-        const settled = settle(this.#options, step, this.#held, now)
+      if (this.#ascending) {
+        const settled = settle(this.#options, step, this.#held, this.#now())
         step = settled.step
         this.#held = settled.held
+      } else {
+        step = this.#unknown(step)
       }
     } catch (error) {
       this.#fail(error)
@@ -429,10 +530,84 @@ class CursorPager<T, C> {
   }
 
   /**
-   * A page, item by item from `start`: each delivered, then its cursor saved, and the
+   * On sight: the items of a page not delivered yet, each marked late when it comes after
+   * a greater one; past `maxAbove` remembered items, none (the turn ends there).
+   */
+  #unknown(step: Step<T>): Step<T> {
+    const { cursorOf, compare, markLate } = this.#options
+    const above = this.#above
+    const fresh: T[] = []
+    let newest = this.#newest
+    const last = step.items.at(-1)
+    if (last !== undefined) {
+      const cursor = cursorOf(last)
+      this.#from = cursor
+      if (this.#newestSeen === undefined || compare(cursor, this.#newestSeen) > 0) {
+        this.#newestSeen = cursor
+      }
+    }
+    for (const item of step.items) {
+      const cursor = cursorOf(item)
+      if (this.#blocked !== undefined || above.has(cursor)) continue
+      if (this.#settleMs > 0 && above.size + fresh.length >= this.#maxAbove) {
+        this.#blocked = cursor
+        continue
+      }
+      const late = newest !== undefined && compare(cursor, newest) < 0
+      if (!late) newest = cursor
+      fresh.push(late && markLate !== undefined ? markLate(item) : item)
+    }
+    return {
+      items: fresh,
+      full: step.full && this.#blocked === undefined,
+      moved: fresh.length > 0,
+    }
+  }
+
+  /** Records `item` (the cursor `cursor`) as delivered. */
+  #record(cursor: C, item: T): void {
+    this.#items += 1
+    const { compare } = this.#options
+    if (this.#newest === undefined || compare(cursor, this.#newest) > 0) this.#newest = cursor
+    if (this.#ascending || this.#settleMs === 0) {
+      this.#above.advanceTo(cursor)
+    } else {
+      this.#above.add(cursor, { seen: this.#now(), time: this.#options.timeOf?.(item) })
+    }
+  }
+
+  /**
+   * Moves the watermark up to the greatest item nothing before which can still show: one
+   * delivered `settleMs` before this turn started (anything before it happened earlier, so
+   * this turn's pages show it), or older than `settleMs` + 1 s by the source's clock (the
+   * second covers times in whole seconds). Only items this turn's pages covered count
+   * (`limit`), and none past an item left undelivered.
+   */
+  #advance(limit: C | undefined): void {
+    if (this.#ascending || this.#settleMs === 0) return
+    const { compare } = this.#options
+    const settleMs = this.#settleMs
+    const start = this.#turnStart
+    // The source's clock when this turn started (known maybe only since).
+    const sourceNow = this.#options.sourceClock?.(start)
+    const blocked = this.#blocked
+    const settled = this.#above.lastSettled(
+      ({ seen, time }) =>
+        seen + settleMs <= start ||
+        (time !== undefined && sourceNow !== undefined && sourceNow - time >= settleMs + 1_000),
+      (cursor) =>
+        (limit === undefined || compare(cursor, limit) <= 0) &&
+        (blocked === undefined || compare(cursor, blocked) < 0),
+    )
+    this.#above.advanceTo(settled)
+  }
+
+  /**
+   * A page, item by item from `start`: each delivered, then the position saved, and the
    * next one waits until that save settled (see {@link deliverThenSave}). The save runs
    * even when the consumer stops on this very item (take(n), first()): it was delivered,
-   * so a restart must not repeat it. Then progress, and the next page, pause or end.
+   * so a restart must not repeat it. Then the watermark, progress, and the next page,
+   * pause or end.
    */
   #deliver(step: Step<T>, start: number): void {
     const { cursorOf, save } = this.#options
@@ -441,11 +616,15 @@ class CursorPager<T, C> {
     for (let index = start; index < list.length; index += 1) {
       const item = list[index] as T
       const cursor = cursorOf(item)
+      if (this.#skip.size > 0 && this.#skip.has(cursor)) {
+        // Ascending, from a position: delivered before the restart.
+        this.#above.advanceTo(cursor)
+        continue
+      }
       if (save === undefined) {
         // Nothing to wait for: no closure per item.
         subscriber.next(item)
-        this.#delivered = cursor
-        this.#items += 1
+        this.#record(cursor, item)
         if (subscriber.closed) return
         continue
       }
@@ -454,9 +633,8 @@ class CursorPager<T, C> {
         subscriber,
         item,
         () => {
-          this.#delivered = cursor
-          this.#items += 1
-          return save(cursor)
+          this.#record(cursor, item)
+          return save(this.#above.position())
         },
         () => this.#deliver(step, resume),
       )
@@ -465,19 +643,22 @@ class CursorPager<T, C> {
     this.#afterPage(step)
   }
 
-  /** Progress, then the next page at once, a pause, or the end (`handOver`). */
+  /** The watermark, progress, then the next page at once, a pause, or the end (`handOver`). */
   #afterPage(step: Step<T>): void {
     const { onProgress, handOver, intervalMs, scheduler, measureFrom, pace } = this.#options
     try {
-      const cursor = this.#delivered
+      this.#advance(step.full ? (this.#from as C) : undefined)
+      const cursor = this.#newest
       const held = this.#held
+      const newest = this.#ascending ? (held.at(-1)?.cursor ?? cursor) : this.#newestSeen
       onProgress?.({
         phase: step.full ? 'backfill' : 'tail',
         pages: this.#pages,
         items: this.#items,
         cursor,
         held: held.length,
-        newest: held.at(-1)?.cursor ?? cursor,
+        newest,
+        position: this.#above.position(),
       })
       // The consumer may have left from inside its callback: then nothing more is asked
       // or scheduled (a pause left behind would keep the process up for an interval).
@@ -486,21 +667,35 @@ class CursorPager<T, C> {
       if (this.#subscriber.closed) return
       if (decision === 'end') {
         this.#subscriber.complete()
+      } else if (step.full && !this.#ascending) {
+        this.#continue()
       } else if (decision === 'next' && step.moved) {
         this.fetchNext()
       } else {
-        const spent =
-          measureFrom === 'start' ? (scheduler ?? asyncScheduler).now() - this.#requestedAt : 0
+        const spent = measureFrom === 'start' ? this.#now() - this.#requestedAt : 0
         this.#pending = (
           pace?.turn() ??
           timer(Math.max(0, (intervalMs as number) - spent), scheduler as SchedulerLike)
-        ).subscribe(this.#fetchNext)
+        ).subscribe(this.#nextTurn)
       }
     } catch (error) {
       this.#fail(error)
     }
   }
 }
+
+/**
+ * The most items a feed remembers above its watermark, by default (see
+ * {@link PaginateCursorOptions.maxAbove}).
+ *
+ * @example
+ * ```ts
+ * import { MAX_ABOVE } from 'venue-rx/operators'
+ *
+ * paginateCursor({ ...options, settleMs: 1_000, maxAbove: MAX_ABOVE / 10 })
+ * ```
+ */
+export const MAX_ABOVE = 10_000
 
 /**
  * A cursor-paginated feed: each item exactly once, in ascending cursor order. Backfills

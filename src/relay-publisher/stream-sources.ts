@@ -263,15 +263,15 @@ export function streamSource(
       return openOrdersSource(venue, sources, left, inOrder, send)
     case 'my-trades':
       return feed(resume, feedIds.cursorOf, feedIds.ofCursor, sender, (checkpoint) =>
-        venue.watchMyTrades({ checkpoint }),
+        venue.watchMyTrades({ checkpoint, order: 'ascending' }),
       )
     case 'transfers':
       return feed(resume, feedIds.cursorOf, feedIds.ofCursor, sender, (checkpoint) =>
-        venue.watchTransfers({ checkpoint }),
+        venue.watchTransfers({ checkpoint, order: 'ascending' }),
       )
     case 'fills':
       return feed(resume, feedIds.fillCursorOf, feedIds.ofFillCursor, sender, (checkpoint) =>
-        venue.watchFills({ checkpoint }),
+        venue.watchFills({ checkpoint, order: 'ascending' }),
       )
   }
 }
@@ -329,7 +329,8 @@ function openOrdersSource(
 }
 
 /**
- * A cursor feed published item by item: the feed's checkpoint starts it after the last
+ * A cursor feed published item by item, in cursor order (`order: 'ascending'`: a Redis
+ * stream's ids only grow): the feed's checkpoint starts it after the last
  * published entry, and its `save` sends the item just delivered, under an id made from
  * its cursor. A page's items are sent together (one publish); the feed waits for Redis
  * only when {@link BATCH_MAX} items are not written yet. Its cursor may run ahead of
@@ -346,10 +347,11 @@ function feed<T>(
   let pending: T | undefined
   const checkpoint: Checkpoint<string> = {
     load: () => (resume === undefined ? undefined : cursorOfId(resume.id)),
-    save: (cursor) => {
+    // In cursor order (a stream's ids only grow): the position is its cursor.
+    save: ({ watermark }) => {
       const item = pending
       pending = undefined
-      const written = sender.send(idOfCursor(cursor), item, '')
+      const written = sender.send(idOfCursor(watermark as string), item, '')
       if (sender.backlog() < BATCH_MAX) return
       return written.then((kept) => {
         if (!kept) throw new Error('the lease was lost')

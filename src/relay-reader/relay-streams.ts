@@ -1,5 +1,6 @@
 import { concatMap, defer, from, type Observable } from 'rxjs'
 import type { BookEvent } from '../book/book-event.js'
+import { isCursorPosition } from '../core/cursor-position.js'
 import type { CursorProgress } from '../core/paginate-cursor.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { isPlainObject } from '../plain-object.js'
@@ -212,7 +213,18 @@ function cursorFeed<T>(
   const keys = relayKeys(scope, spec.stream)
   return defer(() => from(Promise.resolve(checkpoint?.load()))).pipe(
     concatMap((saved) => {
-      let cursor = saved === undefined ? cursorGiven : spec.check(saved)
+      // A position saved by a polling feed may list items above its watermark: the relay
+      // is read from the watermark, and those are skipped.
+      const position = isCursorPosition<unknown>(saved) ? saved : undefined
+      const skip = new Set((position?.above ?? []).map((each) => spec.check(each)))
+      let cursor =
+        saved === undefined
+          ? cursorGiven
+          : position === undefined
+            ? spec.check(saved)
+            : position.watermark === undefined
+              ? undefined
+              : spec.check(position.watermark)
       let pages = 0
       let items = 0
       const start = cursor === undefined ? '0-0' : spec.ids.idOf(cursor)
@@ -221,19 +233,28 @@ function cursorFeed<T>(
         keys,
         start: { from: 'after', id: start },
         decode: (entry) => {
+          if (skip.size > 0 && skip.delete(spec.ids.cursorOf(entry.id))) return []
           const values = decode(entry)
           items += values.length
           return values
         },
         afterEntry: (entry) => {
           cursor = spec.ids.cursorOf(entry.id)
-          return checkpoint?.save(cursor)
+          return checkpoint?.save({ watermark: cursor, above: [] })
         },
         afterBatch: (caughtUp) => {
           pages += 1
           // The relay publishes settled items only: nothing is held here.
           const phase = caughtUp ? 'tail' : 'backfill'
-          onProgress?.({ phase, pages, items, cursor, held: 0, newest: cursor })
+          onProgress?.({
+            phase,
+            pages,
+            items,
+            cursor,
+            held: 0,
+            newest: cursor,
+            position: { watermark: cursor, above: [] },
+          })
         },
         method: spec.method,
         onTrimmed: 'fail',

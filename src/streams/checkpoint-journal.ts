@@ -13,6 +13,7 @@ import {
 } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { type CursorPosition, isCursorPosition } from '../core/cursor-position.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 
 /*
@@ -31,6 +32,9 @@ import { VenueInputError } from '../errors/venue-input-error.js'
  * `{"cursor":<value>}` to a temporary file and renames it over the file (as every save
  * did before). The first save of each checkpoint object does the same, so appends only
  * ever follow entries this object wrote.
+ *
+ * A position with items delivered above its watermark is an array, the watermark first
+ * (`null` for none): `"cursor":["5000","5003","5005"]`; one without is its plain cursor.
  */
 
 /** Size past which a save rewrites the file instead of appending to it. */
@@ -61,11 +65,42 @@ export function encodeCursor(cursor: unknown): string {
 }
 
 /**
+ * How a position (or a plain cursor) is written in the file: its watermark alone when
+ * nothing is above it, else `[watermark, ...above]`. Throws for what cannot be one.
+ */
+export function encodePosition(position: unknown): string {
+  if (!isCursorPosition(position)) return encodeCursor(position)
+  const { watermark, above } = position
+  if (above.length === 0 && watermark !== undefined) return encodeCursor(watermark)
+  let text = watermark === undefined ? '[null' : `[${encodeCursor(watermark)}`
+  for (const cursor of above) text += `,${encodeCursor(cursor)}`
+  return `${text}]`
+}
+
+/** The position an entry's value holds (a plain cursor as it is). */
+function decodeEntry(
+  value: unknown,
+): string | number | CursorPosition<string | number> | undefined {
+  if (typeof value === 'string' || typeof value === 'number') return value
+  if (!Array.isArray(value) || value.length === 0) return undefined
+  const [watermark, ...above] = value as unknown[]
+  if (watermark !== null && typeof watermark !== 'string' && typeof watermark !== 'number') {
+    return undefined
+  }
+  if (!above.every((each) => typeof each === 'string' || typeof each === 'number')) {
+    return undefined
+  }
+  return { watermark: watermark ?? undefined, above: above as (string | number)[] }
+}
+
+/**
  * The cursor in the file at `path` (synchronously, so that no save of this process lands
  * between two reads); `undefined` when there is no file. A damaged file throws a
  * VenueInputError naming it.
  */
-export function readCursorFile(path: string): string | number | undefined {
+export function readCursorFile(
+  path: string,
+): string | number | CursorPosition<string | number> | undefined {
   let text: string
   try {
     text = readFileSync(path, 'utf8')
@@ -90,11 +125,12 @@ export function readCursorFile(path: string): string | number | undefined {
       { cause: error },
     )
   }
-  const cursor =
-    typeof parsed === 'object' && parsed !== null
+  const cursor = decodeEntry(
+    typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
       ? (parsed as { cursor?: unknown }).cursor
-      : undefined
-  if (typeof cursor !== 'string' && typeof cursor !== 'number') {
+      : undefined,
+  )
+  if (cursor === undefined) {
     throw VenueInputError.quoting({
       argument: 'path',
       value: path,
@@ -109,11 +145,16 @@ export function readCursorFile(path: string): string | number | undefined {
 const CHAR = String.raw`(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})`
 const STRING = `"${CHAR}*"`
 const NUMBER = String.raw`-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?`
+const SCALAR = `(?:${STRING}|${NUMBER})`
+/** A position's array: the watermark (or null), then the cursors above it. */
+const ARRAY = String.raw`\[\s*(?:${SCALAR}|null)(?:\s*,\s*${SCALAR})*\s*\]`
 /** One whole entry and what follows it: `,` (another entry) or `}` (the end). */
-const ENTRY = new RegExp(String.raw`\s*"cursor"\s*:\s*(${STRING}|${NUMBER})\s*([,}])`, 'y')
-/** The value a save writes, cut anywhere (a string maybe in an escape), maybe its brace. */
+const ENTRY = new RegExp(String.raw`\s*"cursor"\s*:\s*(${SCALAR}|${ARRAY})\s*([,}])`, 'y')
+/** A scalar a save writes, cut anywhere (a string maybe in an escape). */
+const TORN_SCALAR = String.raw`(?:"${CHAR}*(?:\\(?:u[0-9a-fA-F]{0,3})?)?"?|-?\d*(?:\.\d*)?(?:[eE][+-]?\d*)?)`
+/** The value a save writes, cut anywhere, maybe its brace: a scalar or a position's array. */
 const TORN_VALUE = new RegExp(
-  String.raw`^(?:"${CHAR}*(?:\\(?:u[0-9a-fA-F]{0,3})?)?"?|-?\d*(?:\.\d*)?(?:[eE][+-]?\d*)?)\}?$`,
+  String.raw`^(?:${TORN_SCALAR}|\[(?:(?:${SCALAR}|null),)*(?:n(?:u(?:ll?)?)?|null\]?|${TORN_SCALAR}\]?))\}?$`,
 )
 const ENTRY_HEAD = '\n"cursor":'
 
@@ -124,16 +165,18 @@ const ENTRY_HEAD = '\n"cursor":'
  * the last whole entry must be the start of one save (zero bytes past the end of a file
  * cut by a power loss are ignored).
  */
-function beforeTornEntry(text: string): string | number | undefined {
+function beforeTornEntry(
+  text: string,
+): string | number | CursorPosition<string | number> | undefined {
   const start = /^\s*\{/.exec(text)
   if (start === null) return undefined
   ENTRY.lastIndex = start[0].length
-  let last: string | number | undefined
+  let last: string | number | CursorPosition<string | number> | undefined
   let end = 0
   for (;;) {
     const entry = ENTRY.exec(text)
     if (entry === null) break
-    last = JSON.parse(entry[1] as string) as string | number
+    last = decodeEntry(JSON.parse(entry[1] as string))
     end = ENTRY.lastIndex
     if (entry[2] === '}') break
   }

@@ -1,52 +1,61 @@
+import type { CursorPosition } from '../core/cursor-position.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
-import { cursorFileWriter, encodeCursor, readCursorFile } from './checkpoint-journal.js'
+import { cursorFileWriter, encodePosition, readCursorFile } from './checkpoint-journal.js'
 
 /**
- * Where a cursor feed keeps its place: `load()` at start, `save(cursor)` after each
- * delivered item. A restart with the same store resumes with the next item.
+ * Where a cursor feed keeps its place: `load()` at start, `save(position)` after each
+ * delivered item, with the feed's {@link CursorPosition} (its watermark and the items
+ * delivered above it). A restart with the same store resumes with the next item, and
+ * delivers an item the venue showed late once. `load()` may also return a plain cursor (a
+ * store written before positions): the feed resumes after it.
  *
  * @example
  * ```ts
- * import type { Checkpoint } from 'venue-rx'
+ * import type { Checkpoint, CursorPosition } from 'venue-rx'
  *
  * // a checkpoint in Redis: any object with load and save will do
  * const checkpoint: Checkpoint<string> = {
- *   load: async () => (await redis.get('fills:cursor')) ?? undefined,
- *   save: async (cursor) => {
- *     await redis.set('fills:cursor', cursor)
+ *   load: async () => {
+ *     const text = await redis.get('fills:position')
+ *     return text === null ? undefined : (JSON.parse(text) as CursorPosition<string>)
+ *   },
+ *   save: async (position) => {
+ *     await redis.set('fills:position', JSON.stringify(position))
  *   },
  * }
  * venue.watchFills({ checkpoint }).subscribe((fill) => ledger.record(fill))
  * ```
  */
 export interface Checkpoint<C> {
-  /** The saved cursor, or `undefined` when nothing was saved yet. */
-  load(): Promise<C | undefined> | C | undefined
-  /** Keeps `cursor`; the feed waits for it before delivering the next item. */
-  save(cursor: C): Promise<void> | void
+  /** The saved position (or a plain cursor), or `undefined` when nothing was saved yet. */
+  load(): Promise<CursorPosition<C> | C | undefined> | CursorPosition<C> | C | undefined
+  /** Keeps `position`; the feed waits for it before delivering the next item. */
+  save(position: CursorPosition<C>): Promise<void> | void
 }
 
 /**
- * A checkpoint in memory (for tests, or for a process that keeps its feeds alive).
+ * A checkpoint in memory (for tests, or for a process that keeps its feeds alive). Its
+ * `save` takes a plain cursor too.
  *
  * @example
  * ```ts
  * const checkpoint = memoryCheckpoint<string>()
  * venue.watchMyTrades({ checkpoint }).subscribe(book)
- * // later: checkpoint.current === global_seq of the last trade delivered
+ * // later: checkpoint.current, e.g. { watermark: '1041', above: ['1043'] }
  * ```
  */
-export function memoryCheckpoint<C>(
-  initial?: C,
-): Checkpoint<C> & { readonly current: C | undefined } {
+export function memoryCheckpoint<C>(initial?: C | CursorPosition<C>): Checkpoint<C> & {
+  readonly current: CursorPosition<C> | C | undefined
+  save(position: CursorPosition<C> | C): void
+} {
   let current = initial
   return {
     get current() {
       return current
     },
     load: () => current,
-    save: (cursor) => {
-      current = cursor
+    save: (position) => {
+      current = position
     },
   }
 }
@@ -74,18 +83,20 @@ export interface FileCheckpointOptions {
 }
 
 /**
- * A checkpoint in a JSON file. Each save appends one line, `"cursor":<value>}`, over the
+ * A checkpoint in a JSON file. Each save appends one line, `"cursor":<position>}`, over the
  * closing brace (one write on a file descriptor kept open), so the file is JSON after every
- * save, the key repeated and the last one counting, as for `JSON.parse`:
- * `{"cursor":"5000",` / `"cursor":"5003"}`. A crash mid-write leaves that last entry torn;
- * `load()` skips it and returns the cursor before, so a crash costs at most the one item
- * being delivered. Past 256 KiB, and on the first save of each checkpoint object, a save
- * writes `{"cursor": ...}` to a temporary file beside it and renames it over the file
- * instead. Files of the earlier format (`{"cursor": ...}` alone) load as they are; a file
- * that is not a checkpoint is an error, never a silent restart from the beginning. Without
- * `durable`, a save is written (to the OS) when `save` returns, which returns nothing. The
- * descriptor is closed after a second without a save (the next save opens the file again)
- * and keeps no process alive. One checkpoint object per file at a time.
+ * save, the key repeated and the last one counting, as for `JSON.parse`. A position with
+ * nothing above its watermark is written as the plain cursor (`"cursor":"5003"`), else as
+ * an array, the watermark first (`"cursor":["5000","5003","5005"]`, `null` for none). A
+ * crash mid-write leaves that last entry torn; `load()` skips it and returns the position
+ * before, so a crash costs at most the one item being delivered. Past 256 KiB, and on the
+ * first save of each checkpoint object, a save writes `{"cursor": ...}` to a temporary file
+ * beside it and renames it over the file instead. Files of the earlier formats (a plain
+ * cursor) load as they are; a file that is not a checkpoint is an error, never a silent
+ * restart from the beginning. Without `durable`, a save is written (to the OS) when `save`
+ * returns, which returns nothing. The descriptor is closed after a second without a save
+ * (the next save opens the file again) and keeps no process alive. One checkpoint object
+ * per file at a time. Its `save` takes a plain cursor too.
  *
  * @example
  * ```ts
@@ -95,30 +106,30 @@ export interface FileCheckpointOptions {
 export function fileCheckpoint<C extends string | number>(
   path: string,
   options: FileCheckpointOptions = {},
-): Checkpoint<C> {
+): Checkpoint<C> & { save(position: CursorPosition<C> | C): Promise<void> | void } {
   if (typeof path !== 'string' || path === '') {
     throw new VenueInputError('path', 'fileCheckpoint: path must be a non-empty string')
   }
   const writer = cursorFileWriter(path)
   return {
     // Read synchronously (in a promise), so no save of this process lands between reads.
-    load: async () => readCursorFile(path) as C | undefined,
+    load: async () => readCursorFile(path) as CursorPosition<C> | C | undefined,
     // Not durable, a save is done when it returns (nothing to wait for: the feed goes on at
     // once); a failure is a rejected promise, as before.
     save:
       options.durable === true
-        ? (cursor) => {
+        ? (position) => {
             let value: string
             try {
-              value = encodeCursor(cursor)
+              value = encodePosition(position)
             } catch (error) {
               return Promise.reject(error)
             }
             return writer.writeDurable(value)
           }
-        : (cursor) => {
+        : (position) => {
             try {
-              writer.write(encodeCursor(cursor))
+              writer.write(encodePosition(position))
             } catch (error) {
               return Promise.reject(error)
             }

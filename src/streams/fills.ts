@@ -47,6 +47,11 @@ export interface Fill {
   readonly side: 'buy' | 'sell'
   /** Epoch ms. */
   readonly timestamp: number
+  /**
+   * Delivered after a fill with a greater `global_seq`: the venue showed it late. Absent
+   * on fills delivered in order.
+   */
+  readonly late?: true
 }
 
 /**

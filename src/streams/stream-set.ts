@@ -5,6 +5,7 @@ import type { KlineInterval } from '../schemas/kline.js'
 import type { PoolSummary } from '../schemas/pool-summary.js'
 import type { TradeDetail } from '../schemas/trade-detail.js'
 import type { Transfer } from '../schemas/transfer.js'
+import type { FeedItem } from './cursor-feed.js'
 import type { Fill } from './fills.js'
 import type { StreamContext } from './stream-context.js'
 import { type BalancesOptions, type BalancesUpdate, watchBalances } from './watch-balances.js'
@@ -36,8 +37,8 @@ export interface StreamSet {
   /** `method` names the caller in errors (`watchOrderBook` folds this stream). */
   watchDepth(poolId: number, options?: DepthStreamOptions, method?: string): Observable<BookEvent>
   watchTrades(poolId: number, options?: PublicTradesOptions): Observable<PublicTradeEvent>
-  watchMyTrades(options?: MyTradesOptions): Observable<TradeDetail>
-  watchTransfers(options?: TransfersFeedOptions): Observable<Transfer>
+  watchMyTrades(options?: MyTradesOptions): Observable<FeedItem<TradeDetail>>
+  watchTransfers(options?: TransfersFeedOptions): Observable<FeedItem<Transfer>>
   watchFills(options?: FillsOptions): Observable<Fill>
   watchKlines(
     poolId: number,

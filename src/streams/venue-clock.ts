@@ -20,7 +20,13 @@ export async function venueNow(context: StreamContext, rest: RestClient): Promis
   let offset = lookups.clockOffset
   if (offset === undefined) {
     const sent = clock.now()
-    const asked = rest.ping().then((ping) => ping.timestamp - (sent + clock.now()) / 2)
+    const asked = rest.ping().then((ping) => {
+      const answered = clock.now()
+      const offset = ping.timestamp - (sent + answered) / 2
+      // A lower bound: the round trip's half, and the second the venue's answer rounds to.
+      lookups.clockLowerOffset = offset - (answered - sent) / 2 - 1_000
+      return offset
+    })
     lookups.clockOffset = asked
     asked.catch(() => {
       if (lookups.clockOffset === asked) lookups.clockOffset = undefined
@@ -28,4 +34,20 @@ export async function venueNow(context: StreamContext, rest: RestClient): Promis
     offset = asked
   }
   return clock.now() + (await offset)
+}
+
+/**
+ * The venue's clock at this process's time `at` (the venue's scheduler clock), epoch ms, as
+ * a lower bound (what the venue read then, or earlier by up to about a second), once a
+ * {@link venueNow} answered; `undefined` before.
+ *
+ * @example
+ * ```ts
+ * await venueNow(context, rest)
+ * venueClockAt(context, scheduler.now()) // e.g. 1700000097000 on a simulator at ...98.4 s
+ * ```
+ */
+export function venueClockAt(context: StreamContext, at: number): number | undefined {
+  const offset = context.lookups.clockLowerOffset
+  return offset === undefined ? undefined : at + offset
 }

@@ -16,12 +16,16 @@ import type { Fill } from './fills.js'
 export interface VenueLookups {
   /** The venue's clock minus this process's, ms (`venueNow`). */
   clockOffset: Promise<number> | undefined
+  /** The offset as a lower bound of the venue's clock, once `clockOffset` answered. */
+  clockLowerOffset: number | undefined
   /** The account's chain account (`chainAccount`). */
   chainAccount: Promise<string> | undefined
   /** The latest scan of the account's recent fills (`recentFills`). */
   recentFills: RecentFillsScan | undefined
   /** Pages of the account's newest ended orders, of one poll interval (`historyPage`). */
   historyPages: HistoryPages | undefined
+  /** The orders asked for in this turn, read together from fresh pages (`endedInPages`). */
+  endedAsks: EndedAsks | undefined
 }
 
 /** One scan of the account's fills after a venue time. */
@@ -39,6 +43,13 @@ export interface HistoryPages {
   readonly pages: Map<number, Promise<Order[]>>
 }
 
+/** Orders asked for together, and their ended records once the pages are read. */
+export interface EndedAsks {
+  readonly ids: Set<string>
+  /** Ended records by id; `undefined` when the pages were not read (one order asked). */
+  readonly ended: Promise<ReadonlyMap<string, Order> | undefined>
+}
+
 /**
  * Empty lookups, for a new venue.
  *
@@ -50,8 +61,10 @@ export interface HistoryPages {
 export function venueLookups(): VenueLookups {
   return {
     clockOffset: undefined,
+    clockLowerOffset: undefined,
     chainAccount: undefined,
     recentFills: undefined,
     historyPages: undefined,
+    endedAsks: undefined,
   }
 }

@@ -85,6 +85,7 @@ export function fillsSpec(
     timeOf: (item) => item.fill.timestamp,
     compare: compareFillCursors,
     checkCursor: (cursor) => checkFillCursor('watchFills', cursor),
+    markLate: ({ fill, cursor }) => ({ fill: { ...fill, late: true }, cursor }),
   }
 }
 
@@ -131,7 +132,12 @@ export function tradesFillsTail(
               if (event.type === 'page') lane.ok()
               return [event]
             }
-            return fillsAtCursors(event.item, account).map((item) => ({ type: 'item', item }))
+            const { position } = event
+            return fillsAtCursors(event.item, account).map((item) => ({
+              type: 'item',
+              item,
+              position,
+            }))
           }),
         ),
       ),
@@ -147,7 +153,9 @@ export function fillsTail(context: StreamContext): Observable<TailEvent<Fill, st
   return tradesFillsTail(context, undefined).pipe(
     map(
       (event): TailEvent<Fill, string> =>
-        event.type === 'item' ? { type: 'item', item: event.item.fill } : event,
+        event.type === 'item'
+          ? { type: 'item', item: event.item.fill, position: event.position }
+          : event,
     ),
   )
 }

@@ -6,6 +6,7 @@ import {
   type CursorFeedOptions,
   type CursorFeedSpec,
   cursorFeed,
+  type FeedItem,
   feedOptions,
 } from './cursor-feed.js'
 import type { StreamContext } from './stream-context.js'
@@ -44,12 +45,15 @@ const PAGE = 100
 export function watchMyTrades(
   context: StreamContext,
   options?: MyTradesOptions,
-): Observable<TradeDetail> {
+): Observable<FeedItem<TradeDetail>> {
   const given = feedOptions('watchMyTrades', options, ['poolId']) as MyTradesOptions
   const { poolId } = given
   if (poolId !== undefined) checkPoolId('watchMyTrades', poolId)
   const cursor = given.cursor === undefined ? undefined : checkCursor(given.cursor)
-  return cursorFeed<TradeDetail, string>(context, myTradesSpec(poolId), { ...given, cursor })
+  return cursorFeed<FeedItem<TradeDetail>, string>(context, myTradesSpec(poolId), {
+    ...given,
+    cursor,
+  })
 }
 
 /**

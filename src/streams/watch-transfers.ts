@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs'
 import { compareIds } from '../decimal.js'
 import { unsignedId } from '../rest/index.js'
 import type { Transfer } from '../schemas/transfer.js'
-import { type CursorFeedOptions, cursorFeed, feedOptions } from './cursor-feed.js'
+import { type CursorFeedOptions, cursorFeed, type FeedItem, feedOptions } from './cursor-feed.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 
@@ -37,10 +37,10 @@ const PAGE = 100
 export function watchTransfers(
   context: StreamContext,
   options?: TransfersFeedOptions,
-): Observable<Transfer> {
+): Observable<FeedItem<Transfer>> {
   const given = feedOptions('watchTransfers', options, []) as TransfersFeedOptions
   const cursor = given.cursor === undefined ? undefined : checkCursor(given.cursor)
-  return cursorFeed<Transfer, string>(
+  return cursorFeed<FeedItem<Transfer>, string>(
     context,
     {
       key: streamKey('watchTransfers'),
