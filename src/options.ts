@@ -81,11 +81,12 @@ export interface VenueOptions {
   readonly backoff?: BackoffOptions
   /**
    * How long after it happens an own trade or a transfer may take to show at the venue,
-   * ms. A venue can show a trade after a later one; `watchMyTrades`, `watchFills`,
-   * `watchTransfers` (and `watchOrder`'s fills) hold their newest items this long and read
-   * them again with each poll, so that a late one is delivered in order, never lost. The
-   * price: the newest items reach you up to this much later. `0` delivers at once. Default
-   * 1,000.
+   * ms. A venue can show a trade after a later one. `watchMyTrades`, `watchFills`,
+   * `watchTransfers` (and `watchOrder`'s fills) deliver each item at the first poll that
+   * shows it, and read their pages from a watermark that trails by this much (of the
+   * venue's clock), so that one shown late is still delivered, once, marked `late`. With
+   * `order: 'ascending'` a feed holds its newest items this long instead, to deliver in
+   * order. `0`: no item is expected late (the watermark follows each item). Default 1,000.
    */
   readonly settleMs?: number
   /**

@@ -35,8 +35,8 @@ Options:
   --interval I      candle interval for klines: ${KLINE_INTERVALS.join(', ')} (default 1m)
   --limit N         book depth (default 10)
   --poll-ms N       longest wait between two polls, ms (default 1000)
-  --settle-ms N     hold the newest trades, fills and transfers N ms, so that one the
-                    venue shows late still comes in order (default 1000; 0: off)
+  --settle-ms N     how late the venue may show a trade, fill or transfer, ms: one shown
+                    after a later one still comes, marked late (default 1000; 0: off)
   -h, --help        this help
 
 Exit codes: 0 done (--count reached, stream ended, Ctrl-C), 1 runtime failure, 2 usage error.
