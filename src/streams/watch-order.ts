@@ -162,9 +162,19 @@ function wholeMs(name: string, value: unknown, fallback: number): number {
   return ms
 }
 
-/** Transport trouble, retried like every stream's. */
-const transient = (error: unknown) =>
-  !isUnseen(error) && error instanceof VenueError && error.retryable
+/**
+ * Transport trouble of a list or account request (`/trades`, `/history-orders`,
+ * `/open-orders`, `/info`, `/ping`), retried like every stream's: a 5xx, the ambiguous 500
+ * `service internal error` included (it means "not shown" only for one order's look-up).
+ */
+const transient = (error: unknown) => error instanceof VenueError && error.retryable
+
+/**
+ * Transport trouble of one order's look-up (`/orders/{id}`, `/orders/client-id/{cid}`):
+ * as {@link transient}, but the ambiguous 500 says the venue does not show the order
+ * ({@link isUnseen}), which the order's life counts, not the backoff.
+ */
+const transientLookUp = (error: unknown) => !isUnseen(error) && transient(error)
 
 /**
  * The newest order in `orders` (newest first) that `wanted` names: by id, or by client id
@@ -195,8 +205,10 @@ export function pickOrder<T extends OpenOrder>(
  * clock: at once, then every 2 polls; when the venue does not answer for it `orderLookups`
  * times in a row, it is `done` with `status: 'unknown'`. A fresh order the venue does not
  * show yet is asked for with the venue's backoff for `visibleWithinMs`, then the stream
- * fails with a `VenueNotFoundError` naming it. Throws `VenueInputError` at once for a bad
- * reference or option.
+ * fails with a `VenueNotFoundError` naming it. Every other request (the lists, the shared
+ * scans, account info, the clock) is retried as every stream's: transport trouble and any
+ * 5xx, the venue's ambiguous 500 included, with the venue's backoff, reported `retrying`.
+ * Throws `VenueInputError` at once for a bad reference or option.
  */
 export function watchOrder(
   context: StreamContext,
@@ -510,7 +522,7 @@ class OrderWatch {
 
   /** One look-up of the known order: its record and trades, or that the venue did not answer. */
   #lookUp(id: string): void {
-    this.#retry(() => this.#rest.order(id, { signal: this.#abort.signal }))
+    this.#retryLookUp(() => this.#rest.order(id, { signal: this.#abort.signal }))
       .then(
         async (record): Promise<OrderInput> => ({
           type: 'answer',
@@ -586,20 +598,26 @@ class OrderWatch {
   }
 
   /**
-   * Runs `request`, retrying transport trouble with the venue's backoff (a 429's
-   * Retry-After honoured); anything else is thrown.
+   * Runs `request` (a list or account request, or a shared scan of them), retrying
+   * transport trouble ({@link transient}) with the venue's backoff (a 429's Retry-After
+   * honoured), each retry reported `retrying`; anything else is thrown.
    */
   #retry<R>(request: () => Promise<R>): Promise<R> {
-    return this.#settle(this.#retried(request))
+    return this.#settle(this.#retried(request, transient))
   }
 
-  #retried<R>(request: () => Promise<R>): Observable<R> {
+  /** {@link OrderWatch.#retry} for one order's look-up: "not shown" is thrown, not retried. */
+  #retryLookUp<R>(request: () => Promise<R>): Promise<R> {
+    return this.#settle(this.#retried(request, transientLookUp))
+  }
+
+  #retried<R>(request: () => Promise<R>, isRetryable: (error: unknown) => boolean): Observable<R> {
     const { health } = this.#context
     return defer(request).pipe(
       tap(() => health.ok(this.#key)),
       retryBackoff<R>(
         this.#backoff({
-          isRetryable: transient,
+          isRetryable,
           onRetry: ({ attempt, delayMs, error }) =>
             health.retrying(this.#key, attempt, delayMs, error),
         }),
@@ -608,9 +626,10 @@ class OrderWatch {
   }
 
   /**
-   * Runs `request` until the venue shows what it asks for: transport trouble is retried as
-   * in {@link OrderWatch.#retry}, and "not shown" ({@link isUnseen}) for `visibleWithinMs`;
-   * then the stream fails with a `VenueNotFoundError` naming `what`.
+   * Runs `request` (one order's look-up) until the venue shows what it asks for: transport
+   * trouble is retried as in {@link OrderWatch.#retryLookUp}, and "not shown"
+   * ({@link isUnseen}) for `visibleWithinMs`; then the stream fails with a
+   * `VenueNotFoundError` naming `what`.
    */
   #visible<R>(request: () => Promise<R>, what: () => string): Promise<R> {
     const visibleWithinMs = this.#visibleWithinMs
@@ -618,7 +637,7 @@ class OrderWatch {
       defer(() => {
         const started = this.#now
         const left = () => visibleWithinMs - (this.#now - started)
-        return this.#retried(request).pipe(
+        return this.#retried(request, transientLookUp).pipe(
           retryBackoff<R>(
             this.#backoff({
               isRetryable: (error) => isUnseen(error) && left() > 0,
