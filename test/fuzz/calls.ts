@@ -165,6 +165,12 @@ const onProgress: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 2, arbitrary: nasty },
 )
 
+const order: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(undefined) },
+  { weight: 2, arbitrary: fc.constantFrom('on-sight', 'ascending') },
+  { weight: 1, arbitrary: nasty },
+)
+
 /** Up to two extra arguments, usually none, for the arity check. */
 const extras: fc.Arbitrary<unknown[]> = fc.oneof(
   { weight: 6, arbitrary: fc.constant<unknown[]>([]) },
@@ -206,16 +212,23 @@ export const WATCH_ARGS: Readonly<Record<WatchMethodName, fc.Arbitrary<unknown[]
         cursor: valid.feedCursor,
         checkpoint,
         onProgress,
+        order,
       }),
       extras,
     )
     .map(([options, more]) => [options, ...more]),
   watchTransfers: fc
-    .tuple(argsObject({ cursor: valid.feedCursor, checkpoint, onProgress }), extras)
+    .tuple(argsObject({ cursor: valid.feedCursor, checkpoint, onProgress, order }), extras)
     .map(([options, more]) => [options, ...more]),
   watchFills: fc
     .tuple(
-      argsObject({ poolId: valid.poolId, cursor: valid.fillCursor, checkpoint, onProgress }),
+      argsObject({
+        poolId: valid.poolId,
+        cursor: valid.fillCursor,
+        checkpoint,
+        onProgress,
+        order,
+      }),
       extras,
     )
     .map(([options, more]) => [options, ...more]),
@@ -396,7 +409,9 @@ export function textPlacements(text: string): FuzzCall[] {
   for (const method of ['watchMyTrades', 'watchTransfers'] as const) {
     watch(method, text)
     watch(method, named)
-    for (const name of ['cursor', 'checkpoint', 'onProgress']) watch(method, { [name]: text })
+    for (const name of ['cursor', 'checkpoint', 'onProgress', 'order']) {
+      watch(method, { [name]: text })
+    }
     watch(method, { checkpoint: { load: () => text, save: () => undefined } })
   }
   watch('watchMyTrades', { poolId: text })
@@ -471,7 +486,10 @@ export const WATCH_ARITY: Readonly<Record<WatchMethodName, number>> = {
 
 /** Endpoints a watch method asks besides the one it polls (account info, order look-ups). */
 export const WATCH_ALSO: Readonly<Partial<Record<WatchMethodName, readonly RestMethodName[]>>> = {
-  watchFills: ['accountInfo'],
+  // The cursor feeds read the venue's clock once (their watermark) before the first page.
+  watchMyTrades: ['ping'],
+  watchTransfers: ['ping'],
+  watchFills: ['accountInfo', 'ping'],
   watchOrder: [
     'accountInfo',
     'order',

@@ -123,6 +123,7 @@ const DEPTH_OPTIONS: OptionRules = {
 const FEED_OPTIONS: OptionRules = {
   checkpoint: isCheckpoint,
   onProgress: (v) => typeof v === 'function',
+  order: (v) => v === 'on-sight' || v === 'ascending',
 }
 
 /** Problems of an options object: `options` itself, unknown names, wrong values. */
