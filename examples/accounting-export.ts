@@ -54,8 +54,9 @@ async function exportFills(): Promise<number> {
     venue
       .watchFills({
         checkpoint: fileCheckpoint(checkpointPath), // saved after each fill is written
+        order: 'ascending', // the CSV in global_seq order: each fill once the watermark passed it
         onProgress: ({ phase, held }) => {
-          // Every fill up to now is written (none held back by the settle window): stop.
+          // Every fill up to now is written (none held for the watermark): stop.
           if (phase === 'tail' && held === 0) caughtUp.next()
         },
       })
