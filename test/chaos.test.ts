@@ -2,7 +2,8 @@
  * The chaos run, short: 300 polls with every kind of fault at once (about 20 % of the
  * requests fail) while the market moves. Proves that the exactly-once feeds lose, repeat and
  * reorder nothing, that public trades are missed only inside reported gaps, that every book
- * event rebuilds exactly the book served at that poll, that nothing is left unhandled, and
+ * event rebuilds exactly the book served at that poll, that every order stream ends done as
+ * the truth says (none fails), that nothing is left unhandled, and
  * that the faults really happened. The counters themselves are checked first on made-up
  * deliveries, so that a broken counter cannot pass the run.
  */
@@ -135,6 +136,18 @@ describe('chaos against the faulty simulator', () => {
     }
     expect(report.books.reduce((sum, book) => sum + book.resyncs, 0)).toBeGreaterThan(0)
     expect(report.bookEqualShare).toBe(1)
+
+    // Order streams: each placed order followed to its done, as the truth says; none failed.
+    const orders = report.orders
+    expect(orders.placed).toBeGreaterThan(5)
+    expect(orders, orders.examples.join('; ')).toMatchObject({
+      done: orders.placed,
+      failed: 0,
+      notDone: 0,
+      wrongStatus: 0,
+      wrongFills: 0,
+      unreconciled: 0,
+    })
 
     expect(report.unhandledRejections).toBe(0)
     expect(report.uncaughtExceptions).toBe(0)

@@ -2,7 +2,8 @@
  * Chaos run: every kind of fault the simulator can inject, at once, while the market keeps
  * moving, against the streams that promise correctness: the exactly-once feeds
  * (`watchMyTrades`, `watchTransfers`), the public trades (`watchTrades`, gaps only when
- * reported) and the order books (`watchDepth`, V2 for every pool and one V1).
+ * reported), the order books (`watchDepth`, V2 for every pool and one V1) and the order
+ * streams (`watchOrder` on orders the run places).
  *
  * What it proves, counted against the simulator's ground truth after the faults are cleared
  * and the feeds caught up:
@@ -12,6 +13,9 @@
  *   inside reported `gap`s;
  * - books: applying every `BookEvent` with `applyBookEvent` gives, at every event, exactly
  *   the book the simulator served for that poll (share equal must be 100 %);
+ * - orders: every `watchOrder` ends `done` (none fails, none hangs) with the truth's status
+ *   and the order's trades as its fills, in order, reconciled (the orders still working
+ *   when the faults stop are canceled then);
  * - no unhandled rejection and no uncaught exception during the run;
  * - the faults really happened (the simulator's counters, 500 and 503 both).
  *
@@ -28,6 +32,7 @@ import { startSimulator } from '../../src/simulator/index.js'
 import { BookCheck, tick } from './chaos/books.js'
 import { countFeed, countPublicTrades, type PublicEvent } from './chaos/counting.js'
 import { chaosFaults } from './chaos/faults.js'
+import { OrderChecks } from './chaos/orders.js'
 import { type ChaosReport, chaosFailures, formatChaosReport } from './chaos/report.js'
 import {
   deliveredFill,
@@ -44,6 +49,7 @@ import { describeError, runScript, startRun, waitUntil } from './support/run-sup
 
 export { countFeed, countPublicTrades, type PublicEvent } from './chaos/counting.js'
 export { CHAOS_FAULT_KINDS, chaosFaults } from './chaos/faults.js'
+export type { OrderCounts } from './chaos/orders.js'
 export {
   type BookCounts,
   type ChaosReport,
@@ -80,6 +86,12 @@ const CATCH_UP_TIMEOUT_MS = 15_000
 const EXTRA_POLLS_PER_STREAM = 4
 /** The pool of `watchTrades`. */
 const TRADES_POOL = 0
+/** An order placed (and followed by `watchOrder`) every this many market steps ... */
+const ORDER_EVERY_STEPS = 6
+/** ... up to this many. */
+const MAX_ORDERS = 120
+/** How long the order streams may take to end once the faults are cleared. */
+const ORDERS_END_TIMEOUT_MS = 15_000
 
 // --- the run ---------------------------------------------------------------------------------
 
@@ -108,7 +120,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const decide = sim.faults.decide.bind(sim.faults)
   sim.faults.decide = (pathname: string) => {
     const plan = decide(pathname)
-    perRoute[pathname] = (perRoute[pathname] ?? 0) + 1
+    // One order's look-ups count under one route for all orders.
+    const route = pathname.replace(/^\/api\/v1\/orders\/(?!client-id\/).*/, '/api/v1/orders/{id}')
+    perRoute[route] = (perRoute[route] ?? 0) + 1
     if (plan.action === 'error') {
       errorStatuses[plan.errorStatus] = (errorStatuses[plan.errorStatus] ?? 0) + 1
     }
@@ -131,6 +145,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     tape: [],
   }
   const books: BookCheck[] = []
+  let orders: OrderChecks | undefined
+  let ordersEnded = false
 
   try {
     sim.advance(HISTORY_TICKS)
@@ -184,6 +200,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       backoff: { initialMs: 1, maxMs: 20, factor: 2 },
     })
     venue = client
+    const placing = new OrderChecks(sim, client, MAX_ORDERS)
+    orders = placing
     const failed = (stream: string) => (error: unknown) => {
       streamErrors.push(`${stream}: ${describeError(error)}`)
     }
@@ -230,6 +248,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     advancer = setInterval(() => {
       step += 1
       sim.faults.set({ ...spec, errorStatus: step % 2 === 0 ? 503 : 500 })
+      if (step % ORDER_EVERY_STEPS === 0) placing.placeNext()
       const n = 1 + Math.floor(random() * MAX_TICKS_PER_STEP)
       sim.advance(n)
       ticks += n
@@ -299,9 +318,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const atCatchUp = requests()
     const streams = subscriptions.length
     await waitUntil(() => requests() >= atCatchUp + EXTRA_POLLS_PER_STREAM * streams, 5_000)
+    // The orders still working end now: every order stream must come to its done.
+    placing.cancelWorking()
+    for (const book of books) book.record()
+    ordersEnded = await waitUntil(() => placing.allEnded(), ORDERS_END_TIMEOUT_MS)
+    log(`  ${placing.placed} orders followed; all ended: ${ordersEnded}`)
   } finally {
     if (advancer !== undefined) clearInterval(advancer)
     for (const subscription of subscriptions) subscription.unsubscribe()
+    orders?.unsubscribe()
     await venue?.close()
     await sim.close()
     // Rejections are reported after a turn of the event loop.
@@ -333,8 +358,21 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     uncaughtExceptions: unhandled.exceptions(),
     streamErrors: [...streamErrors, ...unhandled.messages],
     fills: countFeed(fills, truth.fills),
+    orders: orders?.counts() ?? emptyOrderCounts,
   }
   return { ...report, failures: [...failures, ...chaosFailures(report)] }
+}
+
+const emptyOrderCounts = {
+  placed: 0,
+  refused: 0,
+  done: 0,
+  failed: 0,
+  notDone: 0,
+  wrongStatus: 0,
+  wrongFills: 0,
+  unreconciled: 0,
+  examples: [],
 }
 
 runScript(import.meta.url, ['polls', 'seed', 'fault-rate'], async (flags) => {

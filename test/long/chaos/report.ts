@@ -1,6 +1,7 @@
 /** What a chaos run counted, what is wrong in it, and the report as a readable table. */
 import type { Counts, RunReport } from '../support/run-report.js'
 import { countsText, faultsText, unhandledText } from '../support/run-report.js'
+import type { OrderCounts } from './orders.js'
 
 /** Counts of an exactly-once feed against the ground truth. */
 export interface FeedCounts {
@@ -95,6 +96,8 @@ export interface ChaosReport extends RunReport {
   /** Errors that ended a stream (none is expected: every injected fault is retryable). */
   readonly streamErrors: readonly string[]
   readonly fills: FeedCounts
+  /** The `watchOrder` streams of the orders the run placed. */
+  readonly orders: OrderCounts
   /** Why the run failed; empty when every count is right. */
   readonly failures: readonly string[]
 }
@@ -125,6 +128,11 @@ export function chaosFailures(report: Omit<ChaosReport, 'failures'>): string[] {
     if (book.events === 0) failures.push(`book ${book.name}: no event`)
     if (!book.finalEqual)
       failures.push(`book ${book.name}: the last book differs from the served one`)
+  }
+  const orders = report.orders
+  if (orders.placed === 0) failures.push('orders: none placed')
+  for (const kind of ['failed', 'notDone', 'wrongStatus', 'wrongFills', 'unreconciled'] as const) {
+    if (orders[kind] !== 0) failures.push(`order streams: ${orders[kind]} ${kind}`)
   }
   if (report.unhandledRejections !== 0)
     failures.push(`${report.unhandledRejections} unhandled rejections`)
@@ -200,6 +208,13 @@ export function formatChaosReport(report: ChaosReport): string {
   lines.push(
     `books equal to the served book at every event: ${(report.bookEqualShare * 100).toFixed(2)} %`,
   )
+  const o = report.orders
+  lines.push(
+    `order streams: ${o.placed} placed (${o.refused} refused), ${o.done} done, ${o.failed} failed, ` +
+      `${o.notDone} not done, ${o.wrongStatus} wrong status, ${o.wrongFills} wrong fills, ` +
+      `${o.unreconciled} unreconciled`,
+  )
+  for (const example of o.examples) lines.push(`  ${example}`)
   lines.push('')
   lines.push(unhandledText(report))
   for (const error of report.streamErrors) lines.push(`  ${error}`)
