@@ -76,7 +76,7 @@ function fill(seq: number, quantity: string): Fill {
 function seen(step: OrderStep): string[] {
   const out = step.events.map((event) =>
     event.type === 'fill'
-      ? `fill ${event.fill.globalSeq} filled=${event.order.filled}`
+      ? `fill ${event.fill.globalSeq} filled=${event.order.filled}${event.fill.late ? ' late' : ''}`
       : event.type === 'update'
         ? `update price=${event.order.record.order_price}`
         : `done ${event.status} reconciled=${event.reconciled} missing=${event.missing} filled=${event.order.filled}`,
@@ -289,6 +289,31 @@ const CASES: Case[] = [
     start: { record: OPEN },
     inputs: [{ type: 'fills', fills: [fill(9, '1'), fill(3, '1'), fill(6, '1')] }],
     out: [[], ['fill 3 filled=1', 'fill 6 filled=2', 'fill 9 filled=3']],
+  },
+  {
+    name: 'a fill shown after a later one of the order: emitted when it shows, marked late (it alone)',
+    start: { record: OPEN },
+    inputs: [
+      { type: 'fills', fills: [fill(5, '1')] },
+      { type: 'fills', fills: [fill(9, '1')] },
+      { type: 'fills', fills: [fill(11, '1'), fill(7, '1')] },
+      { type: 'answer', record: record('4', 1, false), fills: [fill(6, '1')], now: 100 },
+      { type: 'fills', fills: [fill(12, '1')] },
+    ],
+    out: [
+      [],
+      ['fill 5 filled=1'],
+      ['fill 9 filled=2'],
+      ['fill 7 filled=3 late', 'fill 11 filled=4'],
+      ['fill 6 filled=5 late'],
+      ['fill 12 filled=6'],
+    ],
+  },
+  {
+    name: 'a late mark of the account’s fills feed is not kept when the order’s own fills are in order',
+    start: { record: OPEN },
+    inputs: [{ type: 'fills', fills: [fill(5, '1'), { ...fill(8, '1'), late: true }] }],
+    out: [[], ['fill 5 filled=1', 'fill 8 filled=2']],
   },
 ]
 

@@ -71,6 +71,10 @@ export interface OrderProgress {
  * What `watchOrder` emits: each fill once, `update` when the order changed without a fill,
  * then one `done`.
  *
+ * The fills come in `global_seq` order; one the venue showed only after a later fill of the
+ * order had been emitted comes when it shows, with `fill.late: true` (only such a fill
+ * carries the mark).
+ *
  * `done` says how the order ended (`status`), and whether the fills emitted add up to the
  * executed amount of its final record (`reconciled`); when the venue did not show them all
  * within the fill grace period, `reconciled` is false and `missing` is the base quantity
@@ -118,6 +122,8 @@ export interface OrderLife {
   readonly record: OpenOrder | Order
   /** `global_seq`s of the fills emitted (one order has one fill per trade). */
   readonly seqs: ReadonlySet<string>
+  /** The greatest `global_seq` emitted; a fill below it is emitted marked `late`. */
+  readonly newest: string | undefined
   readonly filled: string
   readonly notional: string
   /** `working` until the venue shows an end; `ending` while its fills are awaited; `done`. */
@@ -207,6 +213,7 @@ export function startOrder(
     id: record.id,
     record,
     seqs: new Set(),
+    newest: undefined,
     filled: '0',
     notional: '0',
     phase: 'working',
@@ -291,7 +298,10 @@ class Emitter {
     this.#life = { ...this.#life, ...change }
   }
 
-  /** Emits the fills not emitted yet, ascending by `global_seq`. */
+  /**
+   * Emits the fills not emitted yet, ascending by `global_seq`; one below a fill emitted
+   * before (the venue showed it late) is marked `late: true`, and only such a one.
+   */
   #fills(fills: readonly Fill[]): void {
     const fresh = fills.filter((fill) => !this.#life.seqs.has(fill.globalSeq))
     if (fresh.length === 0) return
@@ -300,12 +310,15 @@ class Emitter {
     for (const fill of fresh) {
       if (seqs.has(fill.globalSeq)) continue
       seqs.add(fill.globalSeq)
+      const { newest } = this.#life
+      const late = newest !== undefined && compareIds(fill.globalSeq, newest) < 0
       this.#set({
         seqs,
+        newest: late ? newest : fill.globalSeq,
         filled: addDecimal(this.#life.filled, fill.quantity),
         notional: addDecimal(this.#life.notional, multiplyDecimal(fill.price, fill.quantity)),
       })
-      this.#events.push({ type: 'fill', fill, order: this.#progress() })
+      this.#events.push({ type: 'fill', fill: lateIf(fill, late), order: this.#progress() })
     }
   }
 
@@ -449,6 +462,18 @@ class Emitter {
       avgPrice: isZeroDecimal(filled) ? '0' : divideDecimal(notional, filled, 18),
     }
   }
+}
+
+/**
+ * `fill` marked `late: true` when `late`, else without the mark: in an order's stream a
+ * fill is late only against the order's own fills (the account's fills feed may have
+ * marked it late against another order's).
+ */
+function lateIf(fill: Fill, late: boolean): Fill {
+  if (late) return fill.late === true ? fill : { ...fill, late: true }
+  if (fill.late === undefined) return fill
+  const { late: _mark, ...inOrder } = fill
+  return inOrder
 }
 
 /** Fields of an order that its fills change. */

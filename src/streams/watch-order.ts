@@ -190,7 +190,8 @@ export function pickOrder<T extends OpenOrder>(
 }
 
 /**
- * One order's fills and end: `fill` once per fill (ascending `global_seq`), `update` when
+ * One order's fills and end: `fill` once per fill (ascending `global_seq`; one the venue
+ * showed after a later fill of the order comes when it shows, marked `late`), `update` when
  * the order changed without a fill, then one `done` (`filled`, `canceled`, `rejected`, or
  * `unknown` for an order the venue stopped answering for), then completion. `done` waits
  * up to `fillGraceMs` for the fills to add up to the executed amount; after that it comes
@@ -483,7 +484,7 @@ class OrderWatch {
           : {
               status: ending.status,
               record: ending.final,
-              fills: this.#tradesOf(ending.final),
+              fills: this.#liveFills(ending.final),
             }
     this.#input({
       type: 'poll',
@@ -524,10 +525,10 @@ class OrderWatch {
   #lookUp(id: string): void {
     this.#retryLookUp(() => this.#rest.order(id, { signal: this.#abort.signal }))
       .then(
-        async (record): Promise<OrderInput> => ({
+        (record): OrderInput => ({
           type: 'answer',
           record,
-          fills: await this.#fillsOf(record),
+          fills: this.#liveFills(record),
           now: this.#now,
         }),
         (error: unknown): OrderInput => {
@@ -550,19 +551,35 @@ class OrderWatch {
   }
 
   /**
-   * The fills of a looked-up order. When the venue lists as many trades as it ever does
-   * and they do not add up, the earlier ones are read from the account's trades (from the
-   * order's time, ascending), so that an order of many fills is still followed whole.
+   * Whether a record's trades (`listed`, as fills) are all the order's: not when the venue
+   * lists as many as it ever does and they do not add up to the executed amount (it lists
+   * only the newest).
+   */
+  #listsAll(record: OrderWithTrades, listed: readonly Fill[]): boolean {
+    if (record.trades.length < ORDER_TRADES_CAP) return true
+    const sum = listed.reduce((total, fill) => addDecimal(total, fill.quantity), '0')
+    return compareDecimal(sum, record.executed_amount) >= 0
+  }
+
+  /**
+   * The fills of a record read while the order is followed (a look-up, an ending): its
+   * trades' fills, or none when the venue listed only the newest of them: emitted now,
+   * they would come before the older ones the fills tail has not brought yet, out of
+   * order. The tail brings every fill of the order, in order, since the start.
+   */
+  #liveFills(record: OrderWithTrades): Fill[] {
+    const listed = this.#tradesOf(record)
+    return this.#listsAll(record, listed) ? listed : []
+  }
+
+  /**
+   * The fills of the order found at the start. When the venue lists only its newest
+   * trades, the earlier ones are read from the account's trades (from the order's time,
+   * ascending), so that an order of many fills is still followed whole.
    */
   async #fillsOf(record: OrderWithTrades): Promise<Fill[]> {
     const listed = this.#tradesOf(record)
-    const sum = listed.reduce((total, fill) => addDecimal(total, fill.quantity), '0')
-    if (
-      record.trades.length < ORDER_TRADES_CAP ||
-      compareDecimal(sum, record.executed_amount) >= 0
-    ) {
-      return listed
-    }
+    if (this.#listsAll(record, listed)) return listed
     const found = new Map(listed.map((fill) => [fill.globalSeq, fill]))
     let after: string | undefined
     const firstListed = listed.reduce<string | undefined>(
