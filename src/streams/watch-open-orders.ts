@@ -1,6 +1,19 @@
 import equal from 'fast-deep-equal'
-import { defer, map, mergeMap, type Observable, scan } from 'rxjs'
+import {
+  catchError,
+  concatMap,
+  defer,
+  forkJoin,
+  map,
+  mergeMap,
+  type Observable,
+  of,
+  scan,
+  tap,
+} from 'rxjs'
+import { fromRequest } from '../core/from-request.js'
 import { diffByKey } from '../core/keyed-diff.js'
+import { retryBackoff } from '../core/retry-backoff.js'
 import { compareDecimal } from '../decimal.js'
 import { VenueError } from '../errors/venue-error.js'
 import type { RestClient } from '../rest/index.js'
@@ -56,9 +69,19 @@ export type OpenOrderEvent =
       readonly reason: string
     }
 
-/** How an order that left the open set ended, as the shared poll's look-ups showed. */
+/**
+ * How an order that left the open set ended, as the shared poll saw it: its final record
+ * from a page of ended orders (`tradesKnown` false when it executed something: a page lists
+ * no trades, so `final.trades` is empty) or from its look-up (`tradesKnown`: the trades the
+ * venue listed with it).
+ */
 export type OrderEnding =
-  | { readonly id: string; readonly status: OrderOutcome; readonly final: OrderWithTrades }
+  | {
+      readonly id: string
+      readonly status: OrderOutcome
+      readonly final: OrderWithTrades
+      readonly tradesKnown: boolean
+    }
   | {
       readonly id: string
       readonly status: 'unknown'
@@ -107,8 +130,9 @@ export async function allOpenOrders(rest: RestClient, signal: AbortSignal): Prom
 /**
  * The shared poller of the open orders (one for `watchOpenOrders` and every `watchOrder`):
  * each poll lists every open order, and tells how each order that left the list since the
- * previous poll ended: from a page of the newest ended orders when several left without a
- * fill (a mass cancel), otherwise by looking it up (one request per ended order).
+ * previous poll ended: from pages of the newest ended orders when several left (a mass
+ * cancel, many orders filled at once: their records without trades), otherwise, or for an
+ * order those pages do not show ended, by looking it up (one request each).
  *
  * One order's trouble stays with that order:
  * - a look-up that shows the order still working (a list that missed it) keeps it listed;
@@ -181,30 +205,31 @@ export function openOrdersState(context: StreamContext): Observable<OpenOrdersSt
 const MAX_HISTORY_PAGES = 5
 
 /**
- * Endings of orders that left the list without a fill, read from the newest ended orders
- * (`/history-orders`, newest first, 100 a page) rather than one look-up each: 200 orders
- * canceled at once cost 2 pages, not 200 requests. Used when at least two orders that left
- * showed no fill: one costs a look-up either way. An order found there with a fill, or not
- * found, is looked up (its trades are needed, or it may not be final yet).
+ * Endings of orders that left the list, read from the newest ended orders
+ * (`/history-orders`, newest first, 100 a page, read after the list) rather than one
+ * look-up each: 200 orders canceled or filled at once cost 2 pages, not 200 requests. Used
+ * when at least two orders left: one costs a look-up either way, and its look-up lists its
+ * trades. A page lists no trades: an order that executed something gets `trades: []` and
+ * `tradesKnown: false` (the order streams take its fills from the fills tail;
+ * `watchOpenOrders` looks it up for them). An order not found there ended is looked up (it
+ * may not be final yet, or be older than the pages read).
  */
 async function endingsInHistory(
   rest: RestClient,
   left: readonly OpenOrder[],
   signal: AbortSignal,
 ): Promise<Map<string, OrderEnding>> {
-  const wanted = new Set(
-    left.filter((order) => compareDecimal(order.executed_amount, '0') === 0).map((o) => o.id),
-  )
+  const wanted = new Set(left.map((order) => order.id))
   const endings = new Map<string, OrderEnding>()
   if (wanted.size < 2) return endings
   const pages = Math.min(MAX_HISTORY_PAGES, Math.ceil(wanted.size / PAGE) + 1)
   for (let page = 0; page < pages && wanted.size > 0; page += 1) {
     const orders = await rest.historyOrders({ limit: PAGE, offset: page * PAGE }, { signal })
     for (const order of orders) {
-      if (!wanted.delete(order.id) || compareDecimal(order.executed_amount, '0') !== 0) continue
       const status = orderOutcome(order)
-      if (status !== undefined)
-        endings.set(order.id, { id: order.id, status, final: { ...order, trades: [] } })
+      if (status === undefined || !wanted.delete(order.id)) continue
+      const tradesKnown = compareDecimal(order.executed_amount, '0') === 0
+      endings.set(order.id, { id: order.id, status, final: { ...order, trades: [] }, tradesKnown })
     }
     if (orders.length < PAGE) break
   }
@@ -223,7 +248,7 @@ async function lookUpEnding(
   try {
     const final = await rest.order(id, { signal })
     const status = orderOutcome(final)
-    return status === undefined ? 'working' : { id, status, final }
+    return status === undefined ? 'working' : { id, status, final, tradesKnown: true }
   } catch (error) {
     if (error instanceof VenueError && error.retryable && !isUnseen(error)) throw error
     if (!(error instanceof VenueError)) throw error
@@ -242,11 +267,16 @@ function describeRefusal(error: VenueError): string {
 
 /**
  * The account's open orders as `opened` / `changed` / `closed` events; a `closed` event
- * says how the order ended (`filled`, `canceled`, `rejected`) with its final record, or
- * `unknown` for an order the venue stopped answering for. One order's trouble never ends,
- * stalls or errors the stream.
+ * says how the order ended (`filled`, `canceled`, `rejected`) with its final record and
+ * trades, or `unknown` for an order the venue stopped answering for. One order's trouble
+ * never ends, stalls or errors the stream.
  * Subscribers share one poller; each one first receives `opened` for every order open at
  * that moment.
+ *
+ * What it costs: the poller's pages of open orders; an order that left the list is looked
+ * up (one request), several that left together come from shared pages of the newest ended
+ * orders; of those, each that executed something is looked up by each subscription for
+ * its trades (the pages list none) before the poll's events are emitted.
  */
 export function watchOpenOrders(context: StreamContext): Observable<OpenOrderEvent> {
   return openOrderBatches(context).pipe(mergeMap((batch) => batch.events))
@@ -260,6 +290,8 @@ export function watchOpenOrders(context: StreamContext): Observable<OpenOrderEve
  */
 export function openOrderBatches(context: StreamContext): Observable<PollBatch<OpenOrderEvent>> {
   return openOrdersState(context).pipe(
+    // The first batch tells what is open now: none of its endings is told, none looked up.
+    concatMap((state, index) => (index === 0 ? of(state) : withTrades(context, state))),
     scan(
       (last: { open: ReadonlyMap<string, OpenOrder>; events: OpenOrderEvent[] }, state) => {
         const diff = diffByKey(last.open, state.orders, (order) => order.id)
@@ -292,5 +324,52 @@ export function openOrderBatches(context: StreamContext): Observable<PollBatch<O
     map(
       (step, index): PollBatch<OpenOrderEvent> => ({ initial: index === 0, events: step.events }),
     ),
+  )
+}
+
+/**
+ * `state` with the trades of every ending that has none from the shared poll (an order
+ * that executed something, ended through a page of ended orders): each looked up, transport
+ * trouble retried with the venue's backoff and reported under `watchOpenOrders`. When the
+ * venue does not answer for it, the ending keeps the page's record (no trades).
+ */
+function withTrades(context: StreamContext, state: OpenOrdersState): Observable<OpenOrdersState> {
+  const wanting = state.endings.filter(
+    (ending) => ending.status !== 'unknown' && !ending.tradesKnown,
+  )
+  if (wanting.length === 0) return of(state)
+  const key = streamKey('watchOpenOrders')
+  const { health, scheduler } = context
+  const rest = context.rest(key)
+  const lookUp = (ending: OrderEnding): Observable<OrderEnding> =>
+    fromRequest((signal) => rest.order(ending.id, { signal })).pipe(
+      tap(() => health.ok(key)),
+      retryBackoff<OrderWithTrades>({
+        ...context.backoff,
+        isRetryable: (error) => error instanceof VenueError && error.retryable && !isUnseen(error),
+        onRetry: ({ attempt, delayMs, error }) => health.retrying(key, attempt, delayMs, error),
+        ...(scheduler === undefined ? {} : { scheduler }),
+      }),
+      map(
+        (final): OrderEnding => ({
+          id: ending.id,
+          status: orderOutcome(final) ?? (ending.status as OrderOutcome),
+          final,
+          tradesKnown: true,
+        }),
+      ),
+      catchError((error: unknown) => {
+        if (!(error instanceof VenueError)) throw error
+        return of(ending)
+      }),
+    )
+  return forkJoin(wanting.map(lookUp)).pipe(
+    map((found) => {
+      const byId = new Map(found.map((ending) => [ending.id, ending]))
+      return {
+        ...state,
+        endings: state.endings.map((ending) => byId.get(ending.id) ?? ending),
+      }
+    }),
   )
 }

@@ -42,7 +42,7 @@ import {
 } from './order-life.js'
 import { isUnseen } from './order-unseen.js'
 import { recentFills } from './recent-fills.js'
-import { findEnded } from './recent-orders.js'
+import { endedInPages, findEnded } from './recent-orders.js'
 import type { StreamContext } from './stream-context.js'
 import { streamKey } from './stream-key.js'
 import { streamOptions } from './stream-options.js'
@@ -199,17 +199,22 @@ export function pickOrder<T extends OpenOrder>(
  * subscription replays its fills, then `done`.
  *
  * What it costs: every `watchOrder` of a venue shares one tail of the account's fills and
- * one poll of the open orders. An order found in the open list without fills costs nothing
- * more; an ended one without fills is found in shared pages of the newest ended orders;
- * otherwise one look-up (`/orders/{id}`; a client id first through the lists, then
- * `/orders/client-id/...`). An order missing from the open list is looked up on its own
- * clock: at once, then every 2 polls; when the venue does not answer for it `orderLookups`
- * times in a row, it is `done` with `status: 'unknown'`. A fresh order the venue does not
- * show yet is asked for with the venue's backoff for `visibleWithinMs`, then the stream
- * fails with a `VenueNotFoundError` naming it. Every other request (the lists, the shared
- * scans, account info, the clock) is retried as every stream's: transport trouble and any
- * 5xx, the venue's ambiguous 500 included, with the venue's backoff, reported `retrying`.
- * Throws `VenueInputError` at once for a bad reference or option.
+ * one poll of the open orders. At the start, an order found in the open list without fills
+ * costs nothing more; an ended one without fills is found in shared pages of the newest
+ * ended orders; otherwise one look-up (`/orders/{id}`; a client id first through the lists,
+ * then `/orders/client-id/...`). Orders that leave the open list together (a mass cancel,
+ * many filled at once) end through shared pages of the newest ended orders, their fills
+ * from the fills tail: no request of their own. An order missing from the open list with
+ * no end known, or whose fills reach its amount while listed, is asked for on its own
+ * clock (at once, then every 2 polls): the orders asked for in one turn share fresh pages
+ * of ended orders, and one those pages do not show ended (or asked for alone) is looked up;
+ * when the venue does not answer for it `orderLookups` times in a row, it is `done` with
+ * `status: 'unknown'`. A fresh order the venue does not show yet is asked for with the
+ * venue's backoff for `visibleWithinMs`, then the stream fails with a `VenueNotFoundError`
+ * naming it. Every other request (the lists, the shared scans, account info, the clock) is
+ * retried as every stream's: transport trouble and any 5xx, the venue's ambiguous 500
+ * included, with the venue's backoff, reported `retrying`. Throws `VenueInputError` at once
+ * for a bad reference or option.
  */
 export function watchOrder(
   context: StreamContext,
@@ -521,25 +526,39 @@ class OrderWatch {
     if (step.ask) this.#lookUp(step.life.id)
   }
 
-  /** One look-up of the known order: its record and trades, or that the venue did not answer. */
+  /**
+   * One look at the known order (the reducer asked): its ended record from fresh pages of
+   * the newest ended orders that every order asking in the same turn shares (many orders
+   * filled or canceled at once cost a page, not a look-up each; the fills come from the
+   * fills tail), else a look-up of its own.
+   */
   #lookUp(id: string): void {
-    this.#retryLookUp(() => this.#rest.order(id, { signal: this.#abort.signal }))
-      .then(
-        (record): OrderInput => ({
-          type: 'answer',
-          record,
-          fills: this.#liveFills(record),
-          now: this.#now,
-        }),
-        (error: unknown): OrderInput => {
-          if (isUnseen(error)) return { type: 'unanswered', now: this.#now }
-          throw error
-        },
+    this.#retry(() => endedInPages(this.#context, this.#rest, id))
+      .then((ended): OrderInput | Promise<OrderInput> =>
+        ended === undefined
+          ? this.#lookUpAlone(id)
+          : { type: 'answer', record: ended, fills: [], now: this.#now },
       )
       .then(
         (input) => this.#input(input),
         (error: unknown) => this.#subscriber.error(error),
       )
+  }
+
+  /** The order's look-up: its record and trades, or that the venue did not answer for it. */
+  #lookUpAlone(id: string): Promise<OrderInput> {
+    return this.#retryLookUp(() => this.#rest.order(id, { signal: this.#abort.signal })).then(
+      (record): OrderInput => ({
+        type: 'answer',
+        record,
+        fills: this.#liveFills(record),
+        now: this.#now,
+      }),
+      (error: unknown): OrderInput => {
+        if (isUnseen(error)) return { type: 'unanswered', now: this.#now }
+        throw error
+      },
+    )
   }
 
   /** The fills of a record's trades (this order's side of each). */
