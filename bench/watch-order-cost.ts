@@ -15,6 +15,10 @@
  *    second): the time until every stream has its order and until every stream is done
  *    after a mass cancel, against the time of one look-up per order at that budget (what
  *    starting each stream with a look-up costs before anything else can happen).
+ * 5. Many filled at once, at the default settings: `FILL_RESTING` (500) resting buys, a
+ *    stream on `FILL_WATCHED` (200) of them; one sell of another account fills
+ *    `FILL_FILLED` (50) watched ones at once. The time from the sell to the last `done`,
+ *    and the requests meanwhile by route (look-ups of single orders counted apart).
  */
 import { firstValueFrom, type Subscription, timer } from 'rxjs'
 import { createVenue, type Venue } from '../src/index.js'
@@ -26,6 +30,10 @@ const [ordersArg, intervalsArg] = positionalArgs()
 const ORDERS = Number(ordersArg ?? 200)
 const INTERVALS = Number(intervalsArg ?? 20)
 const INTERVAL_MS = 100
+const FILL_RESTING = 500
+const FILL_WATCHED = 200
+const FILL_FILLED = 50
+const AMOUNT = '0.01'
 
 /** A simulator with `ORDERS` resting buys of the demo account (and no other order of it). */
 async function market(): Promise<{ sim: Simulator; hits: Hit[]; ids: string[] }> {
@@ -120,6 +128,47 @@ const lookUpsMs = performance.now() - lookUpsBegan
 await budgeted.close()
 await slow.sim.close()
 
+// 5: many filled at once, at the default budget.
+const filling = await startSimulator({ seed: 1, clock: 'manual' })
+const fillHits = recordRequests(filling)
+const book = filling.truth.engineBook(0)
+const bid = Number(book.bids[0]?.[0] ?? '1')
+// Inside the spread: the filled orders are the best bids, alone at their price.
+const best = (bid + 0.0001).toFixed(4)
+const fillIds: string[] = []
+for (let i = 0; i < FILL_RESTING; i += 1) {
+  const placed = await filling.placeOrder({
+    poolId: 0,
+    side: 'buy',
+    type: 'limit',
+    price: i < FILL_FILLED ? best : (bid / 2).toFixed(4),
+    amount: AMOUNT,
+  })
+  fillIds.push(placed.id)
+}
+const fillVenue = createVenue({ baseUrl: filling.url, apiKey: filling.apiKey })
+const fillEnded = new Set<string>()
+const fillFrom = fillHits.length
+const fillSubscriptions = follow(fillVenue, fillIds.slice(0, FILL_WATCHED), fillEnded)
+// Started: three polls of the five pages of open orders after the streams.
+await until(() => (byRoute(fillHits, fillFrom)['/api/v1/open-orders'] ?? 0) >= 3 * 5)
+const sellFrom = fillHits.length
+const sold = performance.now()
+await filling.placeOrder({
+  account: filling.apiKeys[1] ?? '',
+  poolId: 0,
+  side: 'sell',
+  type: 'limit',
+  price: best,
+  amount: (FILL_FILLED * Number(AMOUNT)).toFixed(2),
+})
+await until(() => fillEnded.size === FILL_FILLED)
+const filledMs = performance.now() - sold
+const filledRoutes = byRoute(fillHits, sellFrom)
+for (const subscription of fillSubscriptions) subscription.unsubscribe()
+await fillVenue.close()
+await filling.close()
+
 const lookUpsAtStart = start['/api/v1/orders/{id}'] ?? 0
 const lookUpsAtEnd = end['/api/v1/orders/{id}'] ?? 0
 if (!SUMMARY_ONLY) {
@@ -131,5 +180,8 @@ if (!SUMMARY_ONLY) {
   console.log(`look-ups at the end: ${lookUpsAtEnd} (${ORDERS} when each ending is looked up)`)
   console.log(
     `default budget (10/s, polls every 1 s): started after ${(startedMs / 1000).toFixed(1)} s (two polls of the two pages of open orders), all canceled and done after ${(streamsMs / 1000).toFixed(1)} s; one look-up per order alone takes ${(lookUpsMs / 1000).toFixed(1)} s (ratio ${(streamsMs / lookUpsMs).toFixed(2)})`,
+  )
+  console.log(
+    `${FILL_FILLED} of ${FILL_WATCHED} streams (${FILL_RESTING} resting) filled at once, default budget: last done ${(filledMs / 1000).toFixed(1)} s after the fill, ${filledRoutes['/api/v1/orders/{id}'] ?? 0} look-ups of single orders, ${total(filledRoutes)} requests meanwhile: ${JSON.stringify(filledRoutes)}`,
   )
 }
