@@ -169,7 +169,11 @@ export type OrderInput =
           }
         | undefined
     }
-  /** A look-up answered: the order's record and the fills of its trades. */
+  /**
+   * An ask answered: the order's record and the fills of its trades (from its look-up), or
+   * its ended record from a shared page of ended orders (no fills: the fills tail brings
+   * them).
+   */
   | {
       readonly type: 'answer'
       readonly record: Order
@@ -185,7 +189,11 @@ export type OrderInput =
 export interface OrderStep {
   readonly life: OrderLife
   readonly events: readonly OrderEvent[]
-  /** Look the order up now (its record and trades). */
+  /**
+   * Ask for the order now: its ended record from fresh shared pages of ended orders when
+   * they show it (every order asking in the same turn shares them), else its look-up (its
+   * record and trades).
+   */
   readonly ask: boolean
   /** Wake the reducer with a `time` input at this time (ms), if set. */
   readonly wakeAt: number | undefined
