@@ -23,8 +23,8 @@ import {
   type PublicTradeEvent,
   subtractDecimal,
 } from '../src/index.js'
-import { newestCursor } from './helpers/positions.js'
 import { onCleanup } from './helpers/cleanups.js'
+import { newestCursor } from './helpers/positions.js'
 import { healthOf, relayFixture } from './helpers/relay-fixture.js'
 import { waitFor } from './helpers/wait-for.js'
 
