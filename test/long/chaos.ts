@@ -321,7 +321,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     // The orders still working end now: every order stream must come to its done.
     placing.cancelWorking()
     for (const book of books) book.record()
-    ordersEnded = await waitUntil(() => placing.allEnded(), ORDERS_END_TIMEOUT_MS)
+    // The cancels moved the books: every book stream must show the last book again too.
+    ordersEnded = await waitUntil(
+      () => placing.allEnded() && books.every((book) => book.atLatest()),
+      ORDERS_END_TIMEOUT_MS,
+    )
     log(`  ${placing.placed} orders followed; all ended: ${ordersEnded}`)
   } finally {
     if (advancer !== undefined) clearInterval(advancer)
