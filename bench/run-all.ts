@@ -7,7 +7,7 @@
  *   npm run bench -- depth   those whose file name contains "depth"
  *
  * The summary is also written, as a Markdown table headed by the date, the machine and
- * the Node version, to `bench/results.md` (not committed): the README's Performance
+ * the Node version, to `bench/results.md` (not committed): docs/performance.md's
  * table is that file from one run on a quiet machine.
  */
 import { spawn } from 'node:child_process'
@@ -17,7 +17,7 @@ import { join } from 'node:path'
 import { printTable, type Summary } from './support/measure.js'
 
 /**
- * The scripts with a target, in the order of the README's table (feed-latency.ts, the
+ * The scripts with a target, in the order of docs/performance.md's table (feed-latency.ts, the
  * newest, not in it yet); then freshness.ts, whose figures (staleness against the
  * square-root oracle) have no target yet.
  */

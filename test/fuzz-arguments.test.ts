@@ -11,7 +11,7 @@
  *   request. No other error, except the typed errors of the venue's answer (and
  *   `VenueAbortError` for an already-aborted signal).
  * - Every `watch...` method either throws `VenueInputError` at the call, naming one of the
- *   arguments the README's rules call wrong (an independent oracle), before any request;
+ *   arguments the documented rules call wrong (an independent oracle), before any request;
  *   or, exactly when no argument is wrong, returns a cold Observable whose first value
  *   comes from well-formed requests and whose only possible error is a `VenueError`.
  *

@@ -1,6 +1,6 @@
 /**
  * A number field (`taker_fee_rate`, `maker_fee_rate`, `max_flct`, `change_rate`) keeps
- * the README's promise: a value a double cannot hold, as the venue wrote it, is a
+ * the documented promise (docs/rest.md): a value a double cannot hold, as the venue wrote it, is a
  * `VenueResponseError` naming its path, never a rounded number. The answers are served as
  * raw text by a real local HTTP server, so the numbers reach the client as the venue
  * wrote them.

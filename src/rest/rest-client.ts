@@ -40,8 +40,8 @@ import * as q from './requests.js'
 
 /**
  * One promise method per endpoint, each resolving to the validated `data`.
- * Arguments are checked before any request (`VenueInputError`); see the README for
- * every error a call can reject with.
+ * Arguments are checked before any request (`VenueInputError`); see docs/errors.md
+ * for every error a call can reject with.
  *
  * @example
  * ```ts

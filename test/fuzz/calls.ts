@@ -13,7 +13,7 @@ export type WatchMethodName = Exclude<
   'rest' | 'settings' | 'health' | 'freshness' | 'close'
 >
 
-/** Every REST method, in the README's order. */
+/** Every REST method, in docs/rest.md's order. */
 export const REST_METHODS: readonly RestMethodName[] = [
   'depth',
   'klines',
@@ -34,7 +34,7 @@ export const REST_METHODS: readonly RestMethodName[] = [
   'token',
 ]
 
-/** Every watch method, in the README's order. */
+/** Every watch method, in docs/streams.md's order. */
 export const WATCH_METHODS: readonly WatchMethodName[] = [
   'watchPools',
   'watchPool',

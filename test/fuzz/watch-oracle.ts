@@ -1,5 +1,5 @@
 /**
- * The README's argument rules of the `watch...` methods, written independently of the
+ * The documented argument rules (docs/streams.md) of the `watch...` methods, written independently of the
  * code under test: which arguments of a call are wrong. A call with no wrong argument must
  * return an Observable; a call with any must throw `VenueInputError` naming one of them.
  */

@@ -66,7 +66,7 @@ export function validData(request: RecordedRequest): unknown {
   return fixtures.dataFor(path)
 }
 
-/** Endpoints by REST method, as the README's table gives them. */
+/** Endpoints by REST method, as docs/rest.md's table gives them. */
 const PATHS: Readonly<
   Record<RestMethodName, { readonly paths: readonly string[]; readonly auth: boolean }>
 > = {

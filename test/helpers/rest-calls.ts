@@ -32,7 +32,7 @@ export const GENERAL_CALLS = {
   token: (rest) => rest.token('USDT'),
 } satisfies Partial<Record<RestMethodName, RestCall>>
 
-/** One valid call per REST method, in the README's order. */
+/** One valid call per REST method, in docs/rest.md's order. */
 export const REST_CALLS: Readonly<Record<RestMethodName, RestCall>> = {
   ...MARKET_CALLS,
   ...ACCOUNT_CALLS,
