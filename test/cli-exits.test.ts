@@ -89,6 +89,20 @@ describe.concurrent('how the commands end', { timeout: 60_000 }, () => {
         lines: ['venue-rx: unknown option --bogus; see `venue-rx demo --help`'],
         code: 2,
       })
+      // A negative number is the option's value, refused by the option's own check...
+      expect(await onScreen(terminal, 4, `${CLI} demo --pool -1`)).toEqual({
+        lines: [
+          'venue-rx: --pool must be a whole number from 0 to 1000000 (got -1); see `venue-rx demo --help`',
+        ],
+        code: 2,
+      })
+      // ...and a misspelt option is named with the closest one.
+      expect(await onScreen(terminal, 5, `${CLI} demo --pol 1`)).toEqual({
+        lines: [
+          'venue-rx: unknown option --pol (did you mean --pool?); see `venue-rx demo --help`',
+        ],
+        code: 2,
+      })
       expect(await onScreen(terminal, 3, `${CLI} simulate --port ${port}`)).toEqual({
         lines: [
           `venue-rx: port ${port} on 127.0.0.1 is already in use: stop what listens there, or choose another with --port (--port 0 takes a free one)`,
@@ -104,6 +118,17 @@ describe.concurrent('how the commands end', { timeout: 60_000 }, () => {
   it('every command: a usage error is one line naming its own --help, exit 2', async () => {
     const cases: [args: string[], line: string][] = [
       [['frobnicate'], 'unknown command "frobnicate"; see `venue-rx --help`'],
+      [['wacth', 'book'], 'unknown command "wacth" (did you mean watch?); see `venue-rx --help`'],
+      [['demo', 'now', 'please'], 'demo takes no argument (got "now", "please"); see'],
+      [['watch', 'boook'], 'watch: unknown stream "boook" (did you mean book?); see'],
+      [
+        ['watch', 'book', '--pool', '-1'],
+        '--pool must be a whole number from 0 to 2147483647 (got -1)',
+      ],
+      [
+        ['relay', '--prefix', '-x'],
+        '--prefix needs a value (one that starts with "-" is written --prefix=VALUE)',
+      ],
       [['demo', '--bogus'], 'unknown option --bogus; see `venue-rx demo --help`'],
       [['demo', '--seconds', 'soon'], '(got soon); see `venue-rx demo --help`'],
       [['simulate', '--port'], '--port needs a value; see `venue-rx simulate --help`'],
@@ -125,7 +150,7 @@ describe.concurrent('how the commands end', { timeout: 60_000 }, () => {
     )
     for (const [i, [args, line]] of cases.entries()) {
       const { code, out, err } = outcomes[i] as CliOutcome
-      const command = args[0] === 'frobnicate' ? '' : ` ${args[0]}`
+      const command = ['frobnicate', 'wacth'].includes(args[0] ?? '') ? '' : ` ${args[0]}`
       expect({ args, code, out }).toEqual({ args, code: 2, out: '' })
       expect(err, args.join(' ')).toMatch(
         new RegExp(`^venue-rx: [^\\n]+; see \`venue-rx${command} --help\`\\n$`),

@@ -13,7 +13,7 @@ import {
 } from '../signals/index.js'
 import { startSimulator } from '../simulator/index.js'
 import { requestMeter } from '../transport/request-meter.js'
-import { integerOption, parseWithPositionals, UsageError } from './args.js'
+import { integerOption, parseWithPositionals, quotedWords, UsageError } from './args.js'
 import { DemoBoard } from './demo-board.js'
 import { startDemoStrategy } from './demo-strategy.js'
 import { coinSymbol } from './render.js'
@@ -77,7 +77,7 @@ export async function demoCommand(argv: readonly string[]): Promise<void> {
     return
   }
   if (positionals.length > 0) {
-    throw new UsageError(`demo takes no argument (got "${positionals[0]}")`)
+    throw new UsageError(`demo takes no argument (got ${quotedWords(positionals)})`)
   }
   const live = process.stdout.isTTY === true && values['plain'] !== true
   const poolId = integerOption(values, 'pool', 0, 0, 1_000_000)

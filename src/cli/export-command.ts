@@ -7,8 +7,9 @@ import { VenueInputError } from '../errors/venue-input-error.js'
 import { type Checkpoint, fileCheckpoint } from '../streams/checkpoint.js'
 import { compareFillCursors } from '../streams/fills.js'
 import type { Venue } from '../venue.js'
-import { parseWithPositionals, UsageError } from './args.js'
+import { parseWithPositionals, quotedWords, UsageError, unexpectedArguments } from './args.js'
 import { apiKeyFromEnv, venueArgs, withVenue } from './cli-venue.js'
+import { didYouMean } from './did-you-mean.js'
 import { type Appender, EXPORT_KINDS, type ExportKind, openAppender } from './export-file.js'
 import { CliError, toCliError } from './failure.js'
 import { type ProgressLine, progressLine } from './progress.js'
@@ -157,11 +158,12 @@ function checkArguments(
     throw new UsageError(message)
   }
   const [kindName, ...rest] = positionals
-  if (kindName === undefined) fail('export: what? (trades, transfers or fills)')
-  if (!(EXPORT_KINDS as readonly string[]).includes(kindName as string)) {
-    fail(`export: unknown feed "${kindName}" (trades, transfers or fills)`)
+  if (kindName === undefined) return fail('export: what? (trades, transfers or fills)')
+  if (!(EXPORT_KINDS as readonly string[]).includes(kindName)) {
+    const hint = didYouMean(kindName, EXPORT_KINDS) || ' (trades, transfers or fills)'
+    fail(`export: unknown feed ${quotedWords([kindName])}${hint}`)
   }
-  if (rest.length > 0) fail(`export: unexpected argument "${rest[0]}"`)
+  if (rest.length > 0) fail(`export: ${unexpectedArguments(rest)}`)
   const out = values['out']
   if (typeof out !== 'string' || out === '') return fail('export: --out FILE is required')
   if (!/\.(ndjson|csv)$/.test(out)) fail(`--out must end in .ndjson or .csv (got ${out})`)

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs'
 import { UsageError } from './args.js'
+import { didYouMean } from './did-you-mean.js'
 import { CliError } from './failure.js'
 import { guardOutput } from './output.js'
 
@@ -48,7 +49,9 @@ async function main(argv: readonly string[]): Promise<void> {
     return
   }
   const load = Object.hasOwn(commands, name) ? commands[name] : undefined
-  if (load === undefined) throw new UsageError(`unknown command "${name}"`)
+  if (load === undefined) {
+    throw new UsageError(`unknown command "${name}"${didYouMean(name, Object.keys(commands))}`)
+  }
   command = name
   await (await load())(rest)
 }

@@ -3,7 +3,7 @@ import { isAccountStream, parseRelayStream, relayStreamName } from '../redis/str
 import { type IntegerLimits, RELAY_LIMITS } from '../relay-publisher/relay-limits.js'
 import type { Relay } from '../relay-publisher/start-relay.js'
 import { KLINE_INTERVALS } from '../schemas/kline.js'
-import { integerOption, parseWithPositionals, UsageError } from './args.js'
+import { integerOption, parseWithPositionals, quotedWords, UsageError } from './args.js'
 import { openVenue, type VenueArgs, venueArgs } from './cli-venue.js'
 import { CliError, toCliError } from './failure.js'
 import { healthNotices } from './health-notice.js'
@@ -162,7 +162,7 @@ function checkArguments(
   positionals: readonly string[],
 ): RelayArgs {
   if (positionals.length > 0) {
-    throw new UsageError(`relay takes no argument (got "${positionals[0]}")`)
+    throw new UsageError(`relay takes no argument (got ${quotedWords(positionals)})`)
   }
   const { redis, where } = redisArgument(values['redis'])
   const streams = streamsArgument(values['streams'])

@@ -1,5 +1,5 @@
 import { startSimulator } from '../simulator/index.js'
-import { integerOption, parseWithPositionals, UsageError } from './args.js'
+import { integerOption, parseWithPositionals, quotedWords, UsageError } from './args.js'
 import { CliError } from './failure.js'
 import { untilSignal } from './until-signal.js'
 
@@ -28,7 +28,7 @@ export async function simulateCommand(argv: readonly string[]): Promise<void> {
     return
   }
   if (positionals.length > 0) {
-    throw new UsageError(`simulate takes no argument (got "${positionals[0]}")`)
+    throw new UsageError(`simulate takes no argument (got ${quotedWords(positionals)})`)
   }
   const port = integerOption(values, 'port', 8787, 0, 65_535)
   const host = typeof values['host'] === 'string' ? values['host'] : '127.0.0.1'

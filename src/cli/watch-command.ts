@@ -1,7 +1,14 @@
 import type { Subscription } from 'rxjs'
 import { KLINE_INTERVALS, type KlineInterval } from '../schemas/kline.js'
-import { integerOption, parseWithPositionals, UsageError } from './args.js'
+import {
+  integerOption,
+  parseWithPositionals,
+  quotedWords,
+  UsageError,
+  unexpectedArguments,
+} from './args.js'
 import { apiKeyFromEnv, venueArgs, withVenue } from './cli-venue.js'
+import { didYouMean } from './did-you-mean.js'
 import { painter } from './style.js'
 import { untilStopped } from './until-signal.js'
 import {
@@ -78,7 +85,9 @@ function checkArguments(
   const [kindName, ...rest] = positionals
   if (kindName === undefined) throw new UsageError('watch: which stream? (book, trades, ...)')
   if (!(WATCH_KINDS as readonly string[]).includes(kindName)) {
-    throw new UsageError(`watch: unknown stream "${kindName}"`)
+    throw new UsageError(
+      `watch: unknown stream ${quotedWords([kindName])}${didYouMean(kindName, WATCH_KINDS)}`,
+    )
   }
   const kind = kindName as WatchKind
   const wanted = kind === 'order' ? 1 : 0
@@ -86,7 +95,7 @@ function checkArguments(
     throw new UsageError(
       kind === 'order'
         ? 'watch order takes one order id, e.g. 0-25-1'
-        : `watch ${kind}: unexpected argument "${rest[0]}"`,
+        : `watch ${kind}: ${unexpectedArguments(rest)}`,
     )
   }
   if (kind === 'order' && !ORDER_ID.test(rest[0] ?? '')) {
