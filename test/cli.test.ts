@@ -56,7 +56,7 @@ describe('venue-rx CLI', () => {
     expect(code).toBe(0)
   })
 
-  it('--version prints the package version, --help the commands', async () => {
+  it('--version prints the package version, --help the commands, no command the usage on stderr with exit 2', async () => {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
     const version = await cliOutcome(cli('--version'))
     expect([version.code, version.out]).toEqual([0, `${pkg.version}\n`])
@@ -65,6 +65,8 @@ describe('venue-rx CLI', () => {
     for (const command of ['demo', 'simulate', 'watch', 'export', 'relay']) {
       expect(help.out).toMatch(new RegExp(`^  ${command} `, 'm'))
     }
+    // No command at all is a usage error: the same usage, on stderr, exit 2.
+    expect(await cliOutcome(cli())).toEqual({ code: 2, out: '', err: help.out })
   })
 
   // demo --help and relay --help are read more closely by their own files (cli-demo,

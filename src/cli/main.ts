@@ -40,7 +40,14 @@ let command: string | undefined
 
 async function main(argv: readonly string[]): Promise<void> {
   const [name, ...rest] = argv
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  if (name === undefined) {
+    // No command is a usage error: the usage on stderr, exit 2 (a script that forgot its
+    // command does not go on as if it had run).
+    process.stderr.write(USAGE)
+    process.exitCode = 2
+    return
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(USAGE)
     return
   }
