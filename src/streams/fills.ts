@@ -186,15 +186,7 @@ export function checkFillCursor(method: string, cursor: unknown): string {
  * the next caller.
  */
 export function chainAccount(context: StreamContext, rest: RestClient): Promise<string> {
-  const { lookups } = context
-  let known = lookups.chainAccount
-  if (known === undefined) {
-    const asked = rest.accountInfo().then((info) => info.chain_account)
-    lookups.chainAccount = asked
-    asked.catch(() => {
-      if (lookups.chainAccount === asked) lookups.chainAccount = undefined
-    })
-    known = asked
-  }
-  return known
+  return context.lookups.chainAccount.get('account', () =>
+    rest.accountInfo().then((info) => info.chain_account),
+  )
 }

@@ -17,22 +17,16 @@ import type { StreamContext } from './stream-context.js'
 export async function venueNow(context: StreamContext, rest: RestClient): Promise<number> {
   const clock = context.scheduler ?? asyncScheduler
   const { lookups } = context
-  let offset = lookups.clockOffset
-  if (offset === undefined) {
+  const offset = lookups.clockOffset.get('offset', () => {
     const sent = clock.now()
-    const asked = rest.ping().then((ping) => {
+    return rest.ping().then((ping) => {
       const answered = clock.now()
       const offset = ping.timestamp - (sent + answered) / 2
       // A lower bound: the round trip's half, and the second the venue's answer rounds to.
       lookups.clockLowerOffset = offset - (answered - sent) / 2 - 1_000
       return offset
     })
-    lookups.clockOffset = asked
-    asked.catch(() => {
-      if (lookups.clockOffset === asked) lookups.clockOffset = undefined
-    })
-    offset = asked
-  }
+  })
   return clock.now() + (await offset)
 }
 

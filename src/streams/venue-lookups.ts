@@ -1,3 +1,4 @@
+import { SharedLookup } from '../core/shared-lookup.js'
 import type { Order } from '../schemas/order.js'
 import type { Fill } from './fills.js'
 
@@ -5,7 +6,7 @@ import type { Fill } from './fills.js'
  * Answers that every stream of one venue shares, each asked once per venue (or once per
  * poll interval) by the module that uses it: the venue holds them in its `StreamContext`,
  * so that nothing is kept in module state keyed by a venue object. A failed answer is
- * cleared by its user, so that the next caller asks again.
+ * dropped, so that the next caller asks again (a {@link SharedLookup} does it).
  *
  * @example
  * ```ts
@@ -15,11 +16,11 @@ import type { Fill } from './fills.js'
  */
 export interface VenueLookups {
   /** The venue's clock minus this process's, ms (`venueNow`). */
-  clockOffset: Promise<number> | undefined
+  readonly clockOffset: SharedLookup<'offset', number>
   /** The offset as a lower bound of the venue's clock, once `clockOffset` answered. */
   clockLowerOffset: number | undefined
   /** The account's chain account (`chainAccount`). */
-  chainAccount: Promise<string> | undefined
+  readonly chainAccount: SharedLookup<'account', string>
   /** The latest scan of the account's recent fills (`recentFills`). */
   recentFills: RecentFillsScan | undefined
   /** Pages of the account's newest ended orders, of one poll interval (`historyPage`). */
@@ -60,9 +61,9 @@ export interface EndedAsks {
  */
 export function venueLookups(): VenueLookups {
   return {
-    clockOffset: undefined,
+    clockOffset: new SharedLookup(),
     clockLowerOffset: undefined,
-    chainAccount: undefined,
+    chainAccount: new SharedLookup(),
     recentFills: undefined,
     historyPages: undefined,
     endedAsks: undefined,
