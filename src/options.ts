@@ -400,20 +400,40 @@ function baseUrl(value: unknown): string {
     url = new URL(value)
   } catch {
     // No `cause`: URL's own error carries the input, credentials included.
-    throw new VenueInputError('baseUrl', 'createVenue: baseUrl is not a valid URL')
+    throw notHttpUrl(value, 'is not a valid URL')
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw VenueInputError.quoting({
-      argument: 'baseUrl',
-      value: url.protocol,
-      render: (name, shown) => `createVenue: ${name} must be an http(s) URL (got ${shown})`,
-    })
-  }
-  // Never echo credentials back in the message.
+  // Never echo credentials back in the message: checked before the protocol, whose message
+  // quotes the value.
   if (url.username !== '' || url.password !== '') throw fail(' without credentials')
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw notHttpUrl(value, 'must be an http(s) URL')
+  }
   if (url.search !== '' || value.includes('?')) throw fail(' without a query')
   if (url.hash !== '' || value.includes('#')) throw fail(' without a fragment')
   return url.origin + url.pathname.replace(/\/+$/, '')
+}
+
+/**
+ * `baseUrl` refused (`what` is wrong with it), quoting the whole value given, with the
+ * `http://` it may lack: `new URL('localhost:8787')` reads `localhost:` as the scheme, and
+ * a message quoting that alone showed a value the caller never wrote. A value with an `@`
+ * may hold a password (`user:pass@host`, a scheme-less URL parses so): not quoted at all.
+ */
+function notHttpUrl(value: string, what: string): VenueInputError {
+  if (value.includes('@')) {
+    return new VenueInputError(
+      'baseUrl',
+      `createVenue: baseUrl ${what} (the value is not shown: it has an "@" and may hold a password)`,
+    )
+  }
+  const schemeless = !value.includes('://') && URL.canParse(`http://${value}`)
+  return VenueInputError.quoting({
+    argument: 'baseUrl',
+    value,
+    whole: true,
+    render: (name, shown) =>
+      `createVenue: ${name} ${what} (got ${shown}${schemeless ? `; did you mean "http://${shown.slice(1)}?` : ''})`,
+  })
 }
 
 function apiKey(value: unknown): ApiKey | undefined {
@@ -445,6 +465,7 @@ function pacing(value: unknown): Pacing {
   throw VenueInputError.quoting({
     argument: 'pacing',
     value,
+    whole: true,
     render: (shown, got) =>
       `createVenue: ${shown} must be 'adaptive', 'even' or 'interval' (got ${got})`,
   })
@@ -475,6 +496,7 @@ function positive(name: string, value: unknown, fallback: number): number {
     throw VenueInputError.quoting({
       argument: name,
       value,
+      whole: true,
       render: (shown, got) => `createVenue: ${shown} must be a positive finite number (got ${got})`,
     })
   }

@@ -140,6 +140,17 @@ describe.concurrent('how the commands end', { timeout: 60_000 }, () => {
       [['export', 'trades', '--out', 'x.txt', '--checkpoint', 'c.json'], '.ndjson or .csv'],
       [['relay', '--bogus'], 'unknown option --bogus; see `venue-rx relay --help`'],
       [['relay', '--streams', 'depth:0'], '--redis is required'],
+      // A stream name is quoted whole, however long.
+      [
+        [
+          'relay',
+          '--redis',
+          'redis://127.0.0.1:1',
+          '--streams',
+          `depth:0,klines:0:${'9'.repeat(40)}m`,
+        ],
+        `unknown stream "klines:0:${'9'.repeat(40)}m" (streams: `,
+      ],
     ]
     const outcomes: CliOutcome[] = await Promise.all(
       cases.map(([args]) => {

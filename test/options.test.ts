@@ -100,6 +100,39 @@ describe('createVenue rejects invalid options synchronously', () => {
     expect(expectOptionError({ baseUrl: 'ftp://x' }, 'baseUrl').message).toContain('ftp:')
   })
 
+  it('quotes the whole baseUrl given, not the scheme the URL parser made of it', () => {
+    // new URL('localhost:8787') has the protocol 'localhost:'.
+    expect(expectOptionError({ baseUrl: 'localhost:8787' }, 'baseUrl').message).toBe(
+      'createVenue: baseUrl must be an http(s) URL (got "localhost:8787"; did you mean "http://localhost:8787"?)',
+    )
+    expect(expectOptionError({ baseUrl: 'ws://127.0.0.1:8787' }, 'baseUrl').message).toBe(
+      'createVenue: baseUrl must be an http(s) URL (got "ws://127.0.0.1:8787")',
+    )
+    expect(expectOptionError({ baseUrl: 'venue.example' }, 'baseUrl').message).toBe(
+      'createVenue: baseUrl is not a valid URL (got "venue.example"; did you mean "http://venue.example"?)',
+    )
+    // Long values too: an option is shown whole, never cut after 40 characters.
+    const long = `localhost:8787/${'api/'.repeat(12)}`
+    expect(expectOptionError({ baseUrl: long }, 'baseUrl').message).toContain(`(got "${long}";`)
+    const pacing = `adaptive-${'x'.repeat(40)}`
+    expect(expectOptionError({ baseUrl: BASE, pacing }, 'pacing').message).toContain(
+      `(got "${pacing}")`,
+    )
+    const timeout = `${'1'.repeat(41)} ms`
+    expect(
+      expectOptionError({ baseUrl: BASE, requestTimeoutMs: timeout }, 'requestTimeoutMs').message,
+    ).toContain(`(got "${timeout}")`)
+  })
+
+  it('does not quote a scheme-less baseUrl that may hold a password', () => {
+    // 'user:pass@host' parses with the scheme 'user:' and no credentials.
+    const error = expectOptionError({ baseUrl: 'user:s3cret@host:8787' }, 'baseUrl')
+    expect(error.message).toBe(
+      'createVenue: baseUrl must be an http(s) URL (the value is not shown: it has an "@" and may hold a password)',
+    )
+    expect(JSON.stringify(error)).not.toContain('s3cret')
+  })
+
   it.each(['http://user:pass@host', 'https://user:pass@host:8443/api', 'http://:pass@host'])(
     'rejects credentials in %s without echoing them',
     (baseUrl) => {
@@ -537,5 +570,11 @@ describe('createVenue guards shared state and secrets', () => {
     )
     expect(error.message).not.toContain(KEY)
     expect(error.stack).not.toContain(KEY)
+    // baseUrl is quoted whole, the suggested http:// URL too: the key is redacted in both.
+    const url = expectOptionError({ baseUrl: `${KEY}:8787`, apiKey: KEY }, 'baseUrl')
+    expect(url.message).toBe(
+      'createVenue: baseUrl must be an http(s) URL (got "[redacted]:8787"; did you mean "http://[redacted]:8787"?)',
+    )
+    expect(inspect(url)).not.toContain(KEY)
   })
 })

@@ -11,7 +11,10 @@ export interface QuotedInput {
   readonly argument: string
   /** The offending value, when the message shows it. */
   readonly value?: unknown
-  /** Shows a string value whole instead of cut after 40 characters (a file path). */
+  /**
+   * Shows a string value whole instead of cut after 40 characters: what the caller wrote
+   * as configuration (a file path, a URL, an option of `createVenue`, a relay stream name).
+   */
   readonly whole?: boolean
   /** Builds the message from the (possibly redacted) argument name and shown value. */
   readonly render: (argument: string, shown: string) => string

@@ -86,6 +86,7 @@ export function parseRelayStream(name: unknown): RelayStream {
   throw VenueInputError.quoting({
     argument: 'streams',
     value: name,
+    whole: true,
     render: (_, shown) =>
       `relay: unknown stream ${shown} (streams: depth:POOL, trades:POOL, ` +
       `klines:POOL:INTERVAL with INTERVAL one of ${KLINE_INTERVALS.join(' ')}, ${SIMPLE.join(', ')})`,
