@@ -1,23 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, normalize, relative } from 'node:path'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-
-const SRC = join(import.meta.dirname, '..', 'src')
-
-/** Every TypeScript file under `dir`, as paths relative to src/. */
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-    .map((entry) => relative(SRC, join(entry.parentPath, entry.name)))
-}
-
-/** Module specifiers a file imports or re-exports. */
-function imports(file: string): string[] {
-  const text = readFileSync(join(SRC, file), 'utf8')
-  return [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+'([^']+)'/gm)].map(
-    (m) => m[1] ?? '',
-  )
-}
+import { imports, localImports, SRC, sources } from './helpers/source-imports.js'
 
 describe('layering', () => {
   it('finds the source files it checks', () => {
@@ -57,6 +40,7 @@ describe('layering', () => {
 /**
  * The layers of the client, lowest first. A file may import its own layer and the layers
  * before it, never one after it; the simulator stands apart (only the CLI joins the two).
+ * Within a layer, test/import-cycles.test.ts keeps the imports free of cycles.
  */
 const LAYERS = [
   // What an argument check or an input error's wording asks of a value: below them all.
@@ -89,13 +73,6 @@ function layerOf(file: string): number {
   )
   if (index < 0) throw new Error(`${file} belongs to no layer: add it to LAYERS`)
   return index
-}
-
-/** Relative imports of a file, as paths under src/. */
-function localImports(file: string): string[] {
-  return imports(file)
-    .filter((s) => s.startsWith('.'))
-    .map((s) => normalize(join(dirname(file), s)).replace(/\.js$/, '.ts'))
 }
 
 describe('layers point one way', () => {

@@ -1,6 +1,6 @@
 import type { RelayRedis } from '../redis/redis.js'
 import { type RedisConnection, sharedConnection } from '../redis/redis-connection.js'
-import { compareEntryIds } from './follow.js'
+import { compareEntryIds } from './entry-ids.js'
 
 /** How long one blocking read waits for an entry, ms (under the command timeout). */
 export const BLOCK_MS = 1_000

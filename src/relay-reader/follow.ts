@@ -12,13 +12,13 @@ import {
 } from 'rxjs'
 import { backfillThenJoin } from '../core/backfill-then-join.js'
 import { retryBackoff } from '../core/retry-backoff.js'
-import { compareIds } from '../decimal.js'
 import { VenueRelayError } from '../errors/venue-relay-error.js'
 import type { RelayKeys } from '../redis/redis.js'
 import type { RedisConnection } from '../redis/redis-connection.js'
 import { MAX_QUEUED } from '../streams/cursor-feed.js'
 import type { StreamContext } from '../streams/stream-context.js'
 import { type StreamLane, streamPipeline } from '../streams/stream-pipeline.js'
+import { compareEntryIds } from './entry-ids.js'
 import type { EntryWaker } from './entry-waker.js'
 
 /** One entry of a relayed stream: its id and its event, parsed. */
@@ -458,11 +458,4 @@ function malformed(what: string): VenueRelayError {
 function eventOf(fields: readonly string[]): string {
   for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === 'e') return fields[i + 1] ?? ''
   return ''
-}
-
-/** Orders stream ids `<a>-<b>` as pairs of unsigned integers. */
-export function compareEntryIds(x: string, y: string): number {
-  const [a1 = '0', a2 = '0'] = x.split('-')
-  const [b1 = '0', b2 = '0'] = y.split('-')
-  return compareIds(a1, b1) || compareIds(a2, b2)
 }

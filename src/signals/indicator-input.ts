@@ -1,4 +1,3 @@
-import type { CandleNumbers } from './indicator.js'
 import { amountText, epochMs, refuse, seriesDecimal } from './inputs.js'
 
 /**
@@ -6,6 +5,33 @@ import { amountText, epochMs, refuse, seriesDecimal } from './inputs.js'
  * `trading-signals` computes in floating point and would turn a bad field into NaN for the
  * rest of its life, so a field it cannot take errors the stream with a `TypeError` here.
  */
+
+/**
+ * A candle as `indicator` gives it to a candle indicator: numbers.
+ *
+ * @example
+ * ```ts
+ * import { ATR } from 'trading-signals'
+ * import type { CandleNumbers } from 'venue-rx/signals'
+ *
+ * // what a candle indicator is given with `input: 'candle'`
+ * const candle: CandleNumbers = {
+ *   open: 1.0474,
+ *   high: 1.0481,
+ *   low: 1.0462,
+ *   close: 1.0462,
+ *   volume: 1322.14,
+ * }
+ * new ATR(14).update(candle, false)
+ * ```
+ */
+export interface CandleNumbers {
+  readonly open: number
+  readonly high: number
+  readonly low: number
+  readonly close: number
+  readonly volume: number
+}
 
 /** What one input gives the indicator. */
 export interface Fed {

@@ -1,6 +1,8 @@
 import { concatMap, defer, type OperatorFunction } from 'rxjs'
 import { type DecimalLike, fail, noExtraArguments, optionsObject } from './checks.js'
-import { indicatorInput } from './indicator-input.js'
+import { type CandleNumbers, indicatorInput } from './indicator-input.js'
+
+export type { CandleNumbers }
 
 /**
  * What {@link indicator} needs of an indicator: the shape of every indicator of the
@@ -31,33 +33,6 @@ export interface IndicatorLike<Result, Input> {
   readonly isStable: boolean
   /** Adds an input, or replaces the last one when `replace` is true; the new result. */
   update(input: Input, replace: boolean): Result | null
-}
-
-/**
- * A candle as {@link indicator} gives it to a candle indicator: numbers.
- *
- * @example
- * ```ts
- * import { ATR } from 'trading-signals'
- * import type { CandleNumbers } from 'venue-rx/signals'
- *
- * // what a candle indicator is given with `input: 'candle'`
- * const candle: CandleNumbers = {
- *   open: 1.0474,
- *   high: 1.0481,
- *   low: 1.0462,
- *   close: 1.0462,
- *   volume: 1322.14,
- * }
- * new ATR(14).update(candle, false)
- * ```
- */
-export interface CandleNumbers {
-  readonly open: number
-  readonly high: number
-  readonly low: number
-  readonly close: number
-  readonly volume: number
 }
 
 /**

@@ -1,6 +1,6 @@
 import { SharedLookup } from '../core/shared-lookup.js'
 import type { Order } from '../schemas/order.js'
-import type { Fill } from './fills.js'
+import type { Fill } from './fill.js'
 
 /**
  * Answers that every stream of one venue shares, each asked once per venue (or once per

@@ -6,7 +6,7 @@
  *
  * The simulator never imports the client (`src/` outside `src/simulator/`).
  */
-import type { BurstSpec } from './burst-regime.js'
+import type { BurstSpec } from './burst-spec.js'
 import type { Quirks } from './quirks.js'
 
 /**
