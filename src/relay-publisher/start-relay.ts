@@ -1,32 +1,24 @@
 import { randomBytes } from 'node:crypto'
-import type { Redis } from 'ioredis'
-import type { Observable, Subscription } from 'rxjs'
+import type { Observable } from 'rxjs'
 import { HealthBoard, type HealthReport } from '../core/health.js'
-import { backoffDelay } from '../core/retry-backoff.js'
 import { Secrets } from '../errors/secrets.js'
-import { redactError, VenueError } from '../errors/venue-error.js'
+import { redactError } from '../errors/venue-error.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
-import { VenueRelayError } from '../errors/venue-relay-error.js'
 import type { VenueOptions } from '../options.js'
 import {
   checkRedis,
   DEFAULT_PREFIX,
-  type RelayKeys,
   type RelayRedis,
   redisSecrets,
-  relayError,
   relayKeys,
 } from '../redis/redis.js'
 import { RedisConnection } from '../redis/redis-connection.js'
-import { parseRelayStream, type RelayStream, relayStreamName } from '../redis/stream-names.js'
-import type { RelaySources } from '../streams/relay-sources.js'
-import { realTimers, schedulerTimers, type TimerProvider } from '../timers.js'
+import { parseRelayStream, relayStreamName } from '../redis/stream-names.js'
+import { realTimers, schedulerTimers } from '../timers.js'
 import { createRelayVenue, type Venue } from '../venue.js'
-import { PublishPipeline } from './publish-pipeline.js'
 import { type IntegerLimits, RELAY_LIMITS } from './relay-limits.js'
 import { checkMetricsOptions, RelayMetrics, serveMetrics } from './relay-metrics.js'
-import { ACQUIRE, RELEASE, RENEW } from './scripts.js'
-import { type InOrder, type Publish, streamSource, takeoverOf } from './stream-sources.js'
+import { StreamPublisher } from './session-publisher.js'
 
 /**
  * Settings of {@link startRelay}: the venue's options (the relay polls with them, under
@@ -248,244 +240,6 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     },
   }
 }
-
-interface PublisherSettings {
-  readonly leaseMs: number
-  readonly maxLen: number
-  readonly id: string
-  /**
-   * What this relay writes in a lease: its id and a nonce of this process, so that two
-   * relays started with one `relayId` (a supervisor restarting a hung one) never both
-   * hold a stream.
-   */
-  readonly owner: string
-  readonly health: HealthBoard
-  readonly timers: TimerProvider
-  readonly metrics: RelayMetrics
-  /** Called when the publisher turns active or standby. */
-  readonly onStateChange: () => void
-}
-
-/** Publishes one stream while this relay holds its lease; waits as a standby otherwise. */
-class StreamPublisher {
-  readonly name: string
-  #state: 'active' | 'standby' = 'standby'
-
-  /** `active` while this relay holds the stream's lease and publishes it. */
-  get state(): 'active' | 'standby' {
-    return this.#state
-  }
-
-  set state(state: 'active' | 'standby') {
-    if (state === this.#state) return
-    this.#state = state
-    this.#settings.onStateChange()
-  }
-  readonly #stream: RelayStream
-  readonly #keys: RelayKeys
-  readonly #venue: Venue
-  readonly #sources: RelaySources
-  readonly #connection: RedisConnection
-  readonly #settings: PublisherSettings
-  #stopped = false
-  #running: Promise<void> | undefined
-  /** Ends the current session (lease lost, failure, stop). */
-  #endSession: ((error?: unknown) => void) | undefined
-  #wake: (() => void) | undefined
-  /** Whether this relay took the lease last time it tried (it gives it up on stop). */
-  #holding = false
-  /** The id of the last entry this session published (`''` before the first). */
-  #lastPublished = ''
-  /** The publishes of the session, each sent after the one before. */
-  #publishing: Promise<unknown> = Promise.resolve()
-  /** Sessions started: the session's id in the fence of its publishes. */
-  #sessions = 0
-
-  constructor(
-    stream: RelayStream,
-    keys: RelayKeys,
-    { venue, sources }: { readonly venue: Venue; readonly sources: RelaySources },
-    connection: RedisConnection,
-    settings: PublisherSettings,
-  ) {
-    this.#stream = stream
-    this.name = relayStreamName(stream)
-    this.#keys = keys
-    this.#venue = venue
-    this.#sources = sources
-    this.#connection = connection
-    this.#settings = settings
-  }
-
-  start(): void {
-    // The venue requests the loop makes count for this stream.
-    this.#running = this.#settings.metrics.within(this.name, () => this.#loop())
-  }
-
-  async stop(): Promise<void> {
-    this.#stopped = true
-    this.#wake?.()
-    this.#endSession?.()
-    await this.#running
-    if (this.state === 'active' || this.#holding) {
-      try {
-        const redis = await this.#connection.client()
-        await redis.eval(RELEASE, 1, this.#keys.lease, this.#settings.owner)
-      } catch {
-        // Redis is away: the lease runs out by itself.
-      }
-    }
-    this.state = 'standby'
-  }
-
-  #sleep(ms: number): Promise<void> {
-    const { timers } = this.#settings
-    return new Promise((resolve) => {
-      const timer = timers.setTimeout(resolve, ms)
-      this.#wake = () => {
-        timers.clearTimeout(timer)
-        resolve()
-      }
-    })
-  }
-
-  async #loop(): Promise<void> {
-    const { leaseMs, owner, health } = this.#settings
-    const key = `publish ${this.name}`
-    let failures = 0
-    while (!this.#stopped) {
-      try {
-        const held = await this.#connection.run((redis) =>
-          redis.eval(ACQUIRE, 1, this.#keys.lease, owner, leaseTtl(leaseMs)),
-        )
-        // Redis answered: a later failure backs off from the start again.
-        health.ok(key)
-        failures = 0
-        if (held !== 1) {
-          this.#holding = false
-          await this.#sleep(Math.max(10, Math.floor(leaseMs / 10)))
-          continue
-        }
-        this.#holding = true
-        await this.#session(await this.#connection.client())
-        // The lease was lost, or the stream ended: a pause before trying again.
-        if (!this.#stopped) await this.#sleep(Math.max(10, Math.floor(leaseMs / 10)))
-      } catch (error) {
-        if (this.#stopped) break
-        this.#settings.metrics.failed(this.name, error)
-        failures += 1
-        this.state = 'standby'
-        const delay = backoffDelay(failures, Math.min(100, leaseMs), Math.min(2_000, leaseMs), 2)
-        health.retrying(
-          key,
-          failures,
-          delay,
-          error instanceof VenueError ? error : relayError(`relay: ${this.name}`, error),
-        )
-        await this.#sleep(delay)
-      }
-    }
-  }
-
-  /** Publishes while the lease holds; resolves when it is lost, rejects on a failure. */
-  async #session(redis: Redis): Promise<void> {
-    const { leaseMs, owner } = this.#settings
-    // Where the last relay left the stream, to go on from there.
-    this.#lastPublished = ''
-    this.#sessions += 1
-    const pipeline = new PublishPipeline(
-      {
-        redis,
-        keys: this.#keys,
-        owner,
-        session: `${owner}/${this.#sessions}`,
-        maxLen: this.#settings.maxLen,
-      },
-      {
-        written: (added, last) => {
-          if (last !== '') this.#lastPublished = last
-          this.#settings.metrics.published(this.name, added)
-        },
-        lost: () => this.#endSession?.(),
-        failed: (error) =>
-          this.#endSession?.(relayError(`relay: cannot publish ${this.name}`, error)),
-      },
-    )
-    const takeover = await takeoverOf(redis, this.#stream, this.#keys)
-    // Stopped while the lease was taken: no session (stop() found none to end).
-    if (this.#stopped) return
-    this.state = 'active'
-    this.#settings.metrics.leaseAcquired(this.name)
-    let subscription: Subscription | undefined
-    const { timers } = this.#settings
-    let renewal: unknown
-    const ended = new Promise<void>((resolve, reject) => {
-      this.#endSession = (error) => (error === undefined ? resolve() : reject(error))
-    })
-    // Renews the lease every quarter of leaseMs, on the venue's clock.
-    const renew = () => {
-      renewal = timers.setTimeout(
-        () => {
-          const { lease, stream } = this.#keys
-          redis.eval(RENEW, 2, lease, stream, owner, leaseTtl(leaseMs), this.#lastPublished).then(
-            (renewed) => {
-              if (renewed === 'gone') this.#endSession?.(historyLost(this.name))
-              else if (renewed !== 1) this.#endSession?.()
-            },
-            (error: unknown) =>
-              this.#endSession?.(relayError(`relay: cannot renew ${this.name}`, error)),
-          )
-          renew()
-        },
-        Math.max(10, Math.floor(leaseMs / 4)),
-      )
-    }
-    try {
-      renew()
-      const publish: Publish = (entries) => pipeline.publish(entries)
-      const inOrder: InOrder = (step) => {
-        this.#publishing = this.#publishing.then(step)
-        this.#publishing.catch((error: unknown) => this.#endSession?.(error))
-      }
-      const events = streamSource(
-        this.#stream,
-        this.#venue,
-        this.#sources,
-        takeover,
-        publish,
-        inOrder,
-      )
-      subscription = events.subscribe({
-        error: (error: unknown) => this.#endSession?.(error),
-        complete: () => this.#endSession?.(),
-      })
-      await ended
-    } finally {
-      timers.clearTimeout(renewal)
-      subscription?.unsubscribe()
-      this.#endSession = undefined
-      // A publish still under way lands before the next session reads where to go on from.
-      await this.#publishing.catch(() => undefined)
-      await pipeline.settled()
-      this.#publishing = Promise.resolve()
-      this.state = 'standby'
-      if (!this.#stopped) this.#settings.metrics.leaseLost(this.name)
-    }
-  }
-}
-
-/**
- * The end of a session whose stream lost its history under it (flushed, evicted): the next
- * session starts from what Redis holds and republishes the rest from the venue.
- */
-function historyLost(name: string): VenueRelayError {
-  return new VenueRelayError(
-    `relay: the stream ${name} lost its history in Redis (flushed or evicted; keep maxmemory-policy noeviction); publishing it again from the venue`,
-  )
-}
-
-/** How long the lease key lives: a standby trying every tenth of `leaseMs` is in time. */
-const leaseTtl = (leaseMs: number) => Math.floor(leaseMs * 0.75)
 
 /**
  * Runs `check` (the checks of `startRelay`'s options), and throws what it throws cleaned
