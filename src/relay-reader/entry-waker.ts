@@ -1,3 +1,4 @@
+import { race, type SchedulerLike, type Subscription, timer } from 'rxjs'
 import type { RelayRedis } from '../redis/redis.js'
 import { type RedisConnection, sharedConnection } from '../redis/redis-connection.js'
 import { compareEntryIds } from './entry-ids.js'
@@ -15,6 +16,8 @@ interface Watched {
   known: string
   /** The open {@link EntryWatch} handles on it. */
   handles: number
+  /** The clock of each open handle (its venue's scheduler), one entry per handle. */
+  readonly clocks: SchedulerLike[]
   readonly waiters: Set<Waiter>
 }
 
@@ -44,12 +47,14 @@ export interface EntryWatch {
  * whose reader starts while a read is blocked joins at the next one (within
  * {@link BLOCK_MS}, sooner once an entry comes); a reader keeps its own timed reads
  * meanwhile, and whenever the waker fails (it retries after a pause): a wake is never
- * needed for an entry to be read, it only comes first.
+ * needed for an entry to be read, it only comes first. The pause runs on the clock of the
+ * readers it serves (each watch names its venue's scheduler): it ends when the first of
+ * their clocks says so, and at once when the last watch closes.
  *
  * @example
  * ```ts
  * const waker = new EntryWaker(new RedisConnection(redis, 'venue-rx-reader-wait'))
- * const watch = waker.watch(keys.stream)
+ * const watch = waker.watch(keys.stream, context.scheduler)
  * const cancel = watch.wait(lastRead, () => readAgain())
  * // ...
  * watch.close()
@@ -59,20 +64,26 @@ export class EntryWaker {
   readonly #connection: RedisConnection
   readonly #streams = new Map<string, Watched>()
   #running = false
+  /** Ends the loop's pause after a failure early (the last watch closed). */
+  #endPause: (() => void) | undefined
 
   constructor(connection: RedisConnection) {
     this.#connection = connection
   }
 
-  /** Watches `stream` until the returned handle is closed. */
-  watch(stream: string): EntryWatch {
+  /**
+   * Watches `stream` until the returned handle is closed, for a reader whose clock is
+   * `scheduler` (its venue's).
+   */
+  watch(stream: string, scheduler: SchedulerLike): EntryWatch {
     let watched = this.#streams.get(stream)
     if (watched === undefined) {
-      watched = { known: '', handles: 0, waiters: new Set() }
+      watched = { known: '', handles: 0, clocks: [], waiters: new Set() }
       this.#streams.set(stream, watched)
     }
     const held = watched
     held.handles += 1
+    held.clocks.push(scheduler)
     const release = this.#connection.hold()
     let closed = false
     return {
@@ -93,7 +104,9 @@ export class EntryWaker {
         if (closed) return
         closed = true
         held.handles -= 1
+        held.clocks.splice(held.clocks.indexOf(scheduler), 1)
         if (held.handles === 0 && this.#streams.get(stream) === held) this.#streams.delete(stream)
+        if (this.#streams.size === 0) this.#endPause?.()
         release()
       },
     }
@@ -134,8 +147,7 @@ export class EntryWaker {
         // Let go of meanwhile (the connection closed under the read): nothing to retry.
         if (this.#reading().length === 0) return
         failures += 1
-        const pause = Math.min(RETRY_MS * 2 ** (failures - 1), RETRY_MAX_MS)
-        await new Promise((resolve) => setTimeout(resolve, pause).unref())
+        await this.#pause(Math.min(RETRY_MS * 2 ** (failures - 1), RETRY_MAX_MS))
         continue
       }
       for (const [stream, entries] of (reply ?? []) as [string, [string, unknown][]][]) {
@@ -150,6 +162,29 @@ export class EntryWaker {
         }
       }
     }
+  }
+
+  /**
+   * Waits `ms` on the readers' clocks: until the first of them reaches it, or the last
+   * watch closes.
+   */
+  #pause(ms: number): Promise<void> {
+    const clocks = new Set([...this.#streams.values()].flatMap((watched) => watched.clocks))
+    if (clocks.size === 0) return Promise.resolve()
+    return new Promise<void>((resolve) => {
+      let waiting: Subscription | undefined
+      let ended = false
+      const end = () => {
+        if (ended) return
+        ended = true
+        waiting?.unsubscribe()
+        this.#endPause = undefined
+        resolve()
+      }
+      this.#endPause = end
+      waiting = race([...clocks].map((clock) => timer(ms, clock))).subscribe(end)
+      if (ended) waiting.unsubscribe()
+    })
   }
 }
 

@@ -308,8 +308,8 @@ function readLoop<V>(
 ): Observable<V> {
   return new Observable<V>((subscriber) => {
     const release = reader.connection.hold()
-    const watch = wakeOn === undefined ? undefined : reader.waker?.watch(wakeOn.stream)
     const scheduler: SchedulerLike = lane.scheduler ?? asyncScheduler
+    const watch = wakeOn === undefined ? undefined : reader.waker?.watch(wakeOn.stream, scheduler)
     let stopped = false
     const isStopped = () => stopped || subscriber.closed
     const emit = (value: V) => subscriber.next(value)
