@@ -1,4 +1,4 @@
-import type { SchedulerLike } from 'rxjs'
+import { asyncScheduler, type SchedulerLike } from 'rxjs'
 import { ApiKey } from './api-key.js'
 import type { Pacing } from './core/poll-pacer.js'
 import type { BackoffOptions } from './core/retry-backoff.js'
@@ -223,7 +223,11 @@ export interface ResolvedVenueOptions {
   readonly connections: number
   readonly dispatcher: VenueDispatcher | undefined
   readonly paramNames: ParamNames
-  readonly scheduler: SchedulerLike | undefined
+  /**
+   * The clock of every stream and timer of the venue: the caller's scheduler, or rxjs's
+   * `asyncScheduler` (real time). Chosen here only: nothing after it picks a default.
+   */
+  readonly scheduler: SchedulerLike
   readonly relay: Required<RelayReaderSettings> | undefined
   readonly sharedBudget: Required<SharedBudgetSettings> | undefined
 }
@@ -547,8 +551,9 @@ function positiveInteger(name: string, value: unknown, fallback: number): number
   return n
 }
 
-function scheduler(value: unknown): SchedulerLike | undefined {
-  if (value === undefined) return undefined
+/** The venue's clock: `value`, or real time (`asyncScheduler`) when absent. */
+function scheduler(value: unknown): SchedulerLike {
+  if (value === undefined) return asyncScheduler
   const candidate = value as { now?: unknown; schedule?: unknown } | null
   if (
     typeof value !== 'object' ||

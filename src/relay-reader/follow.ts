@@ -1,15 +1,5 @@
 import type { Redis } from 'ioredis'
-import {
-  asyncScheduler,
-  defer,
-  NEVER,
-  Observable,
-  of,
-  retry,
-  type SchedulerLike,
-  type Subscription,
-  throwError,
-} from 'rxjs'
+import { defer, NEVER, Observable, of, retry, type Subscription, throwError } from 'rxjs'
 import { backfillThenJoin } from '../core/backfill-then-join.js'
 import { retryBackoff } from '../core/retry-backoff.js'
 import { VenueRelayError } from '../errors/venue-relay-error.js'
@@ -219,7 +209,7 @@ function readTail(reader: RelayReader, keys: RelayKeys, lane: StreamLane): Obser
   let last: string | undefined
   const wakeOn = { stream: keys.stream, after: () => last }
   return defer(() =>
-    readLoop<TailValue>(reader, lane, wakeOn, async (emit) => {
+    readLoop<TailValue>(reader, wakeOn, async (emit) => {
       if (last === undefined) {
         last = await reader.connection.run((redis) => newestId(redis, keys.stream))
         emit({ type: 'start', after: last })
@@ -256,7 +246,7 @@ function catchUp<T>(
   at: { delivered: string | undefined },
   join: { listen(): void; covered(): boolean | undefined },
 ): Observable<RelayEntry> {
-  return readLoop<RelayEntry>(reader, lane, undefined, async (emit, stopped) => {
+  return readLoop<RelayEntry>(reader, undefined, async (emit, stopped) => {
     if (at.delivered === undefined) {
       if (start.from === 'after') at.delivered = start.id
       else {
@@ -294,21 +284,20 @@ function catchUp<T>(
 
 /**
  * Runs `step` on the venue's Redis connection until it says `'done'` (the observable
- * completes) or fails (it errors), waiting `readIntervalMs` on the lane's scheduler after a
- * step that says it reached the end of the stream (`true`); with `wakeOn` and the reader's
- * waker, only until an entry is added to `wakeOn.stream` after `wakeOn.after()`, if that
- * comes first (through the lane's scheduler, when the venue has one of its own). The
- * connection (and the waker's watch) is held while subscribed.
+ * completes) or fails (it errors), waiting `readIntervalMs` on the venue's scheduler after
+ * a step that says it reached the end of the stream (`true`); with `wakeOn` and the
+ * reader's waker, only until an entry is added to `wakeOn.stream` after `wakeOn.after()`,
+ * if that comes first (the wake too through the venue's scheduler). The connection (and
+ * the waker's watch) is held while subscribed.
  */
 function readLoop<V>(
   reader: RelayReader,
-  lane: StreamLane,
   wakeOn: { readonly stream: string; readonly after: () => string | undefined } | undefined,
   step: (emit: (value: V) => void, stopped: () => boolean) => Promise<boolean | 'done'>,
 ): Observable<V> {
   return new Observable<V>((subscriber) => {
     const release = reader.connection.hold()
-    const scheduler: SchedulerLike = lane.scheduler ?? asyncScheduler
+    const { scheduler } = reader.context
     const watch = wakeOn === undefined ? undefined : reader.waker?.watch(wakeOn.stream, scheduler)
     let stopped = false
     const isStopped = () => stopped || subscriber.closed
@@ -327,15 +316,12 @@ function readLoop<V>(
         }
         waiting = scheduler.schedule(end, reader.readIntervalMs)
         const after = wakeOn?.after()
-        // On the venue's own scheduler, the wake too goes through it (a virtual clock that
-        // is held holds the reader); on the default one, it reads at once.
-        const wake =
-          lane.scheduler === undefined
-            ? end
-            : () => {
-                waiting?.unsubscribe()
-                waiting = scheduler.schedule(end, 0)
-              }
+        // The wake too goes through the venue's clock (a virtual clock that is held holds
+        // the reader).
+        const wake = () => {
+          waiting?.unsubscribe()
+          waiting = scheduler.schedule(end, 0)
+        }
         unwake = after === undefined ? undefined : watch?.wait(after, wake)
       })
     const loop = async () => {

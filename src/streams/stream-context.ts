@@ -29,6 +29,9 @@ export interface StreamContext {
   readonly nudges: Nudges
   /** When each polled stream polls next: the request budget spent where changes are. */
   readonly pacer: PollPacer
-  /** Scheduler of polls and retries (tests); default asyncScheduler. */
-  readonly scheduler?: SchedulerLike | undefined
+  /**
+   * The venue's clock: every poll, retry, linger, look-up's age and timer of its streams
+   * runs on it (the resolved `scheduler` option: the caller's, or `asyncScheduler`).
+   */
+  readonly scheduler: SchedulerLike
 }

@@ -1,4 +1,3 @@
-import { asyncScheduler } from 'rxjs'
 import type { RestClient } from '../rest/index.js'
 import type { StreamContext } from './stream-context.js'
 
@@ -15,8 +14,7 @@ import type { StreamContext } from './stream-context.js'
  * ```
  */
 export async function venueNow(context: StreamContext, rest: RestClient): Promise<number> {
-  const clock = context.scheduler ?? asyncScheduler
-  const { lookups } = context
+  const { lookups, scheduler: clock } = context
   const offset = lookups.clockOffset.get('offset', () => {
     const sent = clock.now()
     return rest.ping().then((ping) => {
