@@ -1,5 +1,6 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs'
 import { ApiKey } from './api-key.js'
+import { failCheck, isNumberIn, isPositiveNumber, isWholeNumber } from './checks.js'
 import type { Pacing } from './core/poll-pacer.js'
 import type { BackoffOptions } from './core/retry-backoff.js'
 import { redactError } from './errors/venue-error.js'
@@ -335,7 +336,8 @@ function relaySettings(value: unknown): Required<RelayReaderSettings> | undefine
   const settings = redisSettings('relay', redis)
   if (settings === undefined) return undefined
   const every = readIntervalMs === undefined ? DEFAULT_READ_INTERVAL_MS : readIntervalMs
-  if (typeof every !== 'number' || !Number.isInteger(every) || every < 5 || every > 10_000) {
+  if (!isWholeNumber(every, 5, 10_000)) {
+    // The value shown by String (unquoted), as this message always has.
     throw new VenueInputError(
       'relay.readIntervalMs',
       `createVenue: relay.readIntervalMs must be a whole number of ms from 5 to 10000 (got ${String(every)})`,
@@ -485,24 +487,18 @@ function pollRate(value: unknown, budget: number): number {
     value,
     Math.min(budget, Math.max(MIN_REQUESTS_PER_SECOND, budget * POLL_SHARE)),
   )
-  if (rate < MIN_REQUESTS_PER_SECOND || rate > budget) {
-    throw new VenueInputError(
-      'pollsPerSecond',
-      `createVenue: pollsPerSecond must be from ${MIN_REQUESTS_PER_SECOND} to maxRequestsPerSecond (${budget}) (got ${rate})`,
-    )
+  if (!isNumberIn(rate, MIN_REQUESTS_PER_SECOND, budget)) {
+    const rule = `must be from ${MIN_REQUESTS_PER_SECOND} to maxRequestsPerSecond (${budget})`
+    failCheck('createVenue', 'pollsPerSecond', rule, rate)
   }
   return rate
 }
 
+/** A positive finite number, or `fallback` when absent. */
 function positive(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw VenueInputError.quoting({
-      argument: name,
-      value,
-      whole: true,
-      render: (shown, got) => `createVenue: ${shown} must be a positive finite number (got ${got})`,
-    })
+  if (!isPositiveNumber(value)) {
+    failCheck('createVenue', name, 'must be a positive finite number', value, { whole: true })
   }
   return value
 }
@@ -518,23 +514,17 @@ const MAX_REQUESTS_PER_SECOND = 1_000_000
  */
 function requestRate(value: unknown): number {
   const rate = positive('maxRequestsPerSecond', value, 10)
-  if (rate < MIN_REQUESTS_PER_SECOND || rate > MAX_REQUESTS_PER_SECOND) {
-    throw new VenueInputError(
-      'maxRequestsPerSecond',
-      `createVenue: maxRequestsPerSecond must be from ${MIN_REQUESTS_PER_SECOND} to ${MAX_REQUESTS_PER_SECOND} (got ${rate})`,
-    )
+  if (!isNumberIn(rate, MIN_REQUESTS_PER_SECOND, MAX_REQUESTS_PER_SECOND)) {
+    const rule = `must be from ${MIN_REQUESTS_PER_SECOND} to ${MAX_REQUESTS_PER_SECOND}`
+    failCheck('createVenue', 'maxRequestsPerSecond', rule, rate)
   }
   return rate
 }
 
+/** A positive number of ms a timer can wait, or `fallback` when absent. */
 function milliseconds(name: string, value: unknown, fallback: number): number {
   const ms = positive(name, value, fallback)
-  if (ms > MAX_TIMER_MS) {
-    throw new VenueInputError(
-      name,
-      `createVenue: ${name} must be at most ${MAX_TIMER_MS} ms (got ${ms})`,
-    )
-  }
+  if (ms > MAX_TIMER_MS) failCheck('createVenue', name, `must be at most ${MAX_TIMER_MS} ms`, ms)
   return ms
 }
 
@@ -543,11 +533,10 @@ function millisecondsOrZero(name: string, value: unknown, fallback: number): num
   return value === 0 ? 0 : milliseconds(name, value, fallback)
 }
 
+/** A whole number from 1, or `fallback` when absent. */
 function positiveInteger(name: string, value: unknown, fallback: number): number {
   const n = positive(name, value, fallback)
-  if (!Number.isInteger(n)) {
-    throw new VenueInputError(name, `createVenue: ${name} must be a positive integer (got ${n})`)
-  }
+  if (!isWholeNumber(n, 1)) failCheck('createVenue', name, 'must be a positive integer', n)
   return n
 }
 

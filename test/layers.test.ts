@@ -46,6 +46,8 @@ const LAYERS = [
   // What an argument check or an input error's wording asks of a value: below them all.
   ['plain-object', ['plain-object.ts']],
   ['errors', ['errors/']],
+  // The number checks and the wording of an input error, shared by every layer above.
+  ['checks', ['checks.ts']],
   ['decimal', ['decimal.ts']],
   ['timers', ['timers.ts']],
   ['api-key', ['api-key.ts']],

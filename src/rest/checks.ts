@@ -1,3 +1,4 @@
+import { failCheck as fail, isWholeNumber } from '../checks.js'
 import { compareDecimal, isDecimal, numberToDecimalString } from '../decimal.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { isPlainObject } from '../plain-object.js'
@@ -12,13 +13,7 @@ import type { MarketDataSource } from './args.js'
 const MAX_SECONDS = 1e11
 
 /** Throws the {@link VenueInputError} of a check: `method: argument rule (got value)`. */
-export function fail(method: string, argument: string, rule: string, value: unknown): never {
-  throw VenueInputError.quoting({
-    argument,
-    value,
-    render: (name, shown) => `${method}: ${name} ${rule} (got ${shown})`,
-  })
-}
+export { fail }
 
 /** An integer within `min..max` (inclusive). */
 export function integerIn(
@@ -28,7 +23,7 @@ export function integerIn(
   min: number,
   max: number,
 ): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
+  if (!isWholeNumber(value, min, max)) {
     const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`
     fail(method, argument, `must be an integer ${range}`, value)
   }
@@ -60,7 +55,7 @@ export function oneOf<T extends string | number>(
 
 /** Unix seconds: a non-negative integer that does not look like milliseconds. */
 export function seconds(method: string, argument: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+  if (!isWholeNumber(value, 0)) {
     fail(method, argument, 'must be an integer of Unix seconds', value)
   }
   if (value >= MAX_SECONDS) {
