@@ -311,18 +311,7 @@ export function stepSession(
       // Closing while the session drains: no lease lost, no failure reported.
       if (event.type === 'stop') return same({ ...life, end: { type: 'stopped' } })
       if (event.type !== 'drained' || event.session !== life.sessions) return same(life)
-      switch (life.end.type) {
-        case 'stopped':
-          return release(true, [])
-        case 'lost':
-          return {
-            life: { kind: 'waiting', sessions: life.sessions, failures: 0, holding: true },
-            effects: [{ type: 'count-lost' }, { type: 'wait', ms: timings.standbyMs }],
-          }
-        case 'failed':
-          return failed(life.sessions, 1, true, life.end.error, [{ type: 'count-lost' }], timings)
-      }
-      return same(life)
+      return afterSession(life.sessions, life.end, timings)
     case 'stopping': {
       const answered =
         life.awaiting === 'acquire'
@@ -370,6 +359,25 @@ function end(sessions: number, how: SessionEnd): SessionStep {
       { type: 'unsubscribe' },
       { type: 'drain', session: sessions },
     ],
+  }
+}
+
+/** Once an ended session's publishes are answered: what its end says. */
+function afterSession(
+  sessions: number,
+  how: SessionEnd,
+  timings: ReturnType<typeof leaseTimings>,
+): SessionStep {
+  switch (how.type) {
+    case 'stopped':
+      return release(true, [])
+    case 'lost':
+      return {
+        life: { kind: 'waiting', sessions, failures: 0, holding: true },
+        effects: [{ type: 'count-lost' }, { type: 'wait', ms: timings.standbyMs }],
+      }
+    case 'failed':
+      return failed(sessions, 1, true, how.error, [{ type: 'count-lost' }], timings)
   }
 }
 
