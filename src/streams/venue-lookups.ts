@@ -25,6 +25,17 @@ export interface VenueLookups {
   recentFills: RecentFillsScan | undefined
   /** Pages of the account's newest ended orders, of one poll interval (`historyPage`). */
   historyPages: HistoryPages | undefined
+  /**
+   * Scans of the account's recent fills, for `recentFills` to move to (then
+   * `recentFills` and {@link RecentFillsScan} go): asked with `{ now, notBefore }`.
+   */
+  readonly recentFillScans: SharedLookup<string, Fill[]>
+  /**
+   * Pages of the account's newest ended orders by page index, for `historyPage` to move to
+   * (then `historyPages` and {@link HistoryPages} go): asked with
+   * `{ now, maxAgeMs: pollIntervalMs }`.
+   */
+  readonly endedOrderPages: SharedLookup<number, Order[]>
   /** The orders asked for in this turn, read together from fresh pages (`endedInPages`). */
   endedAsks: EndedAsks | undefined
 }
@@ -66,6 +77,8 @@ export function venueLookups(): VenueLookups {
     chainAccount: new SharedLookup(),
     recentFills: undefined,
     historyPages: undefined,
+    recentFillScans: new SharedLookup(),
+    endedOrderPages: new SharedLookup(),
     endedAsks: undefined,
   }
 }
