@@ -4,6 +4,7 @@ import {
   defer,
   Observable,
   type ObservableInput,
+  race,
   repeat,
   type SchedulerLike,
   Subject,
@@ -118,21 +119,8 @@ export function pollWith<T>(
             const pause =
               pace?.turn() ??
               timer(Math.max(0, (intervalMs as number) - spent), scheduler as SchedulerLike)
-            if (wake === undefined) return pause
-            // The pause or a wake, whichever comes first (as `race`, without its operators
-            // per poll).
-            return new Observable<void>((next) => {
-              const done = () => {
-                next.next()
-                next.complete()
-              }
-              const kicked = kicks.subscribe(done)
-              const paused = pause.subscribe(done)
-              return () => {
-                kicked.unsubscribe()
-                paused.unsubscribe()
-              }
-            })
+            // The pause or a wake, whichever comes first.
+            return wake === undefined ? pause : race(pause, kicks)
           },
         }),
       )
