@@ -86,6 +86,18 @@ describe('relay faults', () => {
         scheduler.frame = scheduler.maxFrames
       }
     }
+    /**
+     * Moves the reader's clock on 100 ms at a time until `condition` holds: how many steps
+     * that takes depends on how fast the relay and Redis answer in real time, so only real
+     * time bounds it (generously: a busy machine is slow, not wrong).
+     */
+    const runUntil = async (condition: () => boolean, what: string, ms = 15_000) => {
+      const deadline = performance.now() + ms
+      while (!condition()) {
+        if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+        await run(100)
+      }
+    }
     const account = () => sim.market.account(sim.apiKey)?.trades() ?? []
     const trades = watch<TradeDetail>(venue.watchMyTrades({ cursor: account().at(-1)?.global_seq }))
     const events = watch<BookEvent>(venue.watchDepth(0))
@@ -93,12 +105,14 @@ describe('relay faults', () => {
     const books = watch(venue.watchOrderBook(0))
     // Both have joined the relay's tails: the book is there, the feed is at its end.
     const redis = admin()
-    for (let i = 0; i < 200 && books.values.length === 0; i += 1) await run(100)
-    expect(books.values.length).toBeGreaterThan(0)
+    await runUntil(() => books.values.length > 0, 'the book through the relay')
+    let tradeStream: string | undefined
+    await until(async () => {
+      ;[tradeStream] = await redis.keys(`${prefix}:*my-trades}:stream`)
+      return tradeStream !== undefined
+    }, 'the relay to publish the account trades')
     await run(500)
     const joined = events.values.length
-    const [tradeStream] = await redis.keys(`${prefix}:*my-trades}:stream`)
-    expect(tradeStream).toBeDefined()
     const before = account().length
     // Paused, while the market moves on: far more than the relay keeps is published. The
     // account trades (the relay backfills them at once), then the book, a tick at a time:
@@ -127,7 +141,7 @@ describe('relay faults', () => {
     expect(await floorOf(depthStream)).not.toBeNull()
     // Resumed: the feed says it lost its place, with the documented error, and delivered
     // nothing after the trim point.
-    for (let i = 0; i < 100 && trades.error === undefined; i += 1) await run(100)
+    await runUntil(() => trades.error !== undefined, 'the feed to fail')
     expect(trades.error).toBeInstanceOf(VenueRelayError)
     expect(trades.error).toMatchObject({ retryable: false })
     expect(String((trades.error as Error).message)).toMatch(
@@ -137,11 +151,10 @@ describe('relay faults', () => {
     // The book resynced from the stored snapshot: a snapshot after the pause, and the book
     // is the one the venue serves now.
     const served = await direct(sim).rest.depth({ poolId: 0 })
-    for (let i = 0; i < 100; i += 1) {
+    await runUntil(() => {
       book = books.values.at(-1)
-      if (JSON.stringify(book?.bids) === JSON.stringify(served.bids)) break
-      await run(100)
-    }
+      return JSON.stringify(book?.bids) === JSON.stringify(served.bids)
+    }, 'the book served now')
     expect(books.error).toBeUndefined()
     expect(events.values.slice(joined).some((event) => event.type === 'snapshot')).toBe(true)
     expect(book?.bids).toEqual(served.bids)
