@@ -9,6 +9,7 @@ import { rejectionOf } from './helpers/rejection.js'
 import { REST_CALLS, type RestCall } from './helpers/rest-calls.js'
 import { expectVenueError, type VenueErrorCode, type VenueErrorOf } from './helpers/rest-errors.js'
 import { restVenuePerTest, TEST_KEY } from './helpers/rest-venue.js'
+import { WAIT_MS } from './helpers/wait-for.js'
 
 const KEY = TEST_KEY
 
@@ -338,7 +339,7 @@ describe('abort', () => {
     const controller = new AbortController()
     const reason = new Error('the user navigated away')
     const pending = rejectionOf(current.venue.rest.ping({ signal: controller.signal }))
-    await vi.waitFor(() => expect(current.server.requests).toHaveLength(1))
+    await vi.waitFor(() => expect(current.server.requests).toHaveLength(1), { timeout: WAIT_MS })
     controller.abort(reason)
     const error = await pending
     expectVenueError(error, 'VENUE_ABORTED', { retryable: false, endpoint: 'ping' })
@@ -349,7 +350,7 @@ describe('abort', () => {
     answer({ hang: true })
     const controller = new AbortController()
     const pending = rejectionOf(current.venue.rest.balances({ signal: controller.signal }))
-    await vi.waitFor(() => expect(current.server.requests).toHaveLength(1))
+    await vi.waitFor(() => expect(current.server.requests).toHaveLength(1), { timeout: WAIT_MS })
     controller.abort()
     const error = expectVenueError(await pending, 'VENUE_ABORTED')
     expect(error.cause).toBe(controller.signal.reason)
@@ -375,7 +376,7 @@ describe('abort', () => {
     try {
       const controller = new AbortController()
       const pending = rejectionOf(abortable.rest.ping({ signal: controller.signal }))
-      await vi.waitFor(() => expect(received).toBe(1))
+      await vi.waitFor(() => expect(received).toBe(1), { timeout: WAIT_MS })
       expect(raw.closedResponses).toBe(0)
       expect(raw.closedRequestSockets).toBe(0)
       controller.abort()
@@ -386,7 +387,7 @@ describe('abort', () => {
           expect(raw.closedResponses).toBe(1)
           expect(raw.closedRequestSockets).toBe(1)
         },
-        { timeout: 2_000 },
+        { timeout: WAIT_MS },
       )
     } finally {
       await raw.close()

@@ -270,7 +270,7 @@ describe('closing the venue, or a failed stream, leaves nothing behind', () => {
     const sim = await startSimulator({ seed: 1, clock: 'manual' })
     onCleanup(() => sim.close())
     const sockets = () => resources()['TCPSocketWrap'] ?? 0
-    await waitFor(() => sockets() === 0, 'no socket open', 3_000)
+    await waitFor(() => sockets() === 0, 'no socket open')
     const timers = trackTimers()
     const venue = createVenue({
       baseUrl: sim.url,
@@ -296,8 +296,8 @@ describe('closing the venue, or a failed stream, leaves nothing behind', () => {
     expect(outcomes.filter((o) => o instanceof Error).length).toBeGreaterThan(0)
     // Both ends of every socket close, and every timer of the venue ends (a stream that had
     // subscribers at the close keeps one for lingerMs: see the known bug below).
-    await waitFor(() => sockets() === 0, 'every socket closed', 3_000)
-    await waitFor(() => timers.alive().length === 0, 'every timer of the venue ended', 3_000)
+    await waitFor(() => sockets() === 0, 'every socket closed')
+    await waitFor(() => timers.alive().length === 0, 'every timer of the venue ended')
   })
 
   // Regression: when the shared source completed (venue.close) or failed with subscribers,

@@ -87,8 +87,8 @@ describe('many orders filled at once', () => {
       open.values.filter(
         (e): e is Extract<OpenOrderEvent, { type: 'closed' }> => e.type === 'closed',
       )
-    await waitFor(() => closed().length >= best.length, 'closed for every filled order', 10_000)
-    await waitFor(() => streams.every((s) => s.completed), 'done for every filled order', 10_000)
+    await waitFor(() => closed().length >= best.length, 'closed for every filled order')
+    await waitFor(() => streams.every((s) => s.completed), 'done for every filled order')
     for (const event of closed()) {
       const truth = truthOf(sim, event.order.id)
       expect(event.status).toBe('filled')
@@ -111,7 +111,7 @@ describe('many orders filled at once', () => {
     const streams = ids.map((id) => collect(venue.watchOrder(id)))
     await polls(hits, 3, 'the streams started')
     for (const id of ids) await sim.cancelOrder(id)
-    await waitFor(() => streams.every((s) => s.completed), 'done for every order', 10_000)
+    await waitFor(() => streams.every((s) => s.completed), 'done for every order')
     for (const [i, stream] of streams.entries()) {
       expect(stream.error).toBeUndefined()
       expect(stream.values).toEqual([

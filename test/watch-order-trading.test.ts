@@ -117,7 +117,7 @@ describe('watchOrder on orders placed on the faulty simulator', () => {
       sim.advance(1)
     }
     await limit(sim, 'buy', price, '0.01', { account: other })
-    await waitFor(() => events.values.at(-1)?.type === 'done', 'done', 10_000)
+    await waitFor(() => events.values.at(-1)?.type === 'done', 'done')
     expect(expectTruth(events.values, sim, placed.id).status).toBe('filled')
     expect(events.error).toBeUndefined()
   })

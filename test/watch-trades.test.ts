@@ -4,6 +4,7 @@ import type { HealthReport, PublicTradeEvent, Venue, VenueOptions } from '../src
 import { createVenue, VenueInputError } from '../src/index.js'
 import { publicTrade, T } from './helpers/fixtures.js'
 import { ok, type RecordingServer, startRecordingServer } from './helpers/recording-server.js'
+import { WAIT_MS } from './helpers/wait-for.js'
 
 /** A wire trade `seconds` after T; `price` tells trades of one second apart. */
 function wireTrade(seconds: number, price = '1.0455', side: 'buy' | 'sell' = 'buy') {
@@ -77,14 +78,14 @@ describe('venue.watchTrades', () => {
   /** Waits until `path` was asked `n` more times than now: every answer before the last was processed. */
   async function pollsLater(path: string, n: number): Promise<void> {
     const target = hits(path) + n
-    await vi.waitFor(() => expect(hits(path)).toBeGreaterThanOrEqual(target), { timeout: 5_000 })
+    await vi.waitFor(() => expect(hits(path)).toBeGreaterThanOrEqual(target), { timeout: WAIT_MS })
   }
 
   it('emits the current window oldest first on the first poll', async () => {
     window = [wireTrade(1, '1.01'), wireTrade(2, '1.02'), wireTrade(3, '1.03', 'sell')]
     const v = await start()
     const events = record(v, 1)
-    await vi.waitFor(() => expect(events).toHaveLength(3), { timeout: 5_000 })
+    await vi.waitFor(() => expect(events).toHaveLength(3), { timeout: WAIT_MS })
     expect(events).toEqual(window.map(described))
     expect(server?.last().query).toEqual({ pool_id: '1', limit: '100' })
   })
@@ -94,12 +95,12 @@ describe('venue.watchTrades', () => {
     window = first
     const v = await start()
     const events = record(v, 1)
-    await vi.waitFor(() => expect(events).toHaveLength(3), { timeout: 5_000 })
+    await vi.waitFor(() => expect(events).toHaveLength(3), { timeout: WAIT_MS })
 
     const fill = wireTrade(4, '1.04', 'sell')
     const later = [wireTrade(4, '1.035'), { ...fill }, { ...fill }, wireTrade(5, '1.05')]
     window = [...first, ...later]
-    await vi.waitFor(() => expect(events).toHaveLength(7), { timeout: 5_000 })
+    await vi.waitFor(() => expect(events).toHaveLength(7), { timeout: WAIT_MS })
     // Two more polls of the same window add nothing.
     await pollsLater(V2_PATH, 2)
     expect(events).toEqual([...first, ...later].map(described))
@@ -107,7 +108,7 @@ describe('venue.watchTrades', () => {
     // The window slides: the oldest trades leave it, one more arrives.
     const next = wireTrade(6, '1.06')
     window = [...first.slice(2), ...later, next]
-    await vi.waitFor(() => expect(events).toHaveLength(8), { timeout: 5_000 })
+    await vi.waitFor(() => expect(events).toHaveLength(8), { timeout: WAIT_MS })
     await pollsLater(V2_PATH, 2)
     expect(events.slice(7)).toEqual([described(next)])
   })
@@ -134,12 +135,12 @@ describe('venue.watchTrades', () => {
         events.push(describeEvent(event))
       }),
     )
-    await vi.waitFor(() => expect(events).toHaveLength(100), { timeout: 5_000 })
+    await vi.waitFor(() => expect(events).toHaveLength(100), { timeout: WAIT_MS })
 
     // 150 trades happened between two polls: the window of 100 no longer overlaps.
     const newer = Array.from({ length: 150 }, (_, i) => wireTrade(200 + i, `2.${1000 + i}`))
     window = newer.slice(50)
-    await vi.waitFor(() => expect(events).toHaveLength(201), { timeout: 5_000 })
+    await vi.waitFor(() => expect(events).toHaveLength(201), { timeout: WAIT_MS })
     const since = ms(older[99] as WireTrade)
     const until = ms(newer[50] as WireTrade)
     expect(events[100]).toBe(`gap 1 ${since}..${until}`)
@@ -147,7 +148,7 @@ describe('venue.watchTrades', () => {
     expect(healthAtGap).toEqual({ state: 'gap', since, until })
 
     // The next poll (same window, nothing new) brings the stream back to ok.
-    await vi.waitFor(() => expect(latest[key]).toEqual({ state: 'ok' }), { timeout: 5_000 })
+    await vi.waitFor(() => expect(latest[key]).toEqual({ state: 'ok' }), { timeout: WAIT_MS })
     expect(states).toEqual(['ok', 'gap', 'ok'])
     expect(events).toHaveLength(201)
   })
@@ -156,7 +157,7 @@ describe('venue.watchTrades', () => {
     window = [wireTrade(1), wireTrade(2, '1.02')]
     const v = await start()
     const events = record(v, 7, { source: 'v1' })
-    await vi.waitFor(() => expect(events).toHaveLength(2), { timeout: 5_000 })
+    await vi.waitFor(() => expect(events).toHaveLength(2), { timeout: WAIT_MS })
     expect(hits(V1_PATH)).toBeGreaterThan(0)
     expect(hits(V2_PATH)).toBe(0)
     expect(server?.last().query).toEqual({ pool_id: '7', limit: '100' })
@@ -166,7 +167,7 @@ describe('venue.watchTrades', () => {
     window = [wireTrade(1)]
     const v = await start({ marketData: 'v1' })
     const events = record(v, 1)
-    await vi.waitFor(() => expect(events).toHaveLength(1), { timeout: 5_000 })
+    await vi.waitFor(() => expect(events).toHaveLength(1), { timeout: WAIT_MS })
     expect(hits(V2_PATH)).toBe(0)
   })
 
@@ -197,7 +198,7 @@ describe('venue.watchTrades', () => {
         expect(a).toHaveLength(3)
         expect(b).toHaveLength(3)
       },
-      { timeout: 5_000 },
+      { timeout: WAIT_MS },
     )
     expect(hits(V2_PATH)).toBe(1)
 

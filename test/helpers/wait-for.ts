@@ -1,10 +1,17 @@
 import { filter, firstValueFrom, map, take, throwError, timeout, timer } from 'rxjs'
 
 /**
+ * How long a wait lasts by default: long, since a busy machine is slow, not wrong (a wait
+ * for a condition that will hold costs only the time it takes), and below the tests' own
+ * timeout (20 s) so that a failure names what it waited for.
+ */
+export const WAIT_MS = 15_000
+
+/**
  * Resolves when `condition` holds, checked every 2 ms of real time; rejects after `ms` with
  * an Error naming `what`.
  */
-export function waitFor(condition: () => boolean, what: string, ms = 5_000): Promise<void> {
+export function waitFor(condition: () => boolean, what: string, ms = WAIT_MS): Promise<void> {
   return firstValueFrom(
     timer(0, 2).pipe(
       filter(() => condition()),
@@ -25,7 +32,7 @@ export function waitFor(condition: () => boolean, what: string, ms = 5_000): Pro
 export async function waitForAsync(
   condition: () => Promise<boolean>,
   what: string,
-  ms = 5_000,
+  ms = WAIT_MS,
 ): Promise<void> {
   const deadline = performance.now() + ms
   while (!(await condition())) {
