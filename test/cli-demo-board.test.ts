@@ -149,6 +149,23 @@ describe('the demo board', () => {
     expect(board.summary()).toMatch(/^status requests 12\/s \(budget 10\/s \+ bursts of 10\), /)
   })
 
+  it("shows a stream's staleness as a plain - until its first answer measures one", () => {
+    const board = new DemoBoard('test', 10, 10)
+    const depth = 'watchDepth({"pool_id":0})'
+    const trades = 'watchTrades(0,{"source":"v2"})'
+    board.health = { [depth]: { state: 'ok' }, [trades]: { state: 'ok' } } as never
+    board.freshness = {
+      [depth]: { pollsPerSecond: 2, changesPerSecond: 0, priority: 'normal' },
+      [trades]: { pollsPerSecond: 4.13, changesPerSecond: 1, stalenessMs: 95, priority: 'normal' },
+    }
+    const health = board.frame(plain, 120, 0).find((line) => line.startsWith('HEALTH ')) ?? ''
+    // The same width either way (16 columns after the state): the row wraps the same.
+    expect(health).toBe(
+      'HEALTH venue.health  watchDepth ok  2.0/s         -  watchTrades ok  4.1/s ~   95 ms',
+    )
+    expect(board.summary()).toContain('polls watchDepth 2.0/s -; watchTrades 4.1/s ~95 ms')
+  })
+
   it('labels a placed order by what happened to it at placement', () => {
     const board = new DemoBoard('test', 10, 10)
     const order = { side: 'buy', amount: '0.03', price: '1.0460', level: 'ask' } as const

@@ -2,6 +2,9 @@
  * `venue-rx demo` (what `npm start` runs) as a person sees it: in a real terminal (tmux,
  * read with capture-pane) and piped.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { CLI_MAIN, cliOutcome, liveCli, startCli, waitForCli } from './helpers/cli.js'
@@ -22,11 +25,15 @@ function plainEnv(): NodeJS.ProcessEnv {
 }
 
 describe.concurrent('venue-rx demo', () => {
-  it('in a terminal: every panel live, redrawn in place, colours, clean exit on Ctrl-C', async () => {
+  it('in a terminal: the first frame before any data, then every panel live, redrawn in place, colours, clean exit on Ctrl-C', async () => {
     const terminal = await openTerminal(110, 45)
     terminals.push(terminal)
+    // Everything the demo writes to the terminal, in order, is kept by tmux's pipe-pane
+    // (the shell in the pane reaches its own tmux server): frames are redrawn in place, so
+    // the screen alone cannot tell which came first.
+    const written = join(mkdtempSync(join(tmpdir(), 'venue-rx-demo-')), 'pane.out')
     await terminal.type(
-      `${process.execPath} ${CLI_MAIN} demo ${FAST.join(' ')} --no-faults; echo "EXIT=$?"`,
+      `tmux pipe-pane -O 'cat > ${written}'; ${process.execPath} ${CLI_MAIN} demo ${FAST.join(' ')} --no-faults; echo "EXIT=$?"`,
     )
     // Every panel filled in: waited for together, as the streams start in any order.
     const panels = [
@@ -92,6 +99,26 @@ describe.concurrent('venue-rx demo', () => {
     expect(shown.findIndex((l) => l.startsWith('Ctrl-C to stop'))).toBeLessThan(
       shown.findIndex((l) => l.includes('EXIT=0')),
     )
+    // The first frame is drawn before the simulator and the library are loaded: every
+    // panel with what it waits for, no figure yet; the data comes after it.
+    const output = stripVTControlCharacters(readFileSync(written, 'utf8'))
+    rmSync(dirname(written), { recursive: true, force: true })
+    const firstData = output.search(/^[* ] (ask|bid) +\d|^\d\d:\d\d:\d\d\.\d{3} +(buy|sell) /m)
+    expect(firstData).toBeGreaterThan(0)
+    const before = output.slice(0, firstData)
+    for (const placeholder of [
+      /^venue-rx demo {2}simulator starting\.\.\. {2}pool 0 {2}\d\d:\d\d:\d\d$/m,
+      /^requests - \(no venue yet\)$/m,
+      /^streams none yet$/m,
+      /^waiting for the first snapshot\.\.\. +no trade yet$/m,
+      /^MID - *$/m,
+      /^placing the first order\.\.\. +waiting\.\.\.$/m,
+      /^no fill yet$/m,
+      /^HEALTH venue\.health no stream yet$/m,
+    ]) {
+      expect(before).toMatch(placeholder)
+    }
+    expect(output.indexOf('simulator starting...')).toBeLessThan(output.indexOf('simulator http:'))
   }, 40_000)
 
   it('piped with --seconds: plain lines, no escape codes, ends by itself with the count of requests', async () => {

@@ -79,16 +79,21 @@ export class DemoBoard {
   requestsPerSecond = 0
   /** A fault the simulator is injecting now, shown in the header. */
   fault: string | undefined
+  /** What the header names after `venue-rx demo`: the simulator and the pool. */
+  title: string
   /**
-   * `budgetPerSecond` and `burst`: the venue's request budget, a token bucket refilled at
-   * that rate and holding `burst` tokens, so up to `budgetPerSecond + burst` requests may
-   * go out within one second.
+   * The venue's request budget, once known: a token bucket refilled at `perSecond` and
+   * holding `burst` tokens, so up to `perSecond + burst` requests may go out within one
+   * second. Until then the header shows `-` for it.
    */
-  constructor(
-    readonly title: string,
-    readonly budgetPerSecond: number,
-    readonly burst: number,
-  ) {}
+  budget: { readonly perSecond: number; readonly burst: number } | undefined
+
+  /** A board with nothing yet: each panel says what it waits for. */
+  constructor(title: string, budgetPerSecond?: number, burst?: number) {
+    this.title = title
+    this.budget =
+      budgetPerSecond === undefined ? undefined : { perSecond: budgetPerSecond, burst: burst ?? 0 }
+  }
 
   /** A book event and the book it produced. */
   onBook(event: BookEvent, book: OrderBook): string {
@@ -229,13 +234,19 @@ export class DemoBoard {
     const column = Math.max(38, Math.min(64, Math.floor((width - 2) / 2)))
     const head = (title: string, source: string) =>
       `${paint('bold', title)} ${paint('dim', source)}`
-    const over = this.requestsPerSecond > this.budgetPerSecond
-    const budget = gauge(this.requestsPerSecond, this.budgetPerSecond, this.burst, 10)
+    const limit = this.budget
+    const requests =
+      limit === undefined
+        ? `requests ${paint('dim', '- (no venue yet)')}`
+        : `requests ${paint(
+            this.requestsPerSecond > limit.perSecond ? 'yellow' : 'green',
+            gauge(this.requestsPerSecond, limit.perSecond, limit.burst, 10),
+          )} ${this.requestsPerSecond}/s: ${this.#budget()}`
     const fillsTitle = head('FILLS', `watchFills, ${this.fillCount} so far`)
     const stop = paint('dim', 'Ctrl-C to stop')
     return [
       `${paint('bold', 'venue-rx demo')}  ${this.title}  ${paint('dim', clock(now).slice(0, 8))}`,
-      `requests ${paint(over ? 'yellow' : 'green', budget)} ${this.requestsPerSecond}/s: ${this.#budget()}`,
+      requests,
       `streams ${healthCounts(this.health)}${this.fault === undefined ? '' : `   ${paint('yellow', `fault: ${this.fault}`)}`}`,
       ...blank,
       ...sideBySide(
@@ -266,9 +277,12 @@ export class DemoBoard {
     ]
   }
 
-  /** `budget 10/s + bursts of 10`. */
+  /** `budget 10/s + bursts of 10`, or `budget -` while it is not known. */
   #budget(): string {
-    return `budget ${this.budgetPerSecond}/s + bursts of ${this.burst}`
+    const limit = this.budget
+    return limit === undefined
+      ? 'budget -'
+      : `budget ${limit.perSecond}/s + bursts of ${limit.burst}`
   }
 
   #bookSource(): string {
@@ -456,17 +470,22 @@ function fillLine(fill: Fill): string {
   return `${clock(fill.timestamp)} ${fill.side} ${fill.quantity} @ ${fill.price} ${fill.role}, fee ${fill.fee} (order ${fill.orderId})`
 }
 
-/** `5 ok, 1 retrying`: streams by state. */
 /**
- * `4.1/s ~95 ms`: a stream's polls a second and estimated staleness; `aligned`, in a fixed
- * width (` 4.1/s ~   95 ms`: the health row keeps its wrapping as the figures move).
+ * `4.1/s ~95 ms`: a stream's polls a second and estimated staleness, or `4.1/s -` before
+ * its first answer (no staleness measured yet); `aligned`, in a fixed width
+ * (` 4.1/s ~   95 ms`, ` 4.1/s         -`: the health row keeps its wrapping as the
+ * figures move).
  */
 function pacedAs(pace: FreshnessReport[string], aligned: boolean): string {
   const rate = pace.pollsPerSecond.toFixed(1)
-  const stale = pace.stalenessMs === undefined ? '-' : String(Math.min(pace.stalenessMs, 99_999))
+  if (pace.stalenessMs === undefined) {
+    return aligned ? `${rate.padStart(4)}/s ${'-'.padStart(9)}` : `${rate}/s -`
+  }
+  const stale = String(Math.min(pace.stalenessMs, 99_999))
   return aligned ? `${rate.padStart(4)}/s ~${stale.padStart(5)} ms` : `${rate}/s ~${stale} ms`
 }
 
+/** `5 ok, 1 retrying`: streams by state. */
 function healthCounts(report: HealthReport): string {
   const counts = new Map<string, number>()
   for (const health of Object.values(report)) {

@@ -12,14 +12,10 @@
  * of the order, never by what was meant to happen.
  */
 import type { Subscription } from 'rxjs'
-import {
-  compareDecimal,
-  multiplyDecimal,
-  normalizeDecimal,
-  type OrderEvent,
-  subtractDecimal,
-  type Venue,
-} from '../index.js'
+// The decimals from their own module, not the library's index: the board imports this
+// file's words, and the demo draws its first frame before the library is loaded.
+import { compareDecimal, multiplyDecimal, normalizeDecimal, subtractDecimal } from '../decimal.js'
+import type { OrderEvent, Venue } from '../index.js'
 import type { Simulator } from '../simulator/index.js'
 
 /** An order the strategy placed, and what happened to it at placement. */
