@@ -11,7 +11,6 @@ const sim = await startSimulator({ seed: 1, clock: 'manual' })
 const venue = createVenue({
   baseUrl: sim.url,
   apiKey: sim.apiKey,
-  requestTimeoutMs: 500,
   maxRequestsPerSecond: 200, // the default budget is 10 requests a second
 })
 try {
