@@ -24,7 +24,10 @@ import { startRedisServer } from '../helpers/redis-server.js'
 export interface FleetSettings {
   readonly relays: number
   readonly consumers: number
-  /** How long the market moves, ms. */
+  /**
+   * How long the market moves on an idle machine, ms: it moves runMs / pollIntervalMs
+   * times, once a poll interval (longer on a busy machine).
+   */
   readonly runMs: number
   readonly pollIntervalMs: number
   readonly leaseMs: number
@@ -314,20 +317,18 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
       ).catch((error: unknown) => problems.push(String(error)))
       await redis.start()
     }
-    while (performance.now() - started < settings.runMs) {
+    // As many market steps as poll intervals in runMs, however long a busy machine takes
+    // over them: each step is one more book for the bots, the fault points at fixed steps.
+    const steps = Math.max(1, Math.round(settings.runMs / settings.pollIntervalMs))
+    for (let step = 1; step <= steps; step += 1) {
       sim.advance(2)
       await recordServed()
-      const at = (performance.now() - started) / settings.runMs
+      const at = step / steps
       if (!killed && at > 0.25) killRelay()
       if (!botRestarted && at > 0.4) await restartBot()
       if (!restarted && at > 0.6) await redisOutage()
       await new Promise((resolve) => setTimeout(resolve, settings.pollIntervalMs))
     }
-    // A busy machine may have used the run's time up before a fault point: each one
-    // happens all the same, in order.
-    if (!killed) killRelay()
-    if (!botRestarted) await restartBot()
-    if (!restarted) await redisOutage()
     const steadyEnd = performance.now()
     await takeover
 
