@@ -4,7 +4,6 @@ import {
   catchError,
   map,
   type Observable,
-  Subject,
   takeUntil,
   throwError,
   timer,
@@ -13,16 +12,15 @@ import type { ApiKey } from './api-key.js'
 import type { BookEvent } from './book/book-event.js'
 import type { OrderBook } from './book/order-book.js'
 import { HealthBoard, type HealthReport } from './core/health.js'
-import { type FreshnessReport, PollPacer } from './core/poll-pacer.js'
+import type { FreshnessReport } from './core/poll-pacer.js'
 import { StreamRegistry } from './core/stream-registry.js'
-import { VenueAbortError } from './errors/venue-abort-error.js'
 import { redactError } from './errors/venue-error.js'
 import { type ResolvedVenueOptions, resolveOptions, type VenueOptions } from './options.js'
-import { budgetKey, describeRedis } from './redis/redis.js'
+import { describeRedis } from './redis/redis.js'
 import { sharedConnection } from './redis/redis-connection.js'
 import { wakerFor } from './relay-reader/entry-waker.js'
 import { relayStreams } from './relay-reader/relay-streams.js'
-import { createRestClient, type RestClient } from './rest/index.js'
+import { createRestClient, type RestClient, type RestClientSettings } from './rest/index.js'
 import type { AccountInfo } from './schemas/account-info.js'
 import type { KlineInterval } from './schemas/kline.js'
 import type { PoolDetail } from './schemas/pool-detail.js'
@@ -31,7 +29,8 @@ import type { SystemInfo } from './schemas/system-info.js'
 import type { Token } from './schemas/token.js'
 import type { TradeDetail } from './schemas/trade-detail.js'
 import type { Transfer } from './schemas/transfer.js'
-import { SharedBudget } from './shared-budget/shared-budget.js'
+import { type StreamMethods, streamOpeners } from './streams/catalogue.js'
+import type { PollOn } from './streams/catalogue-entry.js'
 import type { FeedItem } from './streams/cursor-feed.js'
 import type { Fill } from './streams/fills.js'
 import { Nudges } from './streams/nudges.js'
@@ -41,26 +40,16 @@ import { noArguments } from './streams/stream-options.js'
 import { polledStreams, type StreamSet } from './streams/stream-set.js'
 import { venueLookups } from './streams/venue-lookups.js'
 import type { BalancesOptions, BalancesUpdate } from './streams/watch-balances.js'
-import { type DepthStreamOptions, toOrderBooks } from './streams/watch-depth.js'
+import type { DepthStreamOptions } from './streams/watch-depth.js'
 import type { FillsOptions } from './streams/watch-fills.js'
 import type { KlineEvent, KlinesStreamOptions } from './streams/watch-klines.js'
 import type { MyTradesOptions } from './streams/watch-my-trades.js'
 import type { OpenOrderEvent } from './streams/watch-open-orders.js'
-import {
-  type OrderEvent,
-  type WatchOrderOptions,
-  type WatchOrderRef,
-  watchOrder,
-} from './streams/watch-order.js'
-import * as resources from './streams/watch-resources.js'
+import type { OrderEvent, WatchOrderOptions, WatchOrderRef } from './streams/watch-order.js'
 import type { PublicTradeEvent, PublicTradesOptions } from './streams/watch-trades.js'
 import type { TransfersFeedOptions } from './streams/watch-transfers.js'
-import { schedulerTimers } from './timers.js'
-import { closingTransport, laneTransport } from './transport/closing-transport.js'
-import { dedupeTransport } from './transport/dedupe-transport.js'
-import { TokenBucket } from './transport/token-bucket.js'
-import type { Transport } from './transport/transport.js'
-import { createUndiciTransport } from './transport/undici-transport.js'
+import { laneTransport } from './transport/closing-transport.js'
+import { type VenueTransport, venueTransport } from './venue-transport.js'
 
 /**
  * What a venue shows of its options: everything but the key itself.
@@ -254,74 +243,60 @@ export function createRelayVenue(
   return buildVenue(options, onRequest)
 }
 
+/** What {@link buildVenue} gives: the venue, and what `startRelay` takes beside it. */
+interface BuiltVenue {
+  readonly venue: Venue
+  readonly sources: RelaySources
+  readonly sharePolls: (share: number) => void
+}
+
 /**
  * The venue of `options`, and the relay sources on its {@link StreamContext}. `onRequest`
  * is called with each request handed to the HTTP pool (identical ones merged already).
  */
-function buildVenue(
-  options: VenueOptions,
-  onRequest?: () => void,
-): { venue: Venue; sources: RelaySources; sharePolls: (share: number) => void } {
+function buildVenue(options: VenueOptions, onRequest?: () => void): BuiltVenue {
   const resolved = resolveOptions(options)
-  // One clock for the streams and the budget: the caller's scheduler, or real time.
-  const clock =
-    resolved.scheduler === undefined ? {} : { timers: schedulerTimers(resolved.scheduler) }
-  const bucket = new TokenBucket(resolved.maxRequestsPerSecond, clock)
-  const undici = createUndiciTransport({
-    baseUrl: resolved.baseUrl,
-    dispatcher: resolved.dispatcher,
-    connections: resolved.connections,
-    maxResponseBytes: resolved.maxResponseBytes,
+  const health = new HealthBoard()
+  const { transport, closed, pacer } = venueTransport(resolved, health, onRequest)
+  const restSettings = restSettingsOf(resolved)
+  const context = streamContext(resolved, { transport, restSettings, health, closed, pacer })
+  const guard = guardStreams(resolved.apiKey)
+  const on: PollOn = { context, marketData: resolved.marketData }
+  const settings = visibleSettings(resolved)
+  const venue: Venue = {
+    rest: createRestClient({ transport, options: restSettings }),
+    settings,
+    health: redacted(health.changes, resolved.apiKey),
+    freshness: timer(0, 1000, resolved.scheduler).pipe(
+      map(() => pacer.report()),
+      (reports) => redacted(reports, resolved.apiKey),
+      takeUntil(closed),
+    ),
+    ...streamMethods(streamSetOf(resolved, context), on, guard),
+    close: () => transport.close(),
+  }
+  Object.defineProperties(venue, {
+    toJSON: { value: () => ({ settings }), enumerable: false },
+    [inspect.custom]: { value: () => `Venue ${inspect(settings)}`, enumerable: false },
   })
-  const pool: Transport =
-    onRequest === undefined
-      ? undici
-      : {
-          request: (request) => {
-            onRequest()
-            return undici.request(request)
-          },
-          close: () => undici.close(),
-        }
-  // The budget of the fleet lives in Redis when `sharedBudget` is set.
-  const fleetBudget =
-    resolved.sharedBudget === undefined
-      ? undefined
-      : new SharedBudget(
-          resolved.sharedBudget.redis,
-          budgetKey(resolved.sharedBudget.prefix, resolved.baseUrl, resolved.apiKey?.reveal()),
-          resolved.maxRequestsPerSecond,
-          clock,
-        )
-  // Identical requests share one flight, and a flight waits for one token of the budget.
-  // One poll turn is spent per request that asks the budget: the pacer counts the rest.
-  const pacer = new PollPacer({
-    pacing: resolved.pacing,
-    pollsPerSecond: resolved.pollsPerSecond,
-    intervalMs: resolved.pollIntervalMs,
-    scheduler: resolved.scheduler,
-  })
-  const shared = dedupeTransport(pool, {
-    acquire: (lane, signal) => {
-      pacer.spent(lane)
-      return fleetBudget === undefined
-        ? bucket.acquire(lane, signal)
-        : fleetBudget.acquire(lane, signal)
-    },
-  })
-  const closed = new Subject<void>()
-  const transport = closingTransport(shared, () => {
-    closed.next()
-    closed.complete()
-    bucket.close(new VenueAbortError('the venue is closed'))
-    fleetBudget?.close(new VenueAbortError('the venue is closed'))
-    health.close()
-  })
+  // Errors of the sources are cleaned of the key as the venue's streams' are.
+  const { trades, openOrders } = relaySources(context, resolved.marketData)
+  const sources: RelaySources = {
+    trades: guard('watchTrades', 1, trades),
+    openOrders: guard('watchOpenOrders', 0, openOrders),
+  }
+  return {
+    venue: Object.freeze(venue),
+    sources,
+    sharePolls: (share) => pacer.setPollsPerSecond(resolved.pollsPerSecond * share),
+  }
+}
 
+/** What the venue shows of its options: no key, and where Redis is without its credentials. */
+function visibleSettings(resolved: ResolvedVenueOptions): VenueSettings {
   const { apiKey, dispatcher, scheduler, relay, sharedBudget, ...visible } = resolved
-  const settings: VenueSettings = Object.freeze({
+  return Object.freeze({
     ...visible,
-    // Where Redis is, without its credentials.
     relay:
       relay === undefined
         ? undefined
@@ -336,10 +311,13 @@ function buildVenue(
         : { redis: describeRedis(sharedBudget.redis), prefix: sharedBudget.prefix },
     hasApiKey: apiKey !== undefined,
     customDispatcher: dispatcher !== undefined,
-    customScheduler: scheduler !== undefined,
+    customScheduler: scheduler !== asyncScheduler,
   })
-  // The REST layer gets the settings it uses, not the venue's options.
-  const restSettings = {
+}
+
+/** The settings the REST layer uses, not the venue's options. */
+function restSettingsOf(resolved: ResolvedVenueOptions): RestClientSettings {
+  return {
     // Only to tell a user whose baseUrl ends in /api/v1 why every request answers 404.
     baseUrl: resolved.baseUrl,
     apiKey: resolved.apiKey,
@@ -347,16 +325,27 @@ function buildVenue(
     marketData: resolved.marketData,
     paramNames: resolved.paramNames,
   }
-  const rest = createRestClient({ transport, options: restSettings })
-  const health = new HealthBoard()
-  const context: StreamContext = {
+}
+
+/** What every stream of the venue is built from. */
+function streamContext(
+  resolved: ResolvedVenueOptions,
+  parts: Omit<VenueTransport, 'closed'> & {
+    readonly closed: Observable<void>
+    readonly restSettings: RestClientSettings
+    readonly health: HealthBoard
+  },
+): StreamContext {
+  const { transport, restSettings, health, closed, pacer } = parts
+  const { scheduler } = resolved
+  return {
     rest: (lane) =>
       createRestClient({ transport: laneTransport(transport, lane), options: restSettings }),
     registry: new StreamRegistry({
       lingerMs: resolved.lingerMs,
       health,
       closed,
-      ...(scheduler ? { scheduler } : {}),
+      scheduler,
     }),
     scheduler,
     closed,
@@ -370,95 +359,65 @@ function buildVenue(
     nudges: new Nudges(),
     pacer,
   }
-
-  const guard = guardStreams(resolved.apiKey)
-  // One source for the streams a relay can publish: Redis when `relay` is set, else the
-  // venue itself. Either runs through the context's registry, health, backoff and clock.
-  const streams: StreamSet =
-    relay === undefined
-      ? polledStreams(context, resolved.marketData)
-      : relayStreams(
-          {
-            context,
-            connection: sharedConnection(relay.redis, 'venue-rx-reader'),
-            readIntervalMs: relay.readIntervalMs,
-            waker: wakerFor(relay.redis),
-          },
-          {
-            prefix: relay.prefix,
-            baseUrl: resolved.baseUrl,
-            marketData: resolved.marketData,
-            apiKey: resolved.apiKey?.reveal(),
-          },
-        )
-  const venue: Venue = {
-    rest,
-    settings,
-    health: apiKey === undefined ? health.changes : health.changes.pipe(map(redactKeys(apiKey))),
-    freshness: timer(0, 1000, scheduler ?? asyncScheduler).pipe(
-      map(() => context.pacer.report()),
-      map(apiKey === undefined ? (report) => report : redactKeys(apiKey)),
-      takeUntil(closed),
-    ),
-    watchPools: guard('watchPools', () => streams.watchPools()),
-    watchPool: guard('watchPool', (idOrSymbol) => resources.watchPool(context, idOrSymbol)),
-    watchTokens: guard('watchTokens', () => resources.watchTokens(context)),
-    watchSystemInfo: guard('watchSystemInfo', () => resources.watchSystemInfo(context)),
-    watchAccount: guard('watchAccount', () => resources.watchAccount(context)),
-    watchBalances: guard('watchBalances', (balancesOptions) =>
-      streams.watchBalances(balancesOptions),
-    ),
-    watchOpenOrders: guard('watchOpenOrders', () => streams.watchOpenOrders()),
-    watchDepth: guard('watchDepth', (poolId, depthOptions) =>
-      streams.watchDepth(poolId, depthOptions),
-    ),
-    watchOrderBook: guard('watchOrderBook', (poolId, depthOptions) =>
-      streams.watchDepth(poolId, depthOptions, 'watchOrderBook').pipe(toOrderBooks()),
-    ),
-    watchTrades: guard('watchTrades', (poolId, tradeOptions) =>
-      streams.watchTrades(poolId, tradeOptions),
-    ),
-    watchMyTrades: guard('watchMyTrades', (feedOptions) => streams.watchMyTrades(feedOptions)),
-    watchTransfers: guard('watchTransfers', (feedOptions) => streams.watchTransfers(feedOptions)),
-    watchFills: guard('watchFills', (fillsOptions) => streams.watchFills(fillsOptions)),
-    watchOrder: guard('watchOrder', (ref, orderOptions) => watchOrder(context, ref, orderOptions)),
-    watchKlines: guard('watchKlines', (poolId, interval, klinesOptions) =>
-      streams.watchKlines(poolId, interval, klinesOptions),
-    ),
-    close: () => transport.close(),
-  }
-  Object.defineProperties(venue, {
-    toJSON: { value: () => ({ settings }), enumerable: false },
-    [inspect.custom]: { value: () => `Venue ${inspect(settings)}`, enumerable: false },
-  })
-  // Errors of the sources are cleaned of the key as the venue's streams' are.
-  const { trades, openOrders } = relaySources(context, resolved.marketData)
-  const sources: RelaySources = {
-    trades: guard('watchTrades', (poolId: number) => trades(poolId)),
-    openOrders: guard('watchOpenOrders', () => openOrders()),
-  }
-  return {
-    venue: Object.freeze(venue),
-    sources,
-    sharePolls: (share) => pacer.setPollsPerSecond(resolved.pollsPerSecond * share),
-  }
 }
 
 /**
- * The entry point of every `watch...` method: no more arguments than the method takes,
- * and no error (thrown at the call or emitted by the stream) that holds the API key.
+ * One source for the streams a relay can publish: Redis when `relay` is set, else the
+ * venue itself. Either runs through the context's registry, health, backoff and clock.
  */
-function guardStreams(key: ApiKey | undefined) {
+function streamSetOf(resolved: ResolvedVenueOptions, context: StreamContext): StreamSet {
+  const { relay } = resolved
+  if (relay === undefined) return polledStreams(context, resolved.marketData)
+  return relayStreams(
+    {
+      context,
+      connection: sharedConnection(relay.redis, 'venue-rx-reader'),
+      readIntervalMs: relay.readIntervalMs,
+      waker: wakerFor(relay.redis),
+    },
+    {
+      prefix: relay.prefix,
+      baseUrl: resolved.baseUrl,
+      marketData: resolved.marketData,
+      apiKey: resolved.apiKey?.reveal(),
+    },
+  )
+}
+
+/** Every `watch...` method of the venue, from the catalogue, each behind its guard. */
+function streamMethods(streams: StreamSet, on: PollOn, guard: Guard): StreamMethods {
+  return Object.fromEntries(
+    streamOpeners(on, streams).map(({ method, arity, open }) => [
+      method,
+      guard(method, arity, open),
+    ]),
+  ) as StreamMethods
+}
+
+/** Wraps a stream's opener as a `watch...` method (see {@link guardStreams}). */
+type Guard = <A extends unknown[], T>(
+  method: string,
+  arity: number,
+  open: (...args: A) => Observable<T>,
+) => (...args: A) => Observable<T>
+
+/**
+ * The entry point of every `watch...` method: no more arguments than the method takes
+ * (`arity`: a defined one more is refused), and no error (thrown at the call or emitted by
+ * the stream) that holds the API key.
+ */
+function guardStreams(key: ApiKey | undefined): Guard {
   const clean = (error: unknown) => (key === undefined ? error : redactError(error, key))
   return <A extends unknown[], T>(
     method: string,
-    watch: (...args: A) => Observable<T>,
-  ): ((...args: A) => Observable<T>) =>
-    (...args) => {
+    arity: number,
+    open: (...args: A) => Observable<T>,
+  ) =>
+    (...args: A): Observable<T> => {
       let stream: Observable<T>
       try {
-        if (args.length > watch.length) noArguments(method, args.slice(watch.length))
-        stream = watch(...args)
+        if (args.length > arity) noArguments(method, args.slice(arity))
+        stream = open(...(args.slice(0, arity) as A))
       } catch (error) {
         throw clean(error)
       }
@@ -470,14 +429,20 @@ function guardStreams(key: ApiKey | undefined) {
 
 /**
  * Stream keys quote a stream's arguments (`watchPool("...")`): a key pasted as a pool
- * symbol must not show in the health report either.
+ * symbol must not show in the health report (nor in the freshness report) either.
  */
-function redactKeys(key: ApiKey) {
-  return <V>(report: Readonly<Record<string, V>>): Readonly<Record<string, V>> => {
-    const names = Object.keys(report)
-    if (!names.some((name) => key.occursIn(name))) return report
-    return Object.freeze(
-      Object.fromEntries(names.map((name) => [key.redact(name), report[name] as V])),
-    )
-  }
+function redacted<V>(
+  reports: Observable<Readonly<Record<string, V>>>,
+  key: ApiKey | undefined,
+): Observable<Readonly<Record<string, V>>> {
+  if (key === undefined) return reports
+  return reports.pipe(
+    map((report) => {
+      const names = Object.keys(report)
+      if (!names.some((name) => key.occursIn(name))) return report
+      return Object.freeze(
+        Object.fromEntries(names.map((name) => [key.redact(name), report[name] as V])),
+      )
+    }),
+  )
 }

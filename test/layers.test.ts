@@ -62,7 +62,7 @@ const LAYERS = [
   ['redis', ['redis/']],
   ['shared-budget', ['shared-budget/']],
   ['relay-reader', ['relay-reader/']],
-  ['venue', ['options.ts', 'venue.ts']],
+  ['venue', ['options.ts', 'venue-transport.ts', 'venue.ts']],
   // The relay publisher polls through a venue.
   ['relay-publisher', ['relay-publisher/']],
   ['index', ['index.ts', 'operators.ts', 'relay.ts']],

@@ -1,9 +1,14 @@
 import { VenueInputError } from '../errors/venue-input-error.js'
-import { KLINE_INTERVALS, type KlineInterval } from '../schemas/kline.js'
+import { type CatalogueRelayStream, RELAYED } from '../streams/catalogue.js'
+import { RELAY_PARAMS } from '../streams/catalogue-entry.js'
 
 /**
- * A stream a relay publishes, by what it carries. Its name (`depth:1`, `klines:1:5m`,
- * `my-trades`, ...) is what `venue-rx relay --streams` and `startRelay({ streams })` take.
+ * A stream a relay publishes, by what it carries: `{ kind: 'depth', poolId }`,
+ * `{ kind: 'trades', poolId }`, `{ kind: 'klines', poolId, interval }`, or the kind alone
+ * for `my-trades`, `transfers`, `fills`, `balances`, `open-orders` and `pools` (one per
+ * relayed stream of the catalogue, streams/catalogue.ts). Its name (`depth:1`,
+ * `klines:1:5m`, `my-trades`, ...) is what `venue-rx relay --streams` and
+ * `startRelay({ streams })` take.
  *
  * @example
  * ```ts
@@ -12,16 +17,7 @@ import { KLINE_INTERVALS, type KlineInterval } from '../schemas/kline.js'
  * parseRelayStream('klines:1:5m') // { kind: 'klines', poolId: 1, interval: '5m' }
  * ```
  */
-export type RelayStream =
-  | { readonly kind: 'depth'; readonly poolId: number }
-  | { readonly kind: 'trades'; readonly poolId: number }
-  | { readonly kind: 'klines'; readonly poolId: number; readonly interval: KlineInterval }
-  | { readonly kind: 'my-trades' }
-  | { readonly kind: 'transfers' }
-  | { readonly kind: 'fills' }
-  | { readonly kind: 'balances' }
-  | { readonly kind: 'open-orders' }
-  | { readonly kind: 'pools' }
+export type RelayStream = CatalogueRelayStream
 
 /**
  * The kinds of {@link RelayStream}, as their names start.
@@ -35,21 +31,21 @@ export type RelayStream =
  */
 export type RelayStreamKind = RelayStream['kind']
 
-/** Streams of the account behind the API key (their Redis keys are per account). */
-const ACCOUNT_KINDS: ReadonlySet<RelayStreamKind> = new Set([
-  'my-trades',
-  'transfers',
-  'fills',
-  'balances',
-  'open-orders',
-])
-
 /** Whether `stream` carries data of the account behind the API key. */
 export function isAccountStream(stream: RelayStream): boolean {
-  return ACCOUNT_KINDS.has(stream.kind)
+  return relayOf(stream.kind)?.account === true
 }
 
-const SIMPLE = ['my-trades', 'transfers', 'fills', 'balances', 'open-orders', 'pools'] as const
+/** How a relay carries the streams of `kind`. */
+const relayOf = (kind: string) => RELAYED.find(({ relay }) => relay.kind === kind)?.relay
+
+/** How the list of names shows each: `depth:POOL`, `klines:POOL:INTERVAL with ...`, `pools`. */
+const FORMS = RELAYED.map(({ relay: { kind, params } }) =>
+  [
+    [kind, ...params.map((param) => RELAY_PARAMS[param].shown)].join(':'),
+    ...params.flatMap((param) => RELAY_PARAMS[param].note ?? []),
+  ].join(' '),
+)
 
 /**
  * Reads a stream name. Throws `VenueInputError` for a name that is not one of `depth:POOL`,
@@ -68,28 +64,22 @@ export function parseRelayStream(name: unknown): RelayStream {
   if (typeof name !== 'string') {
     throw new VenueInputError('streams', 'relay: a stream name must be a string such as "depth:1"')
   }
-  const simple = SIMPLE.find((kind) => kind === name)
-  if (simple !== undefined) return { kind: simple }
-  const [kind, pool, interval, ...rest] = name.split(':')
-  const poolId = /^(0|[1-9]\d{0,8})$/.test(pool ?? '') ? Number(pool) : undefined
-  if ((kind === 'depth' || kind === 'trades') && poolId !== undefined && interval === undefined) {
-    return { kind, poolId }
-  }
-  if (
-    kind === 'klines' &&
-    poolId !== undefined &&
-    rest.length === 0 &&
-    (KLINE_INTERVALS as readonly string[]).includes(interval ?? '')
-  ) {
-    return { kind, poolId, interval: interval as KlineInterval }
+  const [kind, ...texts] = name.split(':')
+  for (const { relay } of RELAYED) {
+    if (relay.kind !== kind || relay.params.length !== texts.length) continue
+    const values = relay.params.map((param, at) => RELAY_PARAMS[param].parse(texts[at] as string))
+    if (values.every((value) => value !== undefined)) {
+      return Object.fromEntries([
+        ['kind', kind],
+        ...relay.params.map((param, at) => [param, values[at]]),
+      ]) as RelayStream
+    }
   }
   throw VenueInputError.quoting({
     argument: 'streams',
     value: name,
     whole: true,
-    render: (_, shown) =>
-      `relay: unknown stream ${shown} (streams: depth:POOL, trades:POOL, ` +
-      `klines:POOL:INTERVAL with INTERVAL one of ${KLINE_INTERVALS.join(' ')}, ${SIMPLE.join(', ')})`,
+    render: (_, shown) => `relay: unknown stream ${shown} (streams: ${FORMS.join(', ')})`,
   })
 }
 
@@ -104,13 +94,7 @@ export function parseRelayStream(name: unknown): RelayStream {
  * ```
  */
 export function relayStreamName(stream: RelayStream): string {
-  switch (stream.kind) {
-    case 'depth':
-    case 'trades':
-      return `${stream.kind}:${stream.poolId}`
-    case 'klines':
-      return `klines:${stream.poolId}:${stream.interval}`
-    default:
-      return stream.kind
-  }
+  const params = relayOf(stream.kind)?.params ?? []
+  const named = stream as Readonly<Record<string, unknown>>
+  return [stream.kind, ...params.map((param) => String(named[param]))].join(':')
 }

@@ -15,18 +15,22 @@ import {
   balancesEntry,
   balancesState,
 } from '../relay-reader/balances-entries.js'
-import { feedIds } from '../relay-reader/relay-streams.js'
 import type { OpenOrder } from '../schemas/order.js'
 import type { PublicTrade } from '../schemas/public-trade.js'
+import { relayedEntry } from '../streams/catalogue.js'
+import type { FeedRelay, RelaySpec, RelayStyle } from '../streams/catalogue-entry.js'
 import type { Checkpoint } from '../streams/checkpoint.js'
 import {
   balanceChanges,
   type OpenOrderEvent,
   orderOutcome,
+  type PollBatch,
   type PublicTradeEvent,
   type RelaySources,
   tradesAfter,
 } from '../streams/relay-sources.js'
+import type { BalancesUpdate } from '../streams/watch-balances.js'
+import type { KlineEvent } from '../streams/watch-klines.js'
 import type { Venue } from '../venue.js'
 
 /** One event to publish. */
@@ -134,11 +138,12 @@ export async function takeoverOf(
   stream: RelayStream,
   keys: RelayKeys,
 ): Promise<Takeover> {
+  const { style } = relayedEntry(stream.kind).relay
   const resume = await lastEntry(redis, keys.stream)
   return {
     resume,
-    lastClosed: stream.kind === 'klines' ? await lastClosedCandle(redis, keys.stream) : undefined,
-    published: stream.kind === 'trades' ? await lastTrades(redis, keys.stream) : [],
+    lastClosed: style === 'candles' ? await lastClosedCandle(redis, keys.stream) : undefined,
+    published: style === 'trades' ? await lastTrades(redis, keys.stream) : [],
     state: resume === undefined ? undefined : await stateOf(redis, keys.state),
   }
 }
@@ -146,29 +151,60 @@ export async function takeoverOf(
 /**
  * The venue's events of `stream`, each published as it comes, in order, the events of one
  * poll together in one publish (through `inOrder`, each sent after the one before); on a
- * takeover, going on from what the last relay published. Public trades and open orders
- * come from `sources` (the venue's streams one batch per poll): their first poll, flagged
- * `initial`, is what is sorted out against the last relay's entries.
+ * takeover, going on from what the last relay published. How depends on the stream's
+ * style in the catalogue ({@link PUBLISHERS}). Public trades and open orders come from
+ * `sources` (the venue's streams one batch per poll): their first poll, flagged `initial`,
+ * is what is sorted out against the last relay's entries.
  */
 export function streamSource(
   stream: RelayStream,
   venue: Venue,
   sources: RelaySources,
-  { resume, lastClosed, published, state: left }: Takeover,
+  takeover: Takeover,
   publish: Publish,
   inOrder: InOrder,
 ): Observable<unknown> {
-  const sender = batcher(inOrder, publish)
-  const { send } = sender
-  const tapEach = <T>(events: Observable<T>, onEvent: (event: T) => void): Observable<T> =>
-    events.pipe(tap(onEvent))
-  switch (stream.kind) {
-    case 'depth': {
+  const { method, relay } = relayedEntry(stream.kind)
+  const named = stream as Readonly<Record<string, unknown>>
+  return PUBLISHERS[relay.style]({
+    params: relay.params.map((param) => named[param]),
+    watch: (...args) => (venue[method] as (...args: unknown[]) => Observable<unknown>)(...args),
+    venue,
+    sources,
+    takeover,
+    sender: batcher(inOrder, publish),
+    inOrder,
+    relay,
+  })
+}
+
+/** What the publisher of one stream works with. */
+interface Publishing {
+  /** The arguments the stream's name holds (`[poolId, interval]`), the first of its method's. */
+  readonly params: readonly unknown[]
+  /** The stream's method on the venue (errors cleaned of the key as the venue's are). */
+  readonly watch: (...args: unknown[]) => Observable<unknown>
+  readonly venue: Venue
+  readonly sources: RelaySources
+  readonly takeover: Takeover
+  readonly sender: Sender
+  readonly inOrder: InOrder
+  readonly relay: RelaySpec
+}
+
+/** Runs `onEvent` on each event of `events`. */
+const tapEach = <T>(events: Observable<unknown>, onEvent: (event: T) => void): Observable<T> =>
+  (events as Observable<T>).pipe(tap(onEvent))
+
+/** How a relay publishes a stream, by its style (catalogue-entry.ts says what each is). */
+const PUBLISHERS: { readonly [S in RelayStyle]: (publishing: Publishing) => Observable<unknown> } =
+  {
+    book: ({ params, watch, takeover: { resume }, sender: { send } }) => {
       // The chain of seq goes on from the last entry: the new poll starts with a snapshot.
       const offset = seqOf(resume?.event)
       let book: OrderBook | undefined
       let sinceState = 0
-      return tapEach(venue.watchDepth(stream.poolId), (event: BookEvent) => {
+      return tapEach(watch(...params), (event: BookEvent) => {
         const shifted: BookEvent =
           event.type === 'snapshot'
             ? { ...event, seq: event.seq + offset, reason: offset > 0 ? 'resync' : event.reason }
@@ -182,20 +218,20 @@ export function streamSource(
         }
         void send('*', shifted, state)
       })
-    }
-    case 'trades': {
+    },
+    trades: ({ params, sources, takeover: { published }, sender: { send } }) => {
       // A new poller's first window holds trades published already: what follows the
       // last ones published is new (as between two polls), and no overlap is a gap.
-      const poolId = stream.poolId
-      return tapEach(sources.trades(poolId), ({ initial, events }) => {
+      const poolId = params[0] as number
+      return tapEach(sources.trades(poolId), ({ initial, events }: PollBatch<PublicTradeEvent>) => {
         const fresh =
           initial && published.length > 0
             ? tradesAfter(published, tradesOf(events), poolId)
             : events
         for (const event of fresh) void send('*', event, '')
       })
-    }
-    case 'klines': {
+    },
+    candles: ({ params, watch, takeover: { lastClosed, state: left }, sender: { send } }) => {
       // After a failover, every candle closed since the last one published is published
       // (`since` backfills them), and none twice; with none closed yet, from the candle
       // the last relay left open (it may have closed since).
@@ -211,37 +247,35 @@ export function streamSource(
             ? openedAt
             : undefined
       const options = since === undefined ? {} : { since }
-      const candles = venue
-        .watchKlines(stream.poolId, stream.interval, options)
-        .pipe(
-          filter(
-            (event) =>
-              event.type === 'update' ||
-              lastClosed === undefined ||
-              event.candle.timestamp > lastClosed,
-          ),
-        )
+      const candles = (watch(...params, options) as Observable<KlineEvent>).pipe(
+        filter(
+          (event) =>
+            event.type === 'update' ||
+            lastClosed === undefined ||
+            event.candle.timestamp > lastClosed,
+        ),
+      )
       // The open candle as the last relay left it is not published again.
       let leftOpen = left?.length === 1 ? JSON.stringify(left[0]) : undefined
-      return tapEach(candles, (event) => {
+      return tapEach(candles, (event: KlineEvent) => {
         const text = JSON.stringify(event)
         if (text === leftOpen) return
         leftOpen = undefined
         const state = event.type === 'update' ? `[${text}]` : '[]'
         void send('*', event, state)
       })
-    }
-    case 'pools': {
-      // The list the last relay published is not published again.
+    },
+    latest: ({ params, watch, takeover: { state: left }, sender: { send } }) => {
+      // The value the last relay published is not published again.
       let last = JSON.stringify(left?.[0])
-      return tapEach(venue.watchPools(), (pools) => {
-        const text = JSON.stringify(pools)
+      return tapEach(watch(...params), (value: unknown) => {
+        const text = JSON.stringify(value)
         if (text === last) return
         last = text
-        void send('*', pools, `[${text}]`)
+        void send('*', value, `[${text}]`)
       })
-    }
-    case 'balances': {
+    },
+    balances: ({ params, watch, takeover: { state: left }, sender: { send } }) => {
       // Against the balances the last relay published: only what changed since (a new
       // poller's first update calls every coin added). Each entry holds the changes, the
       // state the whole list (balances-entries.ts).
@@ -249,7 +283,7 @@ export function streamSource(
       let last = leftState?.balances
       let count = typeof leftState?.n === 'number' ? leftState.n : 0
       let first = true
-      return tapEach(venue.watchBalances(), ({ balances, changes }) => {
+      return tapEach(watch(...params), ({ balances, changes }: BalancesUpdate) => {
         const since = first && last !== undefined ? balanceChanges(last, balances) : changes
         first = false
         if (since.length === 0) return
@@ -258,23 +292,16 @@ export function streamSource(
         last = balances
         void send('*', entry, balancesState(count, balances))
       })
-    }
-    case 'open-orders':
-      return openOrdersSource(venue, sources, left, inOrder, send)
-    case 'my-trades':
-      return feed(resume, feedIds.cursorOf, feedIds.ofCursor, sender, (checkpoint) =>
-        venue.watchMyTrades({ checkpoint, order: 'ascending' }),
+    },
+    'open-orders': ({ venue, sources, takeover: { state: left }, inOrder, sender: { send } }) =>
+      openOrdersSource(venue, sources, left, inOrder, send),
+    feed: ({ params, watch, takeover: { resume }, sender, relay }) => {
+      const { cursorOf, idOf } = (relay as FeedRelay).cursor
+      return feed(resume, cursorOf, idOf, sender, (checkpoint) =>
+        watch(...params, { checkpoint, order: 'ascending' }),
       )
-    case 'transfers':
-      return feed(resume, feedIds.cursorOf, feedIds.ofCursor, sender, (checkpoint) =>
-        venue.watchTransfers({ checkpoint, order: 'ascending' }),
-      )
-    case 'fills':
-      return feed(resume, feedIds.fillCursorOf, feedIds.ofFillCursor, sender, (checkpoint) =>
-        venue.watchFills({ checkpoint, order: 'ascending' }),
-      )
+    },
   }
-}
 
 /**
  * Open orders, going on from the open set the last relay left (`left`): a new poller's
@@ -337,14 +364,14 @@ function openOrdersSource(
  * Redis meanwhile: if a publish fails or the lease is lost, the session ends, and the
  * next one starts after the last entry written.
  */
-function feed<T>(
+function feed(
   resume: Resume | undefined,
   cursorOfId: (id: string) => string,
   idOfCursor: (cursor: string) => string,
   sender: Sender,
-  watch: (checkpoint: Checkpoint<string>) => Observable<T>,
-): Observable<T> {
-  let pending: T | undefined
+  watch: (checkpoint: Checkpoint<string>) => Observable<unknown>,
+): Observable<unknown> {
+  let pending: unknown
   const checkpoint: Checkpoint<string> = {
     load: () => (resume === undefined ? undefined : cursorOfId(resume.id)),
     // In cursor order (a stream's ids only grow): the position is its cursor.

@@ -1,7 +1,12 @@
 import type { StreamPriority } from '../core/poll-pacer.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { isPlainObject } from '../plain-object.js'
-import { failArgument as fail, knownKeys } from '../rest/index.js'
+import {
+  checkSource,
+  failArgument as fail,
+  knownKeys,
+  type MarketDataSource,
+} from '../rest/index.js'
 
 /**
  * Checks of the options objects of the `watch...` methods, run at the call: each failure
@@ -64,5 +69,50 @@ export function priorityOption(method: string, value: unknown): StreamPriority |
 export function noArguments(method: string, args: readonly unknown[]): void {
   if (args.some((arg) => arg !== undefined)) {
     throw new VenueInputError('arguments', `${method}: takes no arguments`)
+  }
+}
+
+/**
+ * The options of a relayed stream: only those of the polled stream that it honours
+ * (`honoured`), checked, then left to the relay (a relayed stream spends no request
+ * budget); `source` only as the market data the relay publishes (`marketData`). Any other
+ * option given is a `VenueInputError`: the relay publishes each stream one way for the
+ * whole fleet.
+ *
+ * @example
+ * ```ts
+ * relayedOptions('watchDepth', { limit: 5 }, ['source', 'priority'], 'v2')
+ * // VenueInputError: watchDepth: a relayed stream takes no limit (...)
+ * ```
+ */
+export function relayedOptions(
+  method: string,
+  options: unknown,
+  honoured: readonly string[],
+  marketData: MarketDataSource,
+): void {
+  if (options === undefined) return
+  if (!isPlainObject(options)) {
+    const what = honoured.length > 0 ? ` with ${honoured.join(', ')}` : ''
+    throw new VenueInputError('options', `${method}: options must be an object${what}`)
+  }
+  const given = options as Record<string, unknown>
+  for (const name of Object.keys(given)) {
+    if (!honoured.includes(name) && given[name] !== undefined) {
+      throw new VenueInputError(
+        name,
+        `${method}: a relayed stream takes no ${name} (the relay publishes it one way for the whole fleet)`,
+      )
+    }
+  }
+  priorityOption(method, given['priority'])
+  if (given['source'] !== undefined) {
+    const source = checkSource(method, given['source'], marketData)
+    if (source !== marketData) {
+      throw new VenueInputError(
+        'source',
+        `${method}: the relay publishes the ${marketData} market data, not ${source}`,
+      )
+    }
   }
 }
