@@ -18,6 +18,8 @@ import {
 } from './long/chaos.js'
 
 const POLLS = 300
+/** Events of every book stream before the faults stop (more polls if need be). */
+const BOOK_EVENTS = 11
 
 const items = (...keys: number[]): Keyed[] =>
   keys.map((key) => ({ key: String(key), text: `t${key}` }))
@@ -81,12 +83,19 @@ describe('the chaos counters', () => {
 })
 
 describe('chaos against the faulty simulator', () => {
-  it(`${POLLS} polls with every fault kind: nothing lost, repeated or reordered, every book exact`, async () => {
-    const report: ChaosReport = await runChaos({ seed: 3, polls: POLLS })
+  // The run's own waits are bounded (the polls, the catch-up, the orders' ends: 15 s
+  // each), and a busy machine may need them whole.
+  it(`${POLLS} polls with every fault kind: nothing lost, repeated or reordered, every book exact`, {
+    timeout: 60_000,
+  }, async () => {
+    const report: ChaosReport = await runChaos({
+      seed: 3,
+      polls: POLLS,
+      minBookEvents: BOOK_EVENTS,
+    })
 
     // The run really happened: the polls, and every kind of fault, 500 and 503 both.
     expect(report.polls.atStop).toBeGreaterThanOrEqual(POLLS)
-    expect(report.polls.atStop).toBeLessThan(POLLS + 50)
     for (const kind of CHAOS_FAULT_KINDS) {
       expect(report.faults[kind], `${kind} in ${JSON.stringify(report.faults)}`).toBeGreaterThan(0)
     }
@@ -123,7 +132,7 @@ describe('chaos against the faulty simulator', () => {
     // Books: every event of every stream rebuilds the served book; resyncs after faults.
     expect(report.books).toHaveLength(4)
     for (const book of report.books) {
-      expect(book.events, book.name).toBeGreaterThan(10)
+      expect(book.events, book.name).toBeGreaterThanOrEqual(BOOK_EVENTS)
       expect(book, book.name).toMatchObject({
         equal: book.events,
         unequal: 0,

@@ -70,6 +70,12 @@ export interface ChaosOptions {
   readonly polls: number
   /** Share of requests that fail one way or another (split across the kinds); default 0.2. */
   readonly faultRate?: number
+  /**
+   * The faults also last until every book stream has had this many events (default 0):
+   * how many polls that takes depends on how the market's steps and the polls interleave,
+   * which a busy machine changes.
+   */
+  readonly minBookEvents?: number
   /** Progress lines. */
   readonly log?: (line: string) => void
 }
@@ -100,7 +106,7 @@ const ORDERS_END_TIMEOUT_MS = 15_000
  * wrong count: `failures` lists them); rejects only when the run cannot be set up.
  */
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
-  const { seed, polls, faultRate = 0.2, log = () => {} } = options
+  const { seed, polls, faultRate = 0.2, minBookEvents = 0, log = () => {} } = options
   if (!Number.isSafeInteger(seed)) throw new RangeError(`runChaos: seed must be an integer`)
   if (!Number.isSafeInteger(polls) || polls < 1)
     throw new RangeError(`runChaos: polls must be >= 1`)
@@ -195,7 +201,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       baseUrl: sim.url,
       apiKey: sim.apiKey,
       pollIntervalMs: 5,
-      requestTimeoutMs: 150,
+      // Generous: a hang costs its stream this long, and an answer a busy machine delays
+      // must not turn into a timeout of its own.
+      requestTimeoutMs: 1_000,
       maxRequestsPerSecond: 100_000,
       backoff: { initialMs: 1, maxMs: 20, factor: 2 },
     })
@@ -263,7 +271,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           lastLog = performance.now()
           log(`  ${requests()} of ${polls} polls, ${ticks} ticks, ${myTrades.length} own trades`)
         }
-        return requests() >= polls || streamErrors.length > 0
+        return (
+          (requests() >= polls && books.every((book) => book.events >= minBookEvents)) ||
+          streamErrors.length > 0
+        )
       },
       10_000 + polls * 20,
     )
