@@ -6,13 +6,18 @@ import type { StreamContext } from './stream-context.js'
 /** The venue's largest page of trades. */
 const PAGE = 100
 
+/** The one scan of recent fills a venue keeps (a newer one replaces it). */
+const SCAN = 'recent'
+
 /**
  * Every fill of the account after venue time `since` (epoch ms), read from the account's
  * trades (ascending, in full pages) by one scan that every caller of the venue shares when
- * it started no earlier than `notBefore` (the caller's clock, `context.scheduler`) and
- * reaches back far enough. `watchOrder` uses it at its start: a fill that happened just
- * before the fills tail started is in it, whatever the open list shows. A failed scan is
- * started again by the next caller.
+ * it started no earlier than `notBefore` (the caller's clock, `context.scheduler`); a
+ * failed scan is started again by the next caller. `watchOrder` uses it at its start, with
+ * `since` a minute before the venue's now: a fill that happened just before the fills tail
+ * started is in it, whatever the open list shows. Callers pass `since` a fixed window
+ * before the venue's now (that minute): a scan started earlier then reaches back as far as
+ * a later caller needs.
  *
  * @example
  * ```ts
@@ -26,18 +31,11 @@ export function recentFills(
   since: number,
   notBefore: number,
 ): Promise<Fill[]> {
-  const { lookups } = context
-  const known = lookups.recentFills
-  if (known !== undefined && known.startedAt >= notBefore && known.since <= since) {
-    return known.fills
-  }
-  const startedAt = (context.scheduler ?? asyncScheduler).now()
-  const fills = scan(context, rest, since)
-  lookups.recentFills = { startedAt, since, fills }
-  fills.catch(() => {
-    if (lookups.recentFills?.fills === fills) lookups.recentFills = undefined
+  const now = (context.scheduler ?? asyncScheduler).now()
+  return context.lookups.recentFillScans.get(SCAN, () => scan(context, rest, since), {
+    now,
+    notBefore,
   })
-  return fills
 }
 
 async function scan(context: StreamContext, rest: RestClient, since: number): Promise<Fill[]> {

@@ -13,9 +13,9 @@ const MAX_PAGES = 5
 
 /**
  * Page `index` of the account's ended orders (`/history-orders`, newest first, 100 a
- * page), asked at most once per poll interval for every `watchOrder` of a venue: 200
- * streams starting together on ended orders cost two requests, not 200 look-ups. A failed
- * page is asked again by the next caller.
+ * page), asked at most once per poll interval for every `watchOrder` of a venue (the
+ * venue's shared look-up of ended pages): 200 streams starting together on ended orders
+ * cost two requests, not 200 look-ups. A failed page is asked again by the next caller.
  *
  * @example
  * ```ts
@@ -29,23 +29,11 @@ export function historyPage(
   index: number,
 ): Promise<Order[]> {
   const now = (context.scheduler ?? asyncScheduler).now()
-  const { lookups } = context
-  let known = lookups.historyPages
-  if (known === undefined || now - known.at >= context.pollIntervalMs) {
-    known = { at: now, pages: new Map() }
-    lookups.historyPages = known
-  }
-  const { pages } = known
-  let page = pages.get(index)
-  if (page === undefined) {
-    page = rest.historyOrders({ limit: PAGE, offset: index * PAGE })
-    pages.set(index, page)
-    const asked = page
-    asked.catch(() => {
-      if (pages.get(index) === asked) pages.delete(index)
-    })
-  }
-  return page
+  return context.lookups.endedOrderPages.get(
+    index,
+    () => rest.historyOrders({ limit: PAGE, offset: index * PAGE }),
+    { now, maxAgeMs: context.pollIntervalMs },
+  )
 }
 
 /**
