@@ -48,7 +48,7 @@ export interface StreamLane {
   /** The health key of this run (`watchMyTrades()#3` for a feed of its own). */
   readonly key: string
   readonly rest: RestClient
-  readonly scheduler: SchedulerLike | undefined
+  readonly scheduler: SchedulerLike
   /** The venue's backoff; each retry reported `retrying` (with its real wait), then `onRetry`. */
   readonly retry: (onRetry?: () => void) => RetryBackoffOptions
   /** Reports the stream `ok` (an answer arrived). */
@@ -190,7 +190,7 @@ function laneOf(
         if (live()) health.retrying(key, attempt, delayMs, error)
         onRetry?.()
       },
-      ...(scheduler ? { scheduler } : {}),
+      scheduler,
     }),
     ok: () => {
       if (live()) health.ok(key)
@@ -250,7 +250,7 @@ export function pollAnswers<T>(
       {
         pace: lane.pace,
         ...(wake === undefined ? {} : { wake }),
-        ...(lane.scheduler ? { scheduler: lane.scheduler } : {}),
+        scheduler: lane.scheduler,
       },
       true,
     ).pipe(
