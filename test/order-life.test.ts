@@ -14,6 +14,12 @@ import {
 
 const SETTINGS: OrderLifeSettings = { lookups: 3, recheckPolls: 2, fillGraceMs: 1_000 }
 
+/**
+ * The settings of an order stream on a relay: its list closes every order it listed and its
+ * fills feed brings every fill in order.
+ */
+const RELAYED: OrderLifeSettings = { ...SETTINGS, fullAskPolls: 2, askWhileEnding: false }
+
 /** A working limit buy of 10, order 0-25-0. */
 const OPEN: OpenOrder = {
   id: '0-25-0',
@@ -314,6 +320,64 @@ const CASES: Case[] = [
     start: { record: OPEN },
     inputs: [{ type: 'fills', fills: [fill(5, '1'), { ...fill(8, '1'), late: true }] }],
     out: [[], ['fill 5 filled=1', 'fill 8 filled=2']],
+  },
+  {
+    name: 'relayed: fills that make the amount while listed wait for the list to close it; no ask when it does',
+    start: { record: OPEN },
+    settings: RELAYED,
+    inputs: [
+      poll(1, { open: OPEN }),
+      { type: 'fills', fills: [fill(5, '10')] },
+      poll(2, { open: OPEN }),
+      poll(2, { end: { status: 'filled', record: FILLED, fills: [] } }),
+    ],
+    out: [
+      [],
+      [],
+      ['fill 5 filled=10'],
+      [],
+      ['done filled reconciled=true missing=0 filled=10', 'complete'],
+    ],
+  },
+  {
+    name: 'relayed: still listed `fullAskPolls` polls after its fills made the amount, it is asked for',
+    start: { record: OPEN },
+    settings: RELAYED,
+    inputs: [
+      poll(1, { open: OPEN }),
+      { type: 'fills', fills: [fill(5, '10')] },
+      poll(2, { open: OPEN }),
+      poll(3, { open: OPEN }),
+      poll(4, { open: OPEN }),
+    ],
+    out: [[], [], ['fill 5 filled=10'], [], ['ask'], []],
+  },
+  {
+    name: 'relayed: an end that waits for its fills asks nothing; the fills feed brings them',
+    start: { record: OPEN },
+    settings: RELAYED,
+    inputs: [
+      poll(1, { end: { status: 'filled', record: FILLED, fills: [] } }),
+      poll(2),
+      poll(3),
+      poll(4),
+      { type: 'fills', fills: [fill(5, '10')] },
+    ],
+    out: [
+      [],
+      ['wake 1100'],
+      [],
+      [],
+      [],
+      ['fill 5 filled=10', 'done filled reconciled=true missing=0 filled=10', 'complete'],
+    ],
+  },
+  {
+    name: 'relayed: a working order the list does not show is still asked for, on its own clock',
+    start: { record: OPEN },
+    settings: RELAYED,
+    inputs: [poll(1), poll(2), { type: 'unanswered', now: 210 }, poll(3)],
+    out: [[], ['ask'], [], [], ['ask']],
   },
 ]
 

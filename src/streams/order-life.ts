@@ -114,6 +114,18 @@ export interface OrderLifeSettings {
   readonly recheckPolls: number
   /** How long an ended order waits for its fills to add up, ms. */
   readonly fillGraceMs: number
+  /**
+   * Polls an order whose fills reach its amount may stay listed before it is asked for:
+   * `0` (default) asks at once (a list that lags is not waited for); a source whose list
+   * closes each order it listed (a relay's) is given a few polls to close it first.
+   */
+  readonly fullAskPolls?: number | undefined
+  /**
+   * Whether an ended order waiting for its fills is asked for every few polls (its trades,
+   * in case the fills feed lags). Default true; false when the fills feed brings every fill
+   * in order (a relay's).
+   */
+  readonly askWhileEnding?: boolean | undefined
 }
 
 /** Where an order is in its life. */
@@ -142,6 +154,8 @@ export interface OrderLife {
   readonly askedAt: number | undefined
   /** Whether the fills reaching the order amount already asked for a look-up. */
   readonly askedWhenFull: boolean
+  /** Poll number when the fills reached the order amount while it was working. */
+  readonly fullAt: number | undefined
   /** Look-ups in a row the venue did not answer. */
   readonly misses: number
   /** The number of the latest poll seen (0 before the first). */
@@ -229,6 +243,7 @@ export function startOrder(
     asking: false,
     askedAt: undefined,
     askedWhenFull: false,
+    fullAt: undefined,
     misses: 0,
     poll: 0,
   }
@@ -330,7 +345,10 @@ class Emitter {
     }
   }
 
-  /** After new fills: an ending may now add up; a working order filled in full is asked for. */
+  /**
+   * After new fills or a listed record: an ending may now add up; a working order filled in
+   * full is asked for (at once, or after `fullAskPolls` polls still listed).
+   */
   #afterFills(): void {
     const life = this.#life
     if (life.phase === 'ending') {
@@ -338,13 +356,17 @@ class Emitter {
       return
     }
     if (
-      life.phase === 'working' &&
-      !life.askedWhenFull &&
-      compareDecimal(life.filled, life.record.order_amount) >= 0
+      life.phase !== 'working' ||
+      life.askedWhenFull ||
+      compareDecimal(life.filled, life.record.order_amount) < 0
     ) {
-      this.#set({ askedWhenFull: true })
-      this.#askNow(life.askedAt)
+      return
     }
+    const fullAt = life.fullAt ?? life.poll
+    if (life.fullAt === undefined) this.#set({ fullAt })
+    if (life.poll - fullAt < (this.#settings.fullAskPolls ?? 0)) return
+    this.#set({ askedWhenFull: true })
+    this.#askNow(life.askedAt)
   }
 
   /** A look-up's record: an end, or the order still working (the list may have missed it). */
@@ -389,8 +411,10 @@ class Emitter {
       return
     }
     // Not listed and no end known: asked on this order's own clock, every few polls
-    // (on the first such poll at once), also while an end waits for its fills.
-    if (!this.#life.asking) {
+    // (on the first such poll at once), also while an end waits for its fills (unless the
+    // fills feed brings them all).
+    const asks = this.#life.phase === 'working' || (this.#settings.askWhileEnding ?? true)
+    if (asks && !this.#life.asking) {
       const asked = this.#life.askedAt
       if (asked === undefined || input.poll - asked >= this.#settings.recheckPolls) {
         this.#askNow(input.poll)

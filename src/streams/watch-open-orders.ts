@@ -98,6 +98,8 @@ export interface OpenOrdersState {
   /** Polls answered in this run of the poller, from 1. */
   readonly poll: number
   readonly orders: readonly OpenOrder[]
+  /** `orders` by id. */
+  readonly byId: ReadonlyMap<string, OpenOrder>
   readonly endings: readonly OrderEnding[]
 }
 
@@ -186,7 +188,7 @@ export function openOrdersState(context: StreamContext): Observable<OpenOrdersSt
             unresolved.clear()
             for (const [id, n] of misses) unresolved.set(id, n)
             poll += 1
-            return { poll, orders, endings }
+            return { poll, orders, byId: previous, endings }
           },
           {
             // A new own trade seen by a running feed polls the open orders at once.
