@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { isWholeNumber } from '../checks.js'
 import { didYouMean } from './did-you-mean.js'
 
 /**
@@ -34,7 +35,7 @@ export function integerOption(
   const raw = values[name]
   if (raw === undefined) return fallback
   const value = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : Number.NaN
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
+  if (!isWholeNumber(value, min, max)) {
     throw new UsageError(
       `--${name} must be a whole number from ${min} to ${max} (got ${String(raw)})`,
     )

@@ -1,4 +1,5 @@
 import { isObservable, type Observable, type Subscription } from 'rxjs'
+import { isWholeNumber } from '../checks.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { isPlainObject } from '../plain-object.js'
 import { failArgument, knownKeys } from '../rest/index.js'
@@ -90,7 +91,7 @@ export function toAsyncIterable<T>(
   }
   // Defaults for `undefined` only: a `null` value is checked, and refused, like any other.
   const { buffer = 1_000, overflow = 'error' } = options
-  if (!Number.isSafeInteger(buffer) || buffer < 1) {
+  if (!isWholeNumber(buffer, 1)) {
     throw new VenueInputError('buffer', `${METHOD}: buffer must be a whole number, 1 or more`)
   }
   if (overflow !== 'error' && overflow !== 'drop-oldest') {

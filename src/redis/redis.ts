@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Redis, RedisOptions } from 'ioredis'
+import { isWholeNumber } from '../checks.js'
 import { Secrets } from '../errors/secrets.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { VenueRelayError } from '../errors/venue-relay-error.js'
@@ -56,10 +57,7 @@ export function checkRedis(option: string, value: unknown): RelayRedis {
     if (host !== undefined && (typeof host !== 'string' || host === '')) {
       throw new VenueInputError(`${option}.host`, `${option}.host must be a host name`)
     }
-    if (
-      port !== undefined &&
-      (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65_535)
-    ) {
+    if (port !== undefined && !isWholeNumber(port, 1, 65_535)) {
       throw new VenueInputError(`${option}.port`, `${option}.port must be a port from 1 to 65535`)
     }
     if (db !== undefined && !isDb(db)) {
@@ -73,8 +71,7 @@ export function checkRedis(option: string, value: unknown): RelayRedis {
   throw new VenueInputError(option, `${option} must be a redis:// URL or ioredis options`)
 }
 
-const isDb = (db: unknown) =>
-  typeof db === 'number' && Number.isInteger(db) && db >= 0 && db <= MAX_DB
+const isDb = (db: unknown) => isWholeNumber(db, 0, MAX_DB)
 
 /** `host:port` of a {@link RelayRedis} (or its socket path), for messages (never its credentials). */
 export function describeRedis(redis: RelayRedis): string {

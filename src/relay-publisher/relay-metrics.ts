@@ -2,9 +2,11 @@
  * The Prometheus metrics of one relay (prom-client, in a registry of the relay's own, never
  * the process-wide default one), and the HTTP server that serves them.
  */
+
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { createServer, type Server } from 'node:http'
 import { Counter, Gauge, Registry } from 'prom-client'
+import { isWholeNumber } from '../checks.js'
 import { VenueError } from '../errors/venue-error.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 import { VenueRelayError } from '../errors/venue-relay-error.js'
@@ -166,7 +168,7 @@ export function checkMetricsOptions(
   host: unknown,
 ): { readonly port: number; readonly host: string } | undefined {
   if (port !== undefined) {
-    if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65_535) {
+    if (!isWholeNumber(port, 0, 65_535)) {
       throw new VenueInputError(
         'metricsPort',
         'startRelay: metricsPort must be an integer from 0 to 65535 (0: any free port)',

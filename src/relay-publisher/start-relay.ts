@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Observable } from 'rxjs'
+import { isWholeNumber } from '../checks.js'
 import { HealthBoard, type HealthReport } from '../core/health.js'
 import { Secrets } from '../errors/secrets.js'
 import { redactError } from '../errors/venue-error.js'
@@ -335,12 +336,7 @@ function checkId(id: unknown): string {
 
 function boundedInteger(name: string, value: unknown, limits: IntegerLimits): number {
   if (value === undefined) return limits.default
-  if (
-    typeof value !== 'number' ||
-    !Number.isSafeInteger(value) ||
-    value < limits.min ||
-    value > limits.max
-  ) {
+  if (!isWholeNumber(value, limits.min, limits.max)) {
     throw new VenueInputError(
       name,
       `startRelay: ${name} must be an integer from ${limits.min} to ${limits.max}`,

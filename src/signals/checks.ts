@@ -1,3 +1,4 @@
+import { isWholeNumber } from '../checks.js'
 import { isDecimal, numberToDecimalString } from '../decimal.js'
 import { VenueInputError } from '../errors/venue-input-error.js'
 
@@ -66,7 +67,7 @@ export function noExtraArguments(
 
 /** An integer from `min` up (safe integer). */
 export function integerFrom(method: string, argument: string, value: unknown, min: number): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+  if (!isWholeNumber(value, min)) {
     fail(method, argument, `must be an integer >= ${min}`, value)
   }
   return value
@@ -76,12 +77,7 @@ export function integerFrom(method: string, argument: string, value: unknown, mi
 export function placesOption(method: string, options: Record<string, unknown>): number {
   const value = options['places']
   if (value === undefined) return DEFAULT_PLACES
-  if (
-    typeof value !== 'number' ||
-    !Number.isSafeInteger(value) ||
-    value < 0 ||
-    value > MAX_PLACES
-  ) {
+  if (!isWholeNumber(value, 0, MAX_PLACES)) {
     fail(method, 'places', `must be an integer from 0 to ${MAX_PLACES}`, value)
   }
   return value

@@ -1,5 +1,6 @@
 import equal from 'fast-deep-equal'
 import { map, Observable } from 'rxjs'
+import { isWholeNumber } from '../checks.js'
 import { backfillThenJoin } from '../core/backfill-then-join.js'
 import type { MarketDataSource, RestClient } from '../rest/index.js'
 import { checkPoolId, checkSource, failArgument, INTERVAL_SECONDS } from '../rest/index.js'
@@ -346,7 +347,7 @@ export function checkInterval(method: string, value: unknown): KlineInterval {
 
 function checkSince(method: string, value: unknown): number | undefined {
   if (value === undefined) return undefined
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+  if (!isWholeNumber(value, 0)) {
     return failArgument(method, 'since', 'must be an integer of epoch milliseconds', value)
   }
   if (value > 0 && value < MIN_SINCE_MS) {
