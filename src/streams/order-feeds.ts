@@ -5,17 +5,7 @@
  *
  * @packageDocumentation
  */
-import {
-  asyncScheduler,
-  concatMap,
-  defer,
-  interval,
-  map,
-  merge,
-  Observable,
-  scan,
-  takeUntil,
-} from 'rxjs'
+import { concatMap, defer, interval, map, merge, Observable, scan, takeUntil } from 'rxjs'
 import type { OpenOrder } from '../schemas/order.js'
 import type { Fill } from './fills.js'
 import type { StreamContext } from './stream-context.js'
@@ -135,7 +125,7 @@ export function relayedOrderFeeds(
   context: StreamContext,
   streams: RelayedOrderStreams,
 ): OrderFeeds {
-  const scheduler = context.scheduler ?? asyncScheduler
+  const scheduler = context.scheduler
   const ticks = interval(context.pollIntervalMs, scheduler).pipe(
     map(() => undefined),
     takeUntil(context.closed),

@@ -8,7 +8,6 @@
  * @packageDocumentation
  */
 import {
-  asyncScheduler,
   catchError,
   defer,
   EMPTY,
@@ -97,14 +96,14 @@ export function orderRequests(
 ): OrderRequests {
   const rest = context.rest(`${method}#lookups`)
   const { health } = context
-  const now = () => (context.scheduler ?? asyncScheduler).now()
+  const now = () => context.scheduler.now()
 
   /** The venue's backoff on its scheduler, for the errors `isRetryable` takes. */
   const backoff = (
     settings: Pick<RetryBackoffOptions, 'isRetryable' | 'waitAtMostMs' | 'onRetry'>,
   ): RetryBackoffOptions => {
     const { scheduler } = context
-    return { ...context.backoff, ...settings, ...(scheduler === undefined ? {} : { scheduler }) }
+    return { ...context.backoff, ...settings, scheduler }
   }
 
   /** `request`, its transport trouble (`isRetryable`) retried and reported. */

@@ -1,4 +1,3 @@
-import { asyncScheduler } from 'rxjs'
 import type { RestClient } from '../rest/index.js'
 import { chainAccount, type Fill, fillsOf } from './fills.js'
 import type { StreamContext } from './stream-context.js'
@@ -31,7 +30,7 @@ export function recentFills(
   since: number,
   notBefore: number,
 ): Promise<Fill[]> {
-  const now = (context.scheduler ?? asyncScheduler).now()
+  const now = context.scheduler.now()
   return context.lookups.recentFillScans.get(SCAN, () => scan(context, rest, since), {
     now,
     notBefore,

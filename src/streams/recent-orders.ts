@@ -1,4 +1,3 @@
-import { asyncScheduler } from 'rxjs'
 import type { RestClient } from '../rest/index.js'
 import type { Order } from '../schemas/order.js'
 import { orderOutcome } from './order-outcome.js'
@@ -28,7 +27,7 @@ export function historyPage(
   rest: RestClient,
   index: number,
 ): Promise<Order[]> {
-  const now = (context.scheduler ?? asyncScheduler).now()
+  const now = context.scheduler.now()
   return context.lookups.endedOrderPages.get(
     index,
     () => rest.historyOrders({ limit: PAGE, offset: index * PAGE }),
@@ -92,7 +91,7 @@ export function endedInPages(
     const made: EndedAsks = { ids, ended }
     asks = made
     lookups.endedAsks = made
-    ;(context.scheduler ?? asyncScheduler).schedule(() => {
+    context.scheduler.schedule(() => {
       // Asks from now on wait for pages read after them.
       if (lookups.endedAsks === made) lookups.endedAsks = undefined
       read(ids.size < 2 ? Promise.resolve(undefined) : readEnded(rest, ids))

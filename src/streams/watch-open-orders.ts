@@ -350,7 +350,7 @@ function withTrades(context: StreamContext, state: OpenOrdersState): Observable<
         ...context.backoff,
         isRetryable: (error) => error instanceof VenueError && error.retryable && !isUnseen(error),
         onRetry: ({ attempt, delayMs, error }) => health.retrying(key, attempt, delayMs, error),
-        ...(scheduler === undefined ? {} : { scheduler }),
+        scheduler,
       }),
       map(
         (final): OrderEnding => ({

@@ -1,5 +1,4 @@
 import {
-  asyncScheduler,
   connect,
   defer,
   distinctUntilChanged,
@@ -215,7 +214,7 @@ function followOrder(
   settings: WatchSettings,
   target: Target,
 ): Observable<OrderEvent> {
-  const clock = context.scheduler ?? asyncScheduler
+  const clock = context.scheduler
   const now = () => clock.now()
   return defer(() => {
     // What the machine's own requests and timer answer.
