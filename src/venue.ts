@@ -16,10 +16,11 @@ import type { FreshnessReport } from './core/poll-pacer.js'
 import { StreamRegistry } from './core/stream-registry.js'
 import { redactError } from './errors/venue-error.js'
 import { type ResolvedVenueOptions, resolveOptions, type VenueOptions } from './options.js'
-import { describeRedis } from './redis/redis.js'
+import { describeRedis, type RelayScope } from './redis/redis.js'
 import { sharedConnection } from './redis/redis-connection.js'
 import { wakerFor } from './relay-reader/entry-waker.js'
-import { relayStreams } from './relay-reader/relay-streams.js'
+import type { RelayReader } from './relay-reader/follow.js'
+import { relayedKeptFills, relayStreams } from './relay-reader/relay-streams.js'
 import { createRestClient, type RestClient, type RestClientSettings } from './rest/index.js'
 import type { AccountInfo } from './schemas/account-info.js'
 import type { KlineInterval } from './schemas/kline.js'
@@ -34,6 +35,7 @@ import type { PollOn } from './streams/catalogue-entry.js'
 import type { FeedItem } from './streams/cursor-feed.js'
 import type { Fill } from './streams/fills.js'
 import { Nudges } from './streams/nudges.js'
+import { polledOrderFeeds, relayedOrderFeeds } from './streams/order-feeds.js'
 import { type RelaySources, relaySources } from './streams/relay-sources.js'
 import type { StreamContext } from './streams/stream-context.js'
 import { noArguments } from './streams/stream-options.js'
@@ -261,7 +263,22 @@ function buildVenue(options: VenueOptions, onRequest?: () => void): BuiltVenue {
   const restSettings = restSettingsOf(resolved)
   const context = streamContext(resolved, { transport, restSettings, health, closed, pacer })
   const guard = guardStreams(resolved.apiKey)
-  const on: PollOn = { context, marketData: resolved.marketData }
+  const reading = relayReading(resolved, context)
+  const streams =
+    reading === undefined
+      ? polledStreams(context, resolved.marketData)
+      : relayStreams(reading.reader, reading.scope)
+  const on: PollOn = {
+    context,
+    marketData: resolved.marketData,
+    orderFeeds:
+      reading === undefined
+        ? polledOrderFeeds(context)
+        : relayedOrderFeeds(context, {
+            openOrders: () => streams.watchOpenOrders(),
+            fills: relayedKeptFills(reading.reader, reading.scope),
+          }),
+  }
   const settings = visibleSettings(resolved)
   const venue: Venue = {
     rest: createRestClient({ transport, options: restSettings }),
@@ -272,7 +289,7 @@ function buildVenue(options: VenueOptions, onRequest?: () => void): BuiltVenue {
       (reports) => redacted(reports, resolved.apiKey),
       takeUntil(closed),
     ),
-    ...streamMethods(streamSetOf(resolved, context), on, guard),
+    ...streamMethods(streams, on, guard),
     close: () => transport.close(),
   }
   Object.defineProperties(venue, {
@@ -365,23 +382,26 @@ function streamContext(
  * One source for the streams a relay can publish: Redis when `relay` is set, else the
  * venue itself. Either runs through the context's registry, health, backoff and clock.
  */
-function streamSetOf(resolved: ResolvedVenueOptions, context: StreamContext): StreamSet {
+function relayReading(
+  resolved: ResolvedVenueOptions,
+  context: StreamContext,
+): { readonly reader: RelayReader; readonly scope: RelayScope } | undefined {
   const { relay } = resolved
-  if (relay === undefined) return polledStreams(context, resolved.marketData)
-  return relayStreams(
-    {
+  if (relay === undefined) return undefined
+  return {
+    reader: {
       context,
       connection: sharedConnection(relay.redis, 'venue-rx-reader'),
       readIntervalMs: relay.readIntervalMs,
       waker: wakerFor(relay.redis),
     },
-    {
+    scope: {
       prefix: relay.prefix,
       baseUrl: resolved.baseUrl,
       marketData: resolved.marketData,
       apiKey: resolved.apiKey?.reveal(),
     },
-  )
+  }
 }
 
 /** Every `watch...` method of the venue, from the catalogue, each behind its guard. */

@@ -25,6 +25,11 @@ export type FollowStart =
   | { readonly from: 'end' }
   /** Every entry after this id. */
   | { readonly from: 'after'; readonly id: string }
+  /**
+   * Every entry the stream still holds: from its floor, and past any entries trimmed while
+   * the reader reads (for a reader that wants what is kept, not everything ever published).
+   */
+  | { readonly from: 'kept' }
 
 /** How one subscription reads a relayed stream. */
 export interface FollowSpec<T> {
@@ -120,7 +125,8 @@ export function followRelay<T>(reader: RelayReader, spec: FollowSpec<T>): Observ
     const fromTail = (value: TailValue, emit: (value: T) => void) => {
       if (value.type === 'trimmed') {
         if (at.delivered !== undefined && compareEntryIds(value.floor, at.delivered) > 0) {
-          throw trimmed(spec, at.delivered, value.floor)
+          if (spec.start.from === 'kept') at.delivered = value.floor
+          else throw trimmed(spec, at.delivered, value.floor)
         }
         return
       }
@@ -249,7 +255,10 @@ function catchUp<T>(
   return readLoop<RelayEntry>(reader, undefined, async (emit, stopped) => {
     if (at.delivered === undefined) {
       if (start.from === 'after') at.delivered = start.id
-      else {
+      else if (start.from === 'kept') {
+        const floor = await reader.connection.run((redis) => redis.get(spec.keys.floor))
+        at.delivered = floor ?? '0-0'
+      } else {
         const state = await reader.connection.run((redis) => redis.get(spec.keys.state))
         if (state === null) at.delivered = '0-0'
         else {
@@ -263,6 +272,11 @@ function catchUp<T>(
     const { entries, trimmedTo } = await readFrom(reader, spec.keys, after)
     lane.ok()
     if (trimmedTo !== undefined) {
+      if (start.from === 'kept') {
+        // Trimmed while it read: what is kept starts later now.
+        at.delivered = trimmedTo
+        return false
+      }
       const error = trimmed(spec, after, trimmedTo)
       if (!(error instanceof Resync)) throw error
       // The state again, then what follows it.

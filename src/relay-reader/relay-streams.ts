@@ -4,7 +4,7 @@ import type { CursorProgress } from '../core/paginate-cursor.js'
 import { type RelayScope, relayKeys } from '../redis/redis.js'
 import { type RelayStream, relayStreamName } from '../redis/stream-names.js'
 import { checkPoolId } from '../rest/index.js'
-import { RELAYED, type StreamSet } from '../streams/catalogue.js'
+import { RELAYED, relayedEntry, type StreamSet } from '../streams/catalogue.js'
 import {
   type EventsRelay,
   type FeedRelay,
@@ -13,6 +13,7 @@ import {
 } from '../streams/catalogue-entry.js'
 import type { Checkpoint } from '../streams/checkpoint.js'
 import { feedOptions } from '../streams/cursor-feed.js'
+import type { Fill } from '../streams/fill.js'
 import { relayedOptions } from '../streams/stream-options.js'
 import { balancesDecoder } from './balances-entries.js'
 import {
@@ -40,6 +41,28 @@ export function relayStreams(reader: RelayReader, scope: RelayScope): StreamSet 
         : relayedEvents(reader, scope, method, relay),
     ]),
   ) as unknown as StreamSet
+}
+
+/**
+ * The account's fills as the relay keeps them, for the order streams: every fill its
+ * stream still holds (from its floor; past entries trimmed while it reads), then each new
+ * one. Unlike a relayed `watchFills` without a cursor, a trimmed past is not an error: an
+ * order stream needs the fills of the orders it follows, which are recent.
+ *
+ * @example
+ * ```ts
+ * relayedKeptFills(reader, scope)({ onProgress: ({ phase }) => console.log(phase) })
+ * ```
+ */
+export function relayedKeptFills(
+  reader: RelayReader,
+  scope: RelayScope,
+): (options: {
+  readonly onProgress?: ((progress: CursorProgress<string>) => void) | undefined
+}) => Observable<Fill> {
+  const { method, relay } = relayedEntry('fills')
+  return (options) =>
+    cursorFeed(reader, scope, options, method, relay as FeedRelay, 'kept') as Observable<Fill>
 }
 
 /** How a consumer reads a relayed stream of events, by its style. */
@@ -127,6 +150,8 @@ function cursorFeed(
   given: unknown,
   method: string,
   relay: FeedRelay,
+  /** Without a cursor: from the first entry ever (`'first'`), or from what is kept. */
+  startAt: 'first' | 'kept' = 'first',
 ): Observable<unknown> {
   const { poolOf, cursor: ids } = relay
   const check = (cursor: unknown) => ids.check(method, cursor)
@@ -160,11 +185,13 @@ function cursorFeed(
               : check(position.watermark)
       let pages = 0
       let items = 0
-      const start = cursor === undefined ? '0-0' : ids.idOf(cursor)
       return followRelay(reader, {
         key: relayHealthKey(stream),
         keys,
-        start: { from: 'after', id: start },
+        start:
+          cursor === undefined && startAt === 'kept'
+            ? { from: 'kept' }
+            : { from: 'after', id: cursor === undefined ? '0-0' : ids.idOf(cursor) },
         decode: (entry) => {
           if (skip.size > 0 && skip.delete(ids.cursorOf(entry.id))) return []
           const values = decode(entry)

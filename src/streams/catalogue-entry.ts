@@ -9,6 +9,7 @@ import type { Observable } from 'rxjs'
 import { checkPoolId, type MarketDataSource, unsignedId } from '../rest/index.js'
 import { KLINE_INTERVALS, type KlineInterval } from '../schemas/kline.js'
 import { checkFillCursor } from './fills.js'
+import type { OrderFeeds } from './order-feeds.js'
 import type { StreamContext } from './stream-context.js'
 import { checkInterval } from './watch-klines.js'
 
@@ -17,6 +18,8 @@ export interface PollOn {
   readonly context: StreamContext
   /** The venue's `marketData`: the `source` a market-data stream polls by default. */
   readonly marketData: MarketDataSource
+  /** What `watchOrder` follows: the venue's polls (when absent), or a relay's streams. */
+  readonly orderFeeds?: OrderFeeds | undefined
 }
 
 /** A stream the venue polls, and takes from a relay instead when `relay` is set. */

@@ -139,8 +139,8 @@ const POLLED = {
   watchSystemInfo: { poll: ({ context }: PollOn) => watchSystemInfo(context) },
   watchAccount: { poll: ({ context }: PollOn) => watchAccount(context) },
   watchOrder: {
-    poll: ({ context }: PollOn, ref: WatchOrderRef, options?: WatchOrderOptions) =>
-      watchOrder(context, ref, options),
+    poll: ({ context, orderFeeds }: PollOn, ref: WatchOrderRef, options?: WatchOrderOptions) =>
+      watchOrder(context, ref, options, orderFeeds),
   },
 } as const satisfies Record<string, PolledEntry>
 

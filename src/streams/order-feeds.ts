@@ -108,7 +108,8 @@ export function polledOrderFeeds(context: StreamContext): OrderFeeds {
  */
 export interface RelayedOrderStreams {
   readonly openOrders: () => Observable<OpenOrderEvent>
-  readonly fills: (options: FillsOptions) => Observable<Fill>
+  /** The fills the relay keeps, then each new one (`onProgress` after each read). */
+  readonly fills: (options: Pick<FillsOptions, 'onProgress'>) => Observable<Fill>
 }
 
 /** Polls of a relay's open orders an order stream waits for an order to show. */
@@ -117,7 +118,7 @@ const RELAY_SHOW_POLLS = 2
 /**
  * The feeds of a venue reading from a relay: its open orders (the relay's state first,
  * then each change, every order it listed closed with its final record) and its fills read
- * from the start of the relay's stream (every fill it kept, in order; `ready` once caught
+ * from the oldest the relay's stream keeps (every fill it kept, in order; `ready` once caught
  * up). Ticks every `pollIntervalMs` of the venue give each order its
  * own clock.
  */
