@@ -14,6 +14,7 @@ import {
   balancesState,
 } from '../src/relay-reader/balances-entries.js'
 import { balanceChanges } from '../src/streams/watch-balances.js'
+import { expectEqual } from './helpers/expect-equal.js'
 import { balance } from './helpers/fixtures.js'
 import { mulberry32 } from './helpers/random.js'
 
@@ -114,7 +115,7 @@ describe('relayed balances: changes per entry, the whole list in the state', () 
           },
           ...updates.slice(from + 1),
         ]
-        expect(got.map(asPolled)).toEqual(expected.map(asPolled))
+        expectEqual(got.map(asPolled), expected.map(asPolled))
       }
     }
   })
