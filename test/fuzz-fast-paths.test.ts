@@ -98,7 +98,7 @@ describe('schema fast paths', () => {
         const fast = fastDepth(input)
         if (fast !== undefined) expect(fast).toStrictEqual(schemaOutput(depthSchema, input))
       }),
-      params(2_000),
+      params(600),
     )
   })
 
@@ -109,7 +109,7 @@ describe('schema fast paths', () => {
         expect(fast).toBeDefined()
         expect(fast).toStrictEqual(schemaOutput(depthSchema, input))
       }),
-      params(500),
+      params(200),
     )
   })
 
@@ -156,7 +156,7 @@ describe('schema fast paths', () => {
         if (withKnown !== undefined)
           expect(withKnown).toStrictEqual(schemaOutput(depthSchema, next))
       }),
-      params(1_000),
+      params(300),
     )
   })
 
@@ -207,7 +207,7 @@ describe('schema fast paths', () => {
         const fast = fastEnvelope(input)
         if (fast !== undefined) expect(fast).toStrictEqual(schemaOutput(envelopeSchema, input))
       }),
-      params(2_000),
+      params(500),
     )
     const plain = { code: 0, message: 'OK', data: [1], meta: { total: 3 } }
     expect(fastEnvelope(plain)).toStrictEqual(envelopeSchema.parse(plain))

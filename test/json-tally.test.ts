@@ -75,7 +75,7 @@ describe('JsonTally', () => {
         expect(tally.length).toBe(text.length)
         expect(tally.measurable).toBe(true)
       }),
-      params(1_000),
+      params(300),
     )
   })
 
@@ -87,7 +87,7 @@ describe('JsonTally', () => {
         tally.value(JSON.parse(text))
         expect(tally.length).toBeLessThanOrEqual(text.length)
       }),
-      params(1_000),
+      params(300),
     )
   })
 
@@ -106,7 +106,7 @@ describe('JsonTally', () => {
         expect(tally.measurable).toBe(written.length <= 15)
         if (tally.measurable) expect(tally.length).toBe(written.length)
       }),
-      params(500),
+      params(200),
     )
   })
 
@@ -356,7 +356,7 @@ describe('interpretResponse reading with JSON.parse alone', () => {
           agree(write(answer, spellings, spaces, escapes), 'trades')
         },
       ),
-      params(1_500),
+      params(300),
     )
   })
 
@@ -365,7 +365,7 @@ describe('interpretResponse reading with JSON.parse alone', () => {
       fc.property(envelope(depth), howToWrite, (answer, [spellings, spaces, escapes]) => {
         agree(write(answer, spellings, spaces, escapes), 'depth')
       }),
-      params(1_500),
+      params(300),
     )
   })
 

@@ -88,7 +88,7 @@ describe('fastBalances, the fast path of the balances list', () => {
   it('is undefined or exactly the schema output, on any list', () => {
     fc.assert(
       fc.property(fc.array(anyBalance, { maxLength: 5 }), (list) => agrees(list)),
-      params(3_000),
+      params(600),
     )
   })
 

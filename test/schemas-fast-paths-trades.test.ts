@@ -185,7 +185,7 @@ describe('fastTrades, the fast path of trades pages', () => {
   it('is undefined or exactly the schema output, on any page', () => {
     fc.assert(
       fc.property(fc.array(anyTrade, { maxLength: 5 }), (page) => agrees(page)),
-      params(3_000),
+      params(600),
     )
   })
 
@@ -198,7 +198,7 @@ describe('fastTrades, the fast path of trades pages', () => {
           agrees(wrap ? [input] : input)
         },
       ),
-      params(3_000),
+      params(600),
     )
   })
 

@@ -4,6 +4,7 @@ import { applyBookEvent } from '../src/book/apply-book-event.js'
 import type { BookEvent, BookSide, BookSnapshot, Level } from '../src/book/book-event.js'
 import type { OrderBook } from '../src/book/order-book.js'
 import { type DepthPoll, toBookEvents } from '../src/streams/to-book-events.js'
+import { runs, timeoutFor } from './fuzz/config.js'
 import { units } from './helpers/exact-decimal.js'
 import { mulberry32 } from './helpers/random.js'
 
@@ -264,10 +265,11 @@ function snapshot(
 }
 
 describe('the BookEvent law on random books', () => {
-  const CASES = 250
+  // FUZZ_RUNS sets how many (npm run fuzz: 2,000); the same seeds, from the first.
+  const CASES = runs(100)
   const SEED = 7_000
 
-  it(`holds for ${CASES} random sequences of polls`, () => {
+  it(`holds for ${CASES} random sequences of polls`, { timeout: timeoutFor(100, 15) }, () => {
     let deltas = 0
     let quiet = 0
     for (let c = 0; c < CASES; c++) {
