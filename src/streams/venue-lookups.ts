@@ -21,38 +21,15 @@ export interface VenueLookups {
   clockLowerOffset: number | undefined
   /** The account's chain account (`chainAccount`). */
   readonly chainAccount: SharedLookup<'account', string>
-  /** The latest scan of the account's recent fills (`recentFills`). */
-  recentFills: RecentFillsScan | undefined
-  /** Pages of the account's newest ended orders, of one poll interval (`historyPage`). */
-  historyPages: HistoryPages | undefined
-  /**
-   * Scans of the account's recent fills, for `recentFills` to move to (then
-   * `recentFills` and {@link RecentFillsScan} go): asked with `{ now, notBefore }`.
-   */
+  /** Scans of the account's recent fills (`recentFills`), asked with `{ now, notBefore }`. */
   readonly recentFillScans: SharedLookup<string, Fill[]>
   /**
-   * Pages of the account's newest ended orders by page index, for `historyPage` to move to
-   * (then `historyPages` and {@link HistoryPages} go): asked with
+   * Pages of the account's newest ended orders by page index (`historyPage`), asked with
    * `{ now, maxAgeMs: pollIntervalMs }`.
    */
   readonly endedOrderPages: SharedLookup<number, Order[]>
   /** The orders asked for in this turn, read together from fresh pages (`endedInPages`). */
   endedAsks: EndedAsks | undefined
-}
-
-/** One scan of the account's fills after a venue time. */
-export interface RecentFillsScan {
-  /** When the scan started (the venue's scheduler clock). */
-  readonly startedAt: number
-  /** It covers the account's trades after this venue time, epoch ms. */
-  readonly since: number
-  readonly fills: Promise<Fill[]>
-}
-
-/** Pages of ended orders asked at one time, by page index. */
-export interface HistoryPages {
-  readonly at: number
-  readonly pages: Map<number, Promise<Order[]>>
 }
 
 /** Orders asked for together, and their ended records once the pages are read. */
@@ -75,8 +52,6 @@ export function venueLookups(): VenueLookups {
     clockOffset: new SharedLookup(),
     clockLowerOffset: undefined,
     chainAccount: new SharedLookup(),
-    recentFills: undefined,
-    historyPages: undefined,
     recentFillScans: new SharedLookup(),
     endedOrderPages: new SharedLookup(),
     endedAsks: undefined,
