@@ -471,8 +471,8 @@ describe('paginateCursor: failures', () => {
   })
 })
 
-// fetchPage answering with a promise (the REST client's) takes a path with no Observable
-// per page: the same retries, errors and aborts as the Observable path above.
+// fetchPage answering with a promise (the REST client's): the same retries, errors and
+// aborts as an Observable answer above.
 describe('paginateCursor: pages answered by promises', () => {
   it('retries a rejected page (retryable) with backoff from the same cursor, noticing each retry, with no duplicate and no loss', async () => {
     const down = new VenueServerError('503 from the venue', { status: 503 })

@@ -1,14 +1,12 @@
 import {
   asyncScheduler,
-  defer,
-  from,
   Observable,
   type ObservableInput,
+  queueScheduler,
   type SchedulerLike,
   type Subscriber,
-  Subscription,
-  tap,
-  throwError,
+  type Subscription,
+  take,
   timer,
 } from 'rxjs'
 import { VenueInputError } from '../errors/venue-input-error.js'
@@ -313,10 +311,10 @@ interface Seen {
 }
 
 /**
- * One subscription of {@link paginateCursor}: a loop written out rather than composed of
- * operators. Each item goes straight to the subscriber (no operator chain per item), a
- * page answered by a promise (the REST client's) costs no Observable at all, and a poll
- * of the tail one timer.
+ * One subscription of {@link paginateCursor}: the feed's state, and its steps (a turn, a
+ * page, a pause) run one after another on rxjs's queue scheduler, so that pages answering
+ * synchronously keep the call stack flat. Items go straight to the subscriber, each saved
+ * before the next (no operator per item).
  *
  * A poll (a "turn") reads its first page from the watermark and the next ones while they
  * come back full, each from the last cursor of the page before.
@@ -346,18 +344,10 @@ class CursorPager<T, C> {
   #turnStart = 0
   /** The first item of this turn not delivered (too many above the watermark). */
   #blocked: C | undefined
-  /** The request or the pause under way. */
-  #pending: Subscription | undefined
   /** When the last page was asked for (the scheduler's clock). */
   #requestedAt = 0
-  // A trampoline: a page asked for while the loop is already running (a page that
-  // answered synchronously) is fetched once the running step has returned, so that the
-  // call stack stays flat whatever the number of synchronous pages.
-  #looping = false
-  #again = false
-  #newTurn = false
-  readonly #fail = (error: unknown): void => this.#subscriber.error(error)
-  readonly #nextTurn = (): void => this.fetchNext()
+  /** The request or the pause under way. */
+  #pending: Subscription | undefined
 
   constructor(options: PaginateCursorOptions<T, C>, subscriber: Subscriber<T>) {
     this.#options = options
@@ -384,129 +374,58 @@ class CursorPager<T, C> {
     return (this.#options.scheduler ?? asyncScheduler).now()
   }
 
-  /** Stops the request or the pause under way. */
-  stop(): void {
-    this.#pending?.unsubscribe()
-  }
-
-  /** Starts a turn: its first page from the watermark. */
-  fetchNext(): void {
-    this.#newTurn = true
-    this.#loop()
-  }
-
-  /** The next page of this turn (the last one came back full). */
-  #continue(): void {
-    this.#loop()
-  }
-
-  #loop(): void {
-    if (this.#looping) {
-      this.#again = true
-      return
-    }
-    this.#looping = true
-    try {
-      do {
-        this.#again = false
-        if (this.#newTurn || this.#ascending) {
-          this.#newTurn = false
-          this.#from = this.#above.watermark
-          this.#turnStart = this.#now()
-          this.#blocked = undefined
-        }
-        this.#request(this.#from)
-      } while (this.#again && !this.#subscriber.closed)
-    } finally {
-      this.#looping = false
-    }
+  /** Starts the feed; the returned teardown stops the request or the pause under way. */
+  start(): () => void {
+    this.#schedule(this.#turn)
+    return () => this.#pending?.unsubscribe()
   }
 
   /**
-   * Asks for the page after `cursor`. A promise is followed directly; any other answer
-   * (an Observable, in tests) through the same steps as `fromRequest`: unsubscribing
-   * while it is in flight aborts it.
+   * Runs `step` on the queue scheduler: at once, or, from inside a step (a page that
+   * answered synchronously), once that step has returned.
    */
-  #request(cursor: C | undefined): void {
+  #schedule(step: () => void): void {
+    queueScheduler.schedule(() => {
+      if (!this.#subscriber.closed) step.call(this)
+    })
+  }
+
+  /** A new turn: its first page from the watermark. */
+  #turn(): void {
+    this.#from = this.#above.watermark
+    this.#turnStart = this.#now()
+    this.#blocked = undefined
+    this.#page()
+  }
+
+  /**
+   * Asks for the page after `#from`, retried with backoff from the same cursor. Only the
+   * first attempt counts as a request started (`pace.started()`, `measureFrom`).
+   */
+  #page(): void {
+    const { fetchPage, retry, pace } = this.#options
+    const cursor = this.#from
     this.#requestedAt = this.#now()
-    this.#options.pace?.started()
-    const controller = new AbortController()
-    let answer: ObservableInput<readonly T[]>
-    try {
-      answer = this.#options.fetchPage(cursor, controller.signal)
-    } catch (error) {
-      this.#retryAfter(cursor, error)
-      return
-    }
-    let settled = false
-    const settle = () => {
-      settled = true
-    }
-    if (answer instanceof Promise) {
-      this.#pending = new Subscription(() => {
-        if (!settled) controller.abort()
-      })
-      answer.then(
-        (page: readonly T[]) => {
-          settle()
-          if (!this.#subscriber.closed) this.#onPage(cursor, page)
-        },
-        (error: unknown) => {
-          settle()
-          if (!this.#subscriber.closed) this.#retryAfter(cursor, error)
-        },
-      )
-      return
-    }
-    const answers = new Observable<readonly T[]>((inner) => {
-      const subscription = from(answer)
-        .pipe(tap({ next: settle, error: settle, complete: settle }))
-        .subscribe(inner)
-      return () => {
-        subscription.unsubscribe()
-        if (!settled) controller.abort()
-      }
-    })
-    this.#follow(cursor, answers, (error) => this.#retryAfter(cursor, error))
-  }
-
-  /**
-   * After a failed attempt at the page after `cursor`: exactly what
-   * `fromRequest(...).pipe(retryBackoff(retry))` does with that failure (the same
-   * decision, waits and notices), and the retries from the same cursor.
-   */
-  #retryAfter(cursor: C | undefined, error: unknown): void {
-    const { fetchPage, retry } = this.#options
-    let failed = true
-    const attempts = defer(() => {
-      if (!failed) return fromRequest((signal) => fetchPage(cursor, signal))
-      failed = false
-      return throwError(() => error)
-    })
-    this.#follow(cursor, attempts.pipe(retryBackoff<readonly T[]>(retry)), this.#fail)
-  }
-
-  /** Follows `answers` (the page after `cursor`) for its first value. */
-  #follow(
-    cursor: C | undefined,
-    answers: Observable<readonly T[]>,
-    onError: (error: unknown) => void,
-  ): void {
-    let answered = false
-    const subscription = answers.subscribe({
-      next: (page) => {
+    pace?.started()
+    this.#pending = fromRequest((signal) => fetchPage(cursor, signal))
+      .pipe(
+        retryBackoff<readonly T[]>(retry),
         // One page per request: a second value would break the order.
-        if (answered) return
-        answered = true
-        this.#onPage(cursor, page)
-      },
-      error: onError,
-    })
-    // Settled while subscribing: whatever came next (a pause, a request, a retry) is the
-    // pending one now.
-    if (subscription.closed) return
-    if (answered || this.#subscriber.closed) subscription.unsubscribe()
-    else this.#pending = subscription
+        take(1),
+      )
+      .subscribe({
+        next: (page) => this.#onPage(cursor, page),
+        error: (error: unknown) => this.#subscriber.error(error),
+      })
+  }
+
+  /** The pause before the next turn: `intervalMs`, or the pace's turn. */
+  #pause(): void {
+    const { intervalMs, scheduler, measureFrom, pace } = this.#options
+    const spent = measureFrom === 'start' ? this.#now() - this.#requestedAt : 0
+    const pause =
+      pace?.turn() ?? timer(Math.max(0, (intervalMs as number) - spent), scheduler as SchedulerLike)
+    this.#pending = pause.subscribe(() => this.#schedule(this.#turn))
   }
 
   /** The page asked after `cursor` arrived: its new items are delivered. */
@@ -523,7 +442,7 @@ class CursorPager<T, C> {
         step = this.#unknown(step)
       }
     } catch (error) {
-      this.#fail(error)
+      this.#subscriber.error(error)
       return
     }
     this.#deliver(step, 0)
@@ -645,7 +564,7 @@ class CursorPager<T, C> {
 
   /** The watermark, progress, then the next page at once, a pause, or the end (`handOver`). */
   #afterPage(step: Step<T>): void {
-    const { onProgress, handOver, intervalMs, scheduler, measureFrom, pace } = this.#options
+    const { onProgress, handOver } = this.#options
     try {
       this.#advance(step.full ? (this.#from as C) : undefined)
       const cursor = this.#newest
@@ -667,19 +586,13 @@ class CursorPager<T, C> {
       if (this.#subscriber.closed) return
       if (decision === 'end') {
         this.#subscriber.complete()
-      } else if (step.full && !this.#ascending) {
-        this.#continue()
-      } else if (decision === 'next' && step.moved) {
-        this.fetchNext()
-      } else {
-        const spent = measureFrom === 'start' ? this.#now() - this.#requestedAt : 0
-        this.#pending = (
-          pace?.turn() ??
-          timer(Math.max(0, (intervalMs as number) - spent), scheduler as SchedulerLike)
-        ).subscribe(this.#nextTurn)
+        return
       }
+      if (step.full && !this.#ascending) this.#schedule(this.#page)
+      else if (decision === 'next' && step.moved) this.#schedule(this.#turn)
+      else this.#schedule(this.#pause)
     } catch (error) {
-      this.#fail(error)
+      this.#subscriber.error(error)
     }
   }
 }
@@ -735,8 +648,6 @@ export function paginateCursor<T, C>(options: PaginateCursorOptions<T, C>): Obse
     )
   }
   return new Observable<T>((subscriber) => {
-    const pager = new CursorPager(options, subscriber)
-    pager.fetchNext()
-    return () => pager.stop()
+    return new CursorPager(options, subscriber).start()
   })
 }
