@@ -7,6 +7,7 @@
 import type { Observable } from 'rxjs'
 import { describe, expectTypeOf, test } from 'vitest'
 import type {
+  AccountInfo,
   BalancesOptions,
   BalancesUpdate,
   BookEvent,
@@ -22,6 +23,8 @@ import type {
   PoolSummary,
   PublicTradeEvent,
   PublicTradesOptions,
+  SystemInfo,
+  Token,
   TradeDetail,
   Transfer,
   TransfersFeedOptions,
@@ -43,6 +46,9 @@ describe('types read off the catalogue', () => {
       | { readonly kind: 'balances' }
       | { readonly kind: 'open-orders' }
       | { readonly kind: 'pools' }
+      | { readonly kind: 'tokens' }
+      | { readonly kind: 'system-info' }
+      | { readonly kind: 'account' }
     >()
     expectTypeOf<RelayStreamKind>().toEqualTypeOf<
       | 'depth'
@@ -54,6 +60,9 @@ describe('types read off the catalogue', () => {
       | 'balances'
       | 'open-orders'
       | 'pools'
+      | 'tokens'
+      | 'system-info'
+      | 'account'
     >()
   })
 
@@ -76,6 +85,9 @@ describe('types read off the catalogue', () => {
       watchBalances: (options?: BalancesOptions) => Observable<BalancesUpdate>
       watchOpenOrders: () => Observable<OpenOrderEvent>
       watchPools: () => Observable<PoolSummary[]>
+      watchTokens: () => Observable<Token[]>
+      watchSystemInfo: () => Observable<SystemInfo>
+      watchAccount: () => Observable<AccountInfo>
     }>()
   })
 

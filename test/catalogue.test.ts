@@ -54,6 +54,9 @@ describe('the catalogue is the list of streams', () => {
       'watchBalances',
       'watchOpenOrders',
       'watchPools',
+      'watchTokens',
+      'watchSystemInfo',
+      'watchAccount',
     ])
     const context = {} as StreamContext
     expect(Object.keys(polledStreams(context, 'v2'))).toEqual(relayed)
@@ -136,6 +139,9 @@ describe('relay stream names come from the catalogue', () => {
     balances: { kind: 'balances' },
     'open-orders': { kind: 'open-orders' },
     pools: { kind: 'pools' },
+    tokens: { kind: 'tokens' },
+    'system-info': { kind: 'system-info' },
+    account: { kind: 'account' },
   }
 
   it('one name per relayed stream, read and written back', () => {
@@ -156,6 +162,7 @@ describe('relay stream names come from the catalogue', () => {
       'fills',
       'balances',
       'open-orders',
+      'account',
     ])
   })
 
@@ -173,7 +180,7 @@ describe('relay stream names come from the catalogue', () => {
     expect(() => parseRelayStream(name)).toThrow(
       `relay: unknown stream "${name}" (streams: depth:POOL, trades:POOL, ` +
         'klines:POOL:INTERVAL with INTERVAL one of 1m 5m 15m 30m 1h 4h 1d 1w 1M, ' +
-        'my-trades, transfers, fills, balances, open-orders, pools)',
+        'my-trades, transfers, fills, balances, open-orders, pools, tokens, system-info, account)',
     )
   })
 })

@@ -10,11 +10,13 @@
  */
 import { Redis } from 'ioredis'
 import { filter, firstValueFrom, type Observable, take, toArray } from 'rxjs'
+import { Agent, type Dispatcher } from 'undici'
 import { describe, expect, it } from 'vitest'
 import {
   type BalancesUpdate,
   type BookEvent,
   compareDecimal,
+  createVenue,
   type Fill,
   memoryCheckpoint,
   type OpenOrderEvent,
@@ -264,6 +266,38 @@ describe('relay streams: a consumer gets what a polling venue gets', () => {
     await relayOn(sim, prefix, ['pools'])
     const [pools] = await first(consumer(sim, prefix).watchPools(), 1)
     expect(pools).toEqual(await direct(sim).rest.pools())
+  })
+
+  it("tokens, system-info and account: the first value equals the venue's, with no request of the consumer to the venue", async () => {
+    const sim = await simulator(20)
+    const prefix = nextPrefix()
+    await relayOn(sim, prefix, ['tokens', 'system-info', 'account'])
+    const requests: string[] = []
+    const agent = new Agent()
+    const bot = createVenue({
+      baseUrl: sim.url,
+      apiKey: sim.apiKey,
+      dispatcher: agent.compose(
+        (dispatch: Dispatcher['dispatch']) =>
+          (options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) => {
+            requests.push(String(options.path))
+            return dispatch(options, handler)
+          },
+      ),
+      relay: { redis: server().url, prefix },
+    })
+    onCleanup(async () => {
+      await bot.close()
+      await agent.close()
+    })
+    const [tokens] = await first(bot.watchTokens(), 1)
+    const [info] = await first(bot.watchSystemInfo(), 1)
+    const [account] = await first(bot.watchAccount(), 1)
+    const venue = direct(sim)
+    expect(tokens).toEqual(await venue.rest.tokens())
+    expect(info).toEqual(await venue.rest.systemInfo())
+    expect(account).toEqual(await venue.rest.accountInfo())
+    expect(requests).toEqual([])
   })
 
   it('klines:0:1m: the first event is the update a direct watchKlines emits first', async () => {

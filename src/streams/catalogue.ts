@@ -131,13 +131,23 @@ const POLLED = {
     poll: ({ context }: PollOn) => watchPools(context),
     relay: { kind: 'pools', params: [], account: false, style: 'latest' },
   },
-  // Polled even by a venue that follows a relay.
+  watchTokens: {
+    poll: ({ context }: PollOn) => watchTokens(context),
+    relay: { kind: 'tokens', params: [], account: false, style: 'latest' },
+  },
+  watchSystemInfo: {
+    poll: ({ context }: PollOn) => watchSystemInfo(context),
+    relay: { kind: 'system-info', params: [], account: false, style: 'latest' },
+  },
+  watchAccount: {
+    poll: ({ context }: PollOn) => watchAccount(context),
+    relay: { kind: 'account', params: [], account: true, style: 'latest' },
+  },
+  // Polled even by a venue that follows a relay: a pool named by id or by symbol is one
+  // pool, which a relay stream's name (by id) cannot say of a symbol before it is asked.
   watchPool: {
     poll: ({ context }: PollOn, idOrSymbol: number | string) => watchPool(context, idOrSymbol),
   },
-  watchTokens: { poll: ({ context }: PollOn) => watchTokens(context) },
-  watchSystemInfo: { poll: ({ context }: PollOn) => watchSystemInfo(context) },
-  watchAccount: { poll: ({ context }: PollOn) => watchAccount(context) },
   watchOrder: {
     poll: ({ context, orderFeeds }: PollOn, ref: WatchOrderRef, options?: WatchOrderOptions) =>
       watchOrder(context, ref, options, orderFeeds),
