@@ -23,9 +23,9 @@ export function fromRequest<T>(
 /**
  * One `AbortController` for a series of requests made one after another (the polls of one
  * subscription): a request that settled leaves its controller here for the next, if the
- * signal never fired and nothing listens to it any more. An `AbortController` costs a few
- * µs in Node 20, a noticeable part of a small poll. Only for request functions of
- * venue-rx's own, which hold no signal past their answer: a user's function might.
+ * signal never fired and nothing listens to it any more. Making a signal costs a
+ * noticeable part of a poll (bench/stream-path.ts). Only for venue-rx's own request
+ * functions, which hold no signal past their answer: a user's function might.
  */
 export class SignalReuse {
   #spare: AbortController | undefined
