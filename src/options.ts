@@ -58,7 +58,7 @@ export interface VenueOptions {
    * stream's share follows the square root of its recent change rate, times its
    * `priority`, with a minimum rate (`pollIntervalMs`). `'even'`: the same budget, the
    * streams taking turns. `'interval'`: each stream every `pollIntervalMs`, the budget
-   * only a ceiling (the pacing of earlier versions).
+   * only a ceiling.
    */
   readonly pacing?: Pacing
   /**

@@ -13,9 +13,9 @@ import { isZeroQuantity, levelProblem, orderProblem } from './book-side.js'
 export type Chunks = readonly (readonly Level[])[]
 
 /**
- * Levels per chunk, nominal (a chunk splits when it passes twice this). Measured in
- * bench/book-apply.ts: 16 to 48 are all within a few percent; 32 balances a short delta
- * (fewer chunk references to copy) against a long one (shorter chunks to copy).
+ * Levels per chunk, nominal (a chunk splits when it passes twice this): 32 balances a
+ * short delta (fewer chunk references to copy) against a long one (shorter chunks to
+ * copy); bench/book-apply.ts measures it.
  */
 const CHUNK = 32
 

@@ -8,12 +8,11 @@ import { asyncScheduler, Observable, type SchedulerLike, type Subscription, time
  *   root of its measured change rate (the split that minimises mean staleness), weighted
  *   by its priority, with a minimum rate so that a quiet stream is never starved.
  * - `'even'`: the budget is spent the same way, the streams taking turns (by priority).
- * - `'interval'`: each stream polls every `pollIntervalMs`; the budget is only a ceiling
- *   (the pacing of earlier versions).
+ * - `'interval'`: each stream polls every `pollIntervalMs`; the budget is only a ceiling.
  *
  * @example
  * ```ts
- * const pacing: Pacing = 'interval' // each stream every pollIntervalMs, as before
+ * const pacing: Pacing = 'interval' // each stream every pollIntervalMs
  * const venue = createVenue({ baseUrl, pacing, pollIntervalMs: 250 })
  * ```
  */
@@ -41,7 +40,7 @@ const RANK: Readonly<Record<StreamPriority, number>> = { low: 0, normal: 1, high
  * Time constant of the recent rate estimates, ms: a change seen counts for about this long
  * (it weighs e⁻¹ after it). Short enough to follow a burst of a second or two and to let
  * go soon after it, long enough to keep polling a stream through the gaps between its
- * changes. (On the bursty bench market, 500 ms did better than 1,000 and 2,000.)
+ * changes.
  */
 export const RATE_MEMORY_MS = 500
 
@@ -54,9 +53,8 @@ export const LONG_RATE_MEMORY_MS = 20_000
 
 /**
  * How much of its long-run change rate a stream that is quiet now is taken to have: the
- * chance that its next burst has begun. Bursts that come every few seconds and move a
- * stream tens of times a second made 0.1 to 0.3 the best (the polls that find the next
- * burst early against those spent where the market moves now).
+ * chance that its next burst has begun, weighing the polls that find the next burst early
+ * against those spent where the market moves now.
  */
 const LONG_RUN_WEIGHT = 0.3
 
@@ -492,8 +490,7 @@ export class PacedStream implements PollPace {
     const now = this.#pacer.now()
     this.#roundTripMs = now - this.startedAt
     // A change of unknown count counts one: at a stream that changes at every poll, the
-    // estimate stays at the poll rate (trying to credit more, as the expected count given
-    // the estimate, did not help on the bench market).
+    // estimate stays at the poll rate.
     const count = typeof changes === 'number' ? changes : changes ? 1 : 0
     if (count > 0) {
       this.#changes.add(count, now)

@@ -194,8 +194,7 @@ export function imbalance(
       const askSide = new TopQuantity('asks', count)
       // What bookSignal does (each input checked, then emitted when it changed, `null`
       // included), with operators of its own: bookSignal calls the value of every book
-      // signal from one place, which the engine cannot specialise (about 8% more books a
-      // second here in bench/signals.ts).
+      // signal from one place, which the engine cannot specialise (bench/signals.ts).
       return source.pipe(
         map((input) => {
           const book = orderBook('imbalance', input)

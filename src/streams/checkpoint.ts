@@ -91,10 +91,10 @@ export interface FileCheckpointOptions {
  * crash mid-write leaves that last entry torn; `load()` skips it and returns the position
  * before, so a crash costs at most the one item being delivered. Past 256 KiB, and on the
  * first save of each checkpoint object, a save writes `{"cursor": ...}` to a temporary file
- * beside it and renames it over the file instead. Files of the earlier formats (a plain
- * cursor) load as they are; a file that is not a checkpoint is an error, never a silent
- * restart from the beginning. Without `durable`, a save is written (to the OS) when `save`
- * returns, which returns nothing. The descriptor is closed after a second without a save
+ * beside it and renames it over the file instead. A file holding a plain cursor loads as
+ * it is; a file that is not a checkpoint is an error, never a silent restart from the
+ * beginning. Without `durable`, a save is written (to the OS) when `save` returns, which
+ * returns nothing. The descriptor is closed after a second without a save
  * (the next save opens the file again) and keeps no process alive. One checkpoint object
  * per file at a time. Its `save` takes a plain cursor too.
  *

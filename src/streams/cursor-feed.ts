@@ -43,7 +43,7 @@ export interface CursorFeedOptions<C> {
   readonly cursor?: C | undefined
   /**
    * Loaded at start, saved after each delivered item: the feed's position (its watermark
-   * and the items delivered above it). A plain cursor saved by an earlier version loads too.
+   * and the items delivered above it). A checkpoint holding a plain cursor loads too.
    */
   readonly checkpoint?: Checkpoint<C> | undefined
   /** Called after every page: phase, pages, items, cursor (for progress bars). */

@@ -80,8 +80,8 @@ export function myTradesSpec(poolId: number | undefined): CursorFeedSpec<TradeDe
 }
 
 /**
- * A trades cursor is a `global_seq`: digits, or a safe integer (a checkpoint saved by an
- * earlier version holds a number), as canonical digits.
+ * A trades cursor is a `global_seq`: digits, or a safe integer (a checkpoint may hold a
+ * number), as canonical digits.
  */
 function checkCursor(cursor: unknown): string {
   return unsignedId('watchMyTrades', 'cursor', cursor)

@@ -77,8 +77,8 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
 /**
  * One GET through `dispatcher.dispatch` with a handler that gathers the body's chunks
  * itself: no body stream, no AbortController (the timeout and the caller's signal abort
- * through undici's own controller). About 10% more pages per second than `request()` plus
- * `body.text()` on a 50 kB page (bench/feed-backfill.ts).
+ * through undici's own controller), which costs less per page than `request()` plus
+ * `body.text()` (bench/feed-backfill.ts).
  *
  * Settles exactly once: the first of the answer's end, an undici error, the timeout, the
  * caller's abort and a body past `maxBytes` wins; a request still queued for a socket is
