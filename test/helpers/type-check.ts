@@ -14,8 +14,8 @@
  *   followed to the declaring file) has a doc comment with an `@example` on each of its
  *   declarations, so that the TypeDoc pages show an example for each.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join, relative, sep } from 'node:path'
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative, sep } from 'node:path'
 import ts from 'typescript'
 import { type Block, blocks } from './cli-readme.js'
 
@@ -38,15 +38,29 @@ export interface TypeCheckReport {
 /** Checks the repository at `root`; `scratch` is a directory it may fill and remove. */
 export function typeCheck(root: string, scratch: string): TypeCheckReport {
   const config = projectConfig(root)
-  const host = sharedHost(config.options)
+  const options = { ...config.options, incremental: true, tsBuildInfoFile: buildInfoFile(root) }
+  const host = sharedHost(options)
   const rootNames = config.fileNames.filter((file) => inTestRun(relative(root, file)))
   const projectRoots: Record<string, number> = {}
   for (const file of rootNames) {
     const top = relative(root, file).split(sep)[0] ?? ''
     projectRoots[top] = (projectRoots[top] ?? 0) + 1
   }
-  const program = ts.createProgram({ rootNames, options: config.options, host })
-  const project = ts.getPreEmitDiagnostics(program).map((d) => formatDiagnostic(d, root))
+  const builder = ts.createIncrementalProgram({ rootNames, options, host })
+  const program = builder.getProgram()
+  // What ts.getPreEmitDiagnostics gathers, asked of the builder, which keeps them per file.
+  const project = ts
+    .sortAndDeduplicateDiagnostics([
+      ...builder.getConfigFileParsingDiagnostics(),
+      ...builder.getOptionsDiagnostics(),
+      ...builder.getSyntacticDiagnostics(),
+      ...builder.getGlobalDiagnostics(),
+      ...builder.getSemanticDiagnostics(),
+      ...(options.declaration === true ? builder.getDeclarationDiagnostics() : []),
+    ])
+    .map((d) => formatDiagnostic(d, root))
+  // With noEmit, the build info alone: what the next run need not check again.
+  builder.emit(undefined, writeWhole)
   const paths = absolutePaths(root, config.options)
   const { exported, undocumented } = survey(root, program, paths)
 
@@ -74,6 +88,28 @@ export function typeCheck(root: string, scratch: string): TypeCheckReport {
   } finally {
     rmSync(scratch, { recursive: true, force: true })
   }
+}
+
+/**
+ * Where the compiler keeps what it learnt of the project (tsc's `incremental`): the next run
+ * checks again only the files that changed and those whose types depend on them, and
+ * reports the diagnostics of the others as they were, the same answers as a whole check
+ * (files are known by a hash of their text). A run after a change to the tests alone, or
+ * to nothing, then only parses and binds the project.
+ */
+function buildInfoFile(root: string): string {
+  return join(root, 'node_modules', '.cache', 'venue-rx-types.tsbuildinfo')
+}
+
+/**
+ * Writes `text` to `path` whole, then renames it into place: another run reading the build
+ * info meanwhile finds the old one or the new one, never half of one.
+ */
+function writeWhole(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true })
+  const fresh = `${path}.${process.pid}`
+  writeFileSync(fresh, text)
+  renameSync(fresh, path)
 }
 
 /**
@@ -109,6 +145,9 @@ function projectConfig(root: string): ts.ParsedCommandLine {
  */
 function sharedHost(options: ts.CompilerOptions): ts.CompilerHost {
   const host = ts.createCompilerHost(options, true)
+  // Files are known to the build info by a hash of their text, as tsc's own host knows them.
+  const hash = (text: string) => ts.sys.createHash?.(text) ?? text
+  host.createHash = hash
   const parsed = new Map<string, ts.SourceFile | undefined>()
   const getSourceFile = host.getSourceFile.bind(host)
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
@@ -118,7 +157,9 @@ function sharedHost(options: ts.CompilerOptions): ts.CompilerHost {
         : `${languageVersion}`
     const key = `${how} ${fileName}`
     if (!parsed.has(key)) {
-      parsed.set(key, getSourceFile(fileName, languageVersion, onError, shouldCreate))
+      const file = getSourceFile(fileName, languageVersion, onError, shouldCreate)
+      if (file !== undefined) (file as { version?: string }).version = hash(file.text)
+      parsed.set(key, file)
     }
     return parsed.get(key)
   }
