@@ -81,10 +81,11 @@ describe('simulator reproducibility', () => {
 describe('simulator /trades paging', () => {
   it('returns every trade exactly once, ascending, whatever the page size and pool filter', async () => {
     const sim = await start(9)
-    sim.advance(1200)
+    sim.advance(400)
     sim.faults.set({ extraFields: true })
     const all = sim.market.account(sim.apiKey)?.trades() ?? []
-    expect(all.length).toBeGreaterThan(200)
+    // More than a page of the largest size: the whole account takes several pages at each.
+    expect(all.length).toBeGreaterThan(100)
     for (const poolId of [undefined, 0, 1, 2]) {
       const expected = all
         .filter((t) => poolId === undefined || t.pool_id === poolId)
