@@ -47,6 +47,9 @@ export default defineConfig({
     // simulator is paid once per worker, not once per file (a third of the run before).
     // Every test restores what it changes (spies, timers, listeners) itself.
     isolate: false,
+    // Each module's transform is kept on disk (node_modules/.experimental-vitest-cache),
+    // keyed by a hash of its text, and read back by the next run instead of done again.
+    experimental: { fsModuleCache: true },
     sequence: { sequencer: LongRunningFirst },
     testTimeout: 20_000,
     hookTimeout: 20_000,
