@@ -17,6 +17,8 @@ const TICK_MS = 100
 const ADVANCE_EVERY_MS = 12
 /** Polls per stream, counted at the simulator. */
 const MIN_POLLS = 350
+/** How long the polls may take, real time; the test's own limit is above it. */
+const POLLS_WITHIN_MS = 45_000
 
 interface Stream {
   readonly name: string
@@ -64,7 +66,9 @@ function record(sim: Simulator, stream: Stream, books: Map<number, Served>): voi
 const text = ({ bids, asks }: Served) => JSON.stringify({ bids, asks })
 
 describe('watchDepth under faults, against the simulator', () => {
-  it(`rebuilds at every event the book served at that poll, over ${MIN_POLLS}+ polls a stream`, async () => {
+  it(`rebuilds at every event the book served at that poll, over ${MIN_POLLS}+ polls a stream`, {
+    timeout: POLLS_WITHIN_MS + 15_000,
+  }, async () => {
     const sim = await startSimulator({
       seed: 5,
       faultSeed: 99,
@@ -130,9 +134,10 @@ describe('watchDepth under faults, against the simulator', () => {
           resolve()
           return
         }
-        if (performance.now() - started > 15_000) {
+        // Generous: the polls take as long as a busy machine makes them.
+        if (performance.now() - started > POLLS_WITHIN_MS) {
           clearInterval(interval)
-          reject(new Error(`only ${fewestPolls()} polls of a stream in 15 s`))
+          reject(new Error(`only ${fewestPolls()} polls of a stream in ${POLLS_WITHIN_MS} ms`))
           return
         }
         sim.advance(1)
