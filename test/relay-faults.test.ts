@@ -26,12 +26,12 @@ import { onCleanup } from './helpers/cleanups.js'
 import { type RedisServer, startRedisServer } from './helpers/redis-server.js'
 import { QUICK, relayFixture } from './helpers/relay-fixture.js'
 import { count, recordRequests } from './helpers/simulator-venue.js'
-import { waitFor } from './helpers/wait-for.js'
+import { WAIT_MS, waitFor } from './helpers/wait-for.js'
 
 const { redis: server, nextPrefix, simulator, relayOn, direct } = relayFixture('f')
 
 /** Resolves when `condition` (async) holds, checked every 10 ms, within `ms`. */
-async function until(condition: () => Promise<boolean>, what: string, ms = 10_000) {
+async function until(condition: () => Promise<boolean>, what: string, ms = WAIT_MS) {
   const deadline = Date.now() + ms
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)

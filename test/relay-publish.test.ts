@@ -12,7 +12,7 @@ import { PUBLISH } from '../src/relay-publisher/scripts.js'
 import { onCleanup } from './helpers/cleanups.js'
 import { healthOf, relayFixture } from './helpers/relay-fixture.js'
 import { recordRequests } from './helpers/simulator-venue.js'
-import { waitFor } from './helpers/wait-for.js'
+import { WAIT_MS, waitFor } from './helpers/wait-for.js'
 
 const { redis: server, nextPrefix, simulator, relayOn, direct } = relayFixture('p')
 
@@ -31,9 +31,9 @@ async function scriptCalls(admin: Redis): Promise<{ evalsha: number; eval: numbe
   return { evalsha: calls('evalsha'), eval: calls('eval') }
 }
 
-/** The first value of `read` that `done` accepts, read every 5 ms of real time (5 s at most). */
+/** The first value of `read` that `done` accepts, read every 5 ms of real time (WAIT_MS at most). */
 async function until<T>(read: () => Promise<T>, what: string, done: (value: T) => boolean) {
-  const deadline = Date.now() + 5_000
+  const deadline = Date.now() + WAIT_MS
   for (;;) {
     const value = await read()
     if (done(value)) return value

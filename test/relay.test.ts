@@ -24,7 +24,7 @@ import { newestCursor } from './helpers/positions.js'
 import { startRedisServer } from './helpers/redis-server.js'
 import { healthOf, QUICK, relayFixture } from './helpers/relay-fixture.js'
 import { recordRequests } from './helpers/simulator-venue.js'
-import { waitFor } from './helpers/wait-for.js'
+import { WAIT_MS, waitFor } from './helpers/wait-for.js'
 
 const { redis: server, nextPrefix, simulator, relayOn, consumer, direct } = relayFixture('t')
 
@@ -261,7 +261,7 @@ describe('relay: one poller, consumers read from Redis', () => {
     expect(await readers()).toBe(2)
     for (const subscription of subscriptions) subscription.unsubscribe()
     // After the linger, nothing is read and the connection is closed.
-    const deadline = Date.now() + 5_000
+    const deadline = Date.now() + WAIT_MS
     while ((await readers()) > 0) {
       if (Date.now() > deadline)
         throw new Error('timed out waiting for the reader connections to close')
