@@ -29,7 +29,7 @@ import type {
 import { startSimulator } from '../src/simulator/index.js'
 import { mulberry32 } from './helpers/random.js'
 import { TRANSPORT_CODES } from './helpers/simulator-venue.js'
-import { waitFor } from './helpers/wait-for.js'
+import { WAIT_MS, waitFor } from './helpers/wait-for.js'
 
 const SEED = 1
 const HISTORY_TICKS = 8_000
@@ -355,7 +355,7 @@ describe('exactly-once feeds against the faulty simulator', () => {
     await firstValueFrom(
       venue.health.pipe(
         filter((report) => Object.keys(report).every((key) => !key.includes('#'))),
-        timeout(5_000),
+        timeout(WAIT_MS),
       ),
     )
     const keys = [...new Set(reports.flatMap((report) => Object.keys(report)))]

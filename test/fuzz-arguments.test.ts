@@ -48,6 +48,7 @@ import { hasAbortedSignal } from './fuzz/values.js'
 import { watchInputProblems } from './fuzz/watch-oracle.js'
 import { requestProblems, validData } from './fuzz/wire.js'
 import { ok, type RecordingServer, startRecordingServer } from './helpers/recording-server.js'
+import { WAIT_MS } from './helpers/wait-for.js'
 
 const KEY = 'k-fuzzArgs0123456789abcdefghijABCDEFGHIJ'
 const REST_RUNS = 60
@@ -199,11 +200,14 @@ async function watchRun(
   expect(isObservable(stream), 'did not return an Observable').toBe(true)
   await tick()
   expect(requestsUnder(prefix), 'the stream is not cold').toEqual([])
-  const outcome = await firstOutcome(stream as Observable<unknown>, 2_000)
+  const outcome = await firstOutcome(stream as Observable<unknown>, WAIT_MS)
   if (outcome.kind === 'failed' && !(outcome.error instanceof VenueError)) {
     expect.fail(`the stream failed with ${describeError(outcome.error)}`)
   }
-  expect(outcome.kind, 'valid arguments, valid answers, and no value within 2 s').not.toBe('silent')
+  expect(
+    outcome.kind,
+    `valid arguments, valid answers, and no value within ${WAIT_MS} ms`,
+  ).not.toBe('silent')
   const endpoints: RestMethodName[] = [WATCH_ENDPOINT[method], ...(WATCH_ALSO[method] ?? [])]
   for (const request of requestsUnder(prefix)) {
     const problems = endpoints.map((endpoint) => requestProblems(endpoint, request, KEY, prefix))

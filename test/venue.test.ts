@@ -11,7 +11,7 @@ import type { Simulator } from '../src/simulator/index.js'
 import { startSimulator } from '../src/simulator/index.js'
 import { onCleanup, runCleanups } from './helpers/cleanups.js'
 import { startSimulatorVenue } from './helpers/simulator-venue.js'
-import { waitFor } from './helpers/wait-for.js'
+import { WAIT_MS, waitFor } from './helpers/wait-for.js'
 
 const CONNECTIONS = 4
 const CYCLES = 5_000
@@ -103,7 +103,7 @@ function idle(venue: Venue): Promise<unknown> {
   return firstValueFrom(
     venue.health.pipe(
       filter((report) => Object.keys(report).length === 0),
-      timeout({ first: 5_000 }),
+      timeout({ first: WAIT_MS }),
     ),
   )
 }

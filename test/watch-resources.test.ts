@@ -408,7 +408,7 @@ describe('linger and lifecycle', () => {
     await Promise.all(streams.map((s) => s.nth(1)))
     const health = collect(venue.health)
     await venue.close()
-    await Promise.all([...streams, health].map((s) => s.done(1_000)))
+    await Promise.all([...streams, health].map((s) => s.done()))
     for (const s of [...streams, health]) {
       expect(s.completed).toBe(true)
       expect(s.error).toBeUndefined()

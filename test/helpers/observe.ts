@@ -10,12 +10,13 @@ import {
 } from 'rxjs'
 import type { HealthReport, Venue } from '../../src/index.js'
 import { onCleanup } from './cleanups.js'
+import { WAIT_MS } from './wait-for.js'
 
 /** The first value of `source` that passes `predicate`, within `ms`. */
 export function firstMatch<T>(
   source: Observable<T>,
   predicate: (value: T) => boolean,
-  ms = 5_000,
+  ms = WAIT_MS,
 ): Promise<T> {
   return firstValueFrom(source.pipe(filter(predicate), timeout({ first: ms })))
 }
@@ -24,7 +25,7 @@ export function firstMatch<T>(
 export function healthWhere(
   venue: Venue,
   predicate: (report: HealthReport) => boolean,
-  ms = 5_000,
+  ms = WAIT_MS,
 ): Promise<HealthReport> {
   return firstMatch(venue.health, predicate, ms)
 }
@@ -55,7 +56,7 @@ export class Collected<T> {
   }
 
   /** Resolves with the n-th value (1-based) once it has arrived. */
-  async nth(n: number, ms = 5_000): Promise<T> {
+  async nth(n: number, ms = WAIT_MS): Promise<T> {
     await firstValueFrom(
       this.#changed.pipe(
         startWith(undefined),
@@ -68,7 +69,7 @@ export class Collected<T> {
   }
 
   /** Resolves once the source completed (or errored). */
-  async done(ms = 5_000): Promise<void> {
+  async done(ms = WAIT_MS): Promise<void> {
     await firstValueFrom(
       this.#changed.pipe(
         startWith(undefined),
