@@ -818,20 +818,20 @@ describe('paginateCursor: bounded', () => {
   })
 })
 
-describe("paginateCursor: the settle window (order: 'ascending')", () => {
-  /** A venue whose items show at `shownAt[seq]` (default 0), each with a venue time in ms. */
-  function lateVenue(
-    n: number,
-    shownAt: Readonly<Record<number, number>>,
-    timeOfSeq: (seq: number) => number = () => 0,
-  ) {
-    const all = Array.from({ length: n }, (_, i) => ({ seq: i + 1, tag: String(timeOfSeq(i + 1)) }))
-    return (cursor: number | undefined, now: number, pageSize: number): Item[] =>
-      all
-        .filter((i) => (cursor === undefined || i.seq > cursor) && (shownAt[i.seq] ?? 0) <= now)
-        .slice(0, pageSize)
-  }
+/** A venue whose items show at `shownAt[seq]` (default 0), each with a venue time in ms. */
+function lateVenue(
+  n: number,
+  shownAt: Readonly<Record<number, number>>,
+  timeOfSeq: (seq: number) => number = () => 0,
+) {
+  const all = Array.from({ length: n }, (_, i) => ({ seq: i + 1, tag: String(timeOfSeq(i + 1)) }))
+  return (cursor: number | undefined, now: number, pageSize: number): Item[] =>
+    all
+      .filter((i) => (cursor === undefined || i.seq > cursor) && (shownAt[i.seq] ?? 0) <= now)
+      .slice(0, pageSize)
+}
 
+describe("paginateCursor: the settle window (order: 'ascending')", () => {
   it('delivers an item the venue shows after a later one, in its place: 2 shows at 12 ms, after 3', () => {
     const scheduler = testScheduler()
     scheduler.run(({ cold }) => {
@@ -944,18 +944,6 @@ describe("paginateCursor: the settle window (order: 'ascending')", () => {
 })
 
 describe("paginateCursor: on sight, with a watermark (order: 'on-sight', the default)", () => {
-  /** A venue whose items show at `shownAt[seq]` (default 0), with venue times `timeOfSeq`. */
-  function lateVenue(
-    n: number,
-    shownAt: Readonly<Record<number, number>>,
-    timeOfSeq: (seq: number) => number = () => 0,
-  ) {
-    const all = Array.from({ length: n }, (_, i) => ({ seq: i + 1, tag: String(timeOfSeq(i + 1)) }))
-    return (cursor: number | undefined, now: number, pageSize: number): Item[] =>
-      all
-        .filter((i) => (cursor === undefined || i.seq > cursor) && (shownAt[i.seq] ?? 0) <= now)
-        .slice(0, pageSize)
-  }
   type Marked = Item & { readonly late?: true }
   const markLate = (i: Item): Item => ({ ...i, late: true }) as Marked
 
@@ -989,22 +977,6 @@ describe("paginateCursor: on sight, with a watermark (order: 'on-sight', the def
       // least 20 ms after it was delivered: the poll of 30 ms passes 1 and 3 (delivered at
       // 5), and 2 with them (below 3); the next ones read after 3.
       expect(asked.slice(0, 5)).toEqual([undefined, undefined, undefined, 3, 3])
-    })
-  })
-
-  it('without a settle window the same venue loses the late item (the watermark follows each item)', () => {
-    const scheduler = testScheduler()
-    scheduler.run(({ cold }) => {
-      const venue = lateVenue(3, { 2: 12 })
-      const delivered: number[] = []
-      const subscription = paginateCursor(
-        options(scheduler, (cursor) => cold(LATENCY, { p: venue(cursor, scheduler.now(), 10) }), {
-          pageSize: 10,
-        }),
-      ).subscribe((i) => delivered.push(i.seq))
-      scheduler.schedule(() => subscription.unsubscribe(), 100)
-      scheduler.flush()
-      expect(delivered).toEqual([1, 3])
     })
   })
 
