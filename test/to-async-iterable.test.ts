@@ -86,14 +86,20 @@ describe('toAsyncIterable', () => {
   })
 
   it('a slow loop over a fast stream with drop-oldest keeps up and stops cleanly', async () => {
+    let emitted = 0
     const source = interval(1).pipe(
-      map((n) => n),
+      map((n) => {
+        emitted = n + 1
+        return n
+      }),
       take(200),
     )
     const seen: number[] = []
     for await (const n of toAsyncIterable(source, { buffer: 1, overflow: 'drop-oldest' })) {
       seen.push(n)
-      await new Promise((resolve) => setTimeout(resolve, 5))
+      // Slower than the stream whatever the machine's load: on to the next value only once
+      // the stream has emitted two more (or ended).
+      await waitFor(() => emitted >= Math.min(n + 3, 200), 'two more values')
     }
     // Ascending, never repeated, ending with the last value; most were dropped.
     expect(seen.every((n, i) => i === 0 || n > (seen[i - 1] ?? -1))).toBe(true)
