@@ -51,8 +51,8 @@ import { ok, type RecordingServer, startRecordingServer } from './helpers/record
 import { WAIT_MS } from './helpers/wait-for.js'
 
 const KEY = 'k-fuzzArgs0123456789abcdefghijABCDEFGHIJ'
-const REST_RUNS = 60
-const WATCH_RUNS = 25
+const REST_RUNS = 30
+const WATCH_RUNS = 12
 
 let server: RecordingServer
 let venue: Venue
