@@ -17,9 +17,9 @@ import { join } from 'node:path'
 import { printTable, type Summary } from './support/measure.js'
 
 /**
- * The scripts with a target, in the order of docs/performance.md's table (feed-latency.ts, the
- * newest, not in it yet); then freshness.ts, whose figures (staleness against the
- * square-root oracle) have no target yet.
+ * The scripts with a target, in the order of docs/performance.md's table (feed-latency.ts
+ * and long-numbers.ts, the newest, not in it yet); then freshness.ts, whose figures
+ * (staleness against the square-root oracle) have no target yet.
  */
 const SCRIPTS = [
   'depth-poll.ts',
@@ -33,6 +33,7 @@ const SCRIPTS = [
   'relay.ts',
   'relay-memory.ts',
   'feed-latency.ts',
+  'long-numbers.ts',
   'freshness.ts',
 ]
 

@@ -109,7 +109,8 @@ describe('rest.pool and rest.pools keep taking numbers a double holds as written
   })
 })
 
-describe('long number texts in a number field cost linear time', () => {
+// Their cost (linear in the length) is measured in bench/long-numbers.ts, not here.
+describe('long number texts in a number field', () => {
   const zeros = '0'.repeat(60_000)
   it.each([
     ['1.(60,000 zeros)1, refused', `1.${zeros}1`, undefined],
@@ -117,10 +118,7 @@ describe('long number texts in a number field cost linear time', () => {
     ['0.(60,000 zeros)1e60001, which is exactly 1', `0.${zeros}1e60001`, 1],
   ])('pool: taker_fee_rate sent as %s', async (_, raw, value) => {
     serve(detailWith('taker_fee_rate'), raw)
-    const started = performance.now()
     if (value === undefined) await schemaError(venue.rest.pool(1))
     else expect((await venue.rest.pool(1)).taker_fee_rate).toBe(value)
-    // Quadratic work on 60,000 digits takes seconds; linear work, milliseconds.
-    expect(performance.now() - started).toBeLessThan(1_000)
   })
 })
