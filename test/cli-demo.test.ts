@@ -227,16 +227,23 @@ describe.concurrent('venue-rx demo', () => {
     }
   })
 
-  it('--help, a stray argument and an unknown pool', async () => {
+  // One process per test: each has the whole test timeout, however busy the machine.
+  it('--help prints the usage and exits 0', async () => {
     const help = await cliOutcome(startCli(['demo', '--help'], plainEnv()))
     expect(help.code).toBe(0)
     expect(help.out).toMatch(/^Usage: venue-rx demo \[options\]/)
     expect(help.out).toContain('--no-faults')
+  })
+
+  it('a stray argument exits 2 with one line', async () => {
     const stray = await cliOutcome(startCli(['demo', 'now'], plainEnv()))
     expect(stray.code).toBe(2)
     expect(stray.err).toBe(
       'venue-rx: demo takes no argument (got "now"); see `venue-rx demo --help`\n',
     )
+  })
+
+  it('an unknown pool exits 2 naming the pools there are', async () => {
     const pool = await cliOutcome(startCli(['demo', '--pool', '99'], plainEnv()))
     expect(pool.code).toBe(2)
     expect(pool.err).toMatch(/^venue-rx: no pool 99 on the simulator \(its pools: 0, 1, /)
