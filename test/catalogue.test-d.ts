@@ -20,6 +20,7 @@ import type {
   KlinesStreamOptions,
   MyTradesOptions,
   OpenOrderEvent,
+  PoolDetail,
   PoolSummary,
   PublicTradeEvent,
   PublicTradesOptions,
@@ -46,6 +47,7 @@ describe('types read off the catalogue', () => {
       | { readonly kind: 'balances' }
       | { readonly kind: 'open-orders' }
       | { readonly kind: 'pools' }
+      | { readonly kind: 'pool'; readonly poolId: number }
       | { readonly kind: 'tokens' }
       | { readonly kind: 'system-info' }
       | { readonly kind: 'account' }
@@ -60,6 +62,7 @@ describe('types read off the catalogue', () => {
       | 'balances'
       | 'open-orders'
       | 'pools'
+      | 'pool'
       | 'tokens'
       | 'system-info'
       | 'account'
@@ -85,6 +88,7 @@ describe('types read off the catalogue', () => {
       watchBalances: (options?: BalancesOptions) => Observable<BalancesUpdate>
       watchOpenOrders: () => Observable<OpenOrderEvent>
       watchPools: () => Observable<PoolSummary[]>
+      watchPool: (idOrSymbol: number | string) => Observable<PoolDetail>
       watchTokens: () => Observable<Token[]>
       watchSystemInfo: () => Observable<SystemInfo>
       watchAccount: () => Observable<AccountInfo>

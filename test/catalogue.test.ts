@@ -54,6 +54,7 @@ describe('the catalogue is the list of streams', () => {
       'watchBalances',
       'watchOpenOrders',
       'watchPools',
+      'watchPool',
       'watchTokens',
       'watchSystemInfo',
       'watchAccount',
@@ -139,6 +140,7 @@ describe('relay stream names come from the catalogue', () => {
     balances: { kind: 'balances' },
     'open-orders': { kind: 'open-orders' },
     pools: { kind: 'pools' },
+    'pool:1': { kind: 'pool', poolId: 1 },
     tokens: { kind: 'tokens' },
     'system-info': { kind: 'system-info' },
     account: { kind: 'account' },
@@ -175,12 +177,15 @@ describe('relay stream names come from the catalogue', () => {
     'klines:1:7m',
     'klines:1:5m:',
     'pools:1',
+    'pool',
+    'pool:x',
+    'pool:1:',
     'orders',
   ])('%s is no name: the error lists every name, as before', (name) => {
     expect(() => parseRelayStream(name)).toThrow(
       `relay: unknown stream "${name}" (streams: depth:POOL, trades:POOL, ` +
         'klines:POOL:INTERVAL with INTERVAL one of 1m 5m 15m 30m 1h 4h 1d 1w 1M, ' +
-        'my-trades, transfers, fills, balances, open-orders, pools, tokens, system-info, account)',
+        'my-trades, transfers, fills, balances, open-orders, pools, pool:POOL, tokens, system-info, account)',
     )
   })
 })

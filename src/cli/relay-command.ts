@@ -24,6 +24,10 @@ Streams (--streams, comma-separated):
   trades:POOL            public trades of pool POOL
   klines:POOL:INTERVAL   candles, INTERVAL one of ${KLINE_INTERVALS.join(' ')}
   pools                  the pools
+  pool:POOL              the detail of pool POOL
+  tokens                 the tokens
+  system-info            the venue's system info
+  account                the account's info             needs VENUE_API_KEY
   my-trades              the account's trades           needs VENUE_API_KEY
   transfers              its deposits and withdrawals   needs VENUE_API_KEY
   fills                  its fills                      needs VENUE_API_KEY

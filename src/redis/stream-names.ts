@@ -4,8 +4,9 @@ import { RELAY_PARAMS } from '../streams/catalogue-entry.js'
 
 /**
  * A stream a relay publishes, by what it carries: `{ kind: 'depth', poolId }`,
- * `{ kind: 'trades', poolId }`, `{ kind: 'klines', poolId, interval }`, or the kind alone
- * for `my-trades`, `transfers`, `fills`, `balances`, `open-orders` and `pools` (one per
+ * `{ kind: 'trades', poolId }`, `{ kind: 'klines', poolId, interval }`,
+ * `{ kind: 'pool', poolId }`, or the kind alone for `my-trades`, `transfers`, `fills`,
+ * `balances`, `open-orders`, `pools`, `tokens`, `system-info` and `account` (one per
  * relayed stream of the catalogue, streams/catalogue.ts). Its name (`depth:1`,
  * `klines:1:5m`, `my-trades`, ...) is what `venue-rx relay --streams` and
  * `startRelay({ streams })` take.
@@ -50,7 +51,7 @@ const FORMS = RELAYED.map(({ relay: { kind, params } }) =>
 /**
  * Reads a stream name. Throws `VenueInputError` for a name that is not one of `depth:POOL`,
  * `trades:POOL`, `klines:POOL:INTERVAL`, `my-trades`, `transfers`, `fills`, `balances`,
- * `open-orders`, `pools`.
+ * `open-orders`, `pools`, `pool:POOL`, `tokens`, `system-info`, `account`.
  *
  * @example
  * ```ts

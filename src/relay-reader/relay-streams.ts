@@ -1,15 +1,17 @@
-import { concatMap, defer, from, type Observable } from 'rxjs'
+import { concatMap, defer, from, map, type Observable, switchMap, take } from 'rxjs'
 import { isCursorPosition } from '../core/cursor-position.js'
 import type { CursorProgress } from '../core/paginate-cursor.js'
+import { VenueNotFoundError } from '../errors/venue-not-found-error.js'
 import { type RelayScope, relayKeys } from '../redis/redis.js'
 import { type RelayStream, relayStreamName } from '../redis/stream-names.js'
-import { checkPoolId } from '../rest/index.js'
+import { checkPoolId, poolSegment } from '../rest/index.js'
 import { RELAYED, relayedEntry, type StreamSet } from '../streams/catalogue.js'
 import {
   type EventsRelay,
   type FeedRelay,
   RELAY_PARAMS,
   type RelayStyle,
+  type SymbolLookup,
 } from '../streams/catalogue-entry.js'
 import type { Checkpoint } from '../streams/checkpoint.js'
 import { feedOptions } from '../streams/cursor-feed.js'
@@ -114,23 +116,83 @@ function relayedEvents(
   const { params, honours } = relay
   return (...args) => {
     const method = (args[params.length + 1] as string | undefined) ?? name
-    const stream = Object.fromEntries([
-      ['kind', relay.kind],
-      ...params.map((param, at) => [param, RELAY_PARAMS[param].check(method, args[at])]),
-    ]) as RelayStream
+    // A stream taking a pool's id or symbol: the id (a number), or the symbol to look up.
+    const pool = relay.bySymbol === undefined ? undefined : poolOrSymbol(method, args[0])
+    const named = (values: readonly unknown[]) =>
+      Object.fromEntries([
+        ['kind', relay.kind],
+        ...params.map((param, at) => [param, RELAY_PARAMS[param].check(method, values[at])]),
+      ]) as RelayStream
     if (honours !== undefined)
       relayedOptions(method, args[params.length], honours, scope.marketData)
-    const follow = (decode: (entry: RelayEntry) => readonly unknown[]) =>
-      followRelay(reader, {
-        key: relayHealthKey(stream),
-        keys: relayKeys(scope, stream),
-        start,
-        decode,
-        method,
-        onTrimmed,
-      })
-    return decoder === undefined ? follow(one) : defer(() => follow(decoder()))
+    const open = (stream: RelayStream) => {
+      const follow = (decode: (entry: RelayEntry) => readonly unknown[]) =>
+        followRelay(reader, {
+          key: relayHealthKey(stream),
+          keys: relayKeys(scope, stream),
+          start,
+          decode,
+          method,
+          onTrimmed,
+        })
+      return decoder === undefined ? follow(one) : defer(() => follow(decoder()))
+    }
+    if (typeof pool !== 'string') {
+      return open(named(pool === undefined ? args : [pool, ...args.slice(1)]))
+    }
+    // A symbol: its id from the relayed pool list as it stands, then that pool's stream.
+    const lookup = relay.bySymbol as SymbolLookup
+    return latestOf(reader, scope, lookup.kind, method).pipe(
+      take(1),
+      map((list) => {
+        const poolId = lookup.idOf(list as never, pool)
+        if (poolId === undefined) throw noPoolOf(pool)
+        return poolId
+      }),
+      switchMap((poolId) => open(named([poolId, ...args.slice(1)]))),
+    )
   }
+}
+
+/**
+ * The pool `value` names, for a stream taking a pool's id or symbol: its id (a number, or
+ * a string of digits, as the venue reads one), else its symbol. Checked as the polled
+ * stream checks it (`VenueInputError`).
+ */
+function poolOrSymbol(method: string, value: unknown): number | string {
+  poolSegment(value, method)
+  if (typeof value === 'number') return value
+  const text = value as string
+  return /^\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : text
+}
+
+/** Each value of the relayed stream of `kind` (style `latest`, no params), from its last one. */
+function latestOf(
+  reader: RelayReader,
+  scope: RelayScope,
+  kind: string,
+  method: string,
+): Observable<unknown> {
+  const stream = { kind } as RelayStream
+  return followRelay(reader, {
+    key: relayHealthKey(stream),
+    keys: relayKeys(scope, stream),
+    start: READS.latest.start,
+    decode: one,
+    method,
+    onTrimmed: READS.latest.onTrimmed,
+  })
+}
+
+/**
+ * What the polled stream gives for a pool the venue does not know (the venue answers an
+ * all-zero record with status 200): here, a symbol the relayed pool list does not hold.
+ */
+function noPoolOf(symbol: string): VenueNotFoundError {
+  return new VenueNotFoundError(
+    `pool: no pool ${JSON.stringify(symbol)} (the relayed pool list has no pool of that symbol)`,
+    { status: 200, endpoint: 'pool' },
+  )
 }
 
 /**

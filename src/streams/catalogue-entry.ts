@@ -90,6 +90,22 @@ export interface EventsRelay extends RelayName {
    * relay); any other given is refused. Absent: the method takes no options.
    */
   readonly honours?: readonly ('source' | 'priority')[]
+  /**
+   * For a stream whose first argument, the `poolId` of its name, may be a pool's symbol
+   * instead (`watchPool(idOrSymbol)`): where a relayed venue finds the symbol's id.
+   */
+  readonly bySymbol?: SymbolLookup
+}
+
+/**
+ * How a relayed venue finds the id of a pool named by its symbol without asking the venue:
+ * in the last value of another relayed stream, which lists the pools.
+ */
+export interface SymbolLookup {
+  /** The relayed stream listing the pools (`pools`); a stream of style `latest`. */
+  readonly kind: string
+  /** The id of the pool of `symbol` in that stream's value; undefined: it lists none. */
+  readonly idOf: (list: never, symbol: string) => number | undefined
 }
 
 /** A relayed cursor feed. */

@@ -12,6 +12,7 @@
  */
 import type { Observable } from 'rxjs'
 import type { KlineInterval } from '../schemas/kline.js'
+import type { PoolSummary } from '../schemas/pool-summary.js'
 import type { TradeDetail } from '../schemas/trade-detail.js'
 import {
   type ArgsOf,
@@ -131,6 +132,22 @@ const POLLED = {
     poll: ({ context }: PollOn) => watchPools(context),
     relay: { kind: 'pools', params: [], account: false, style: 'latest' },
   },
+  watchPool: {
+    poll: ({ context }: PollOn, idOrSymbol: number | string) => watchPool(context, idOrSymbol),
+    relay: {
+      kind: 'pool',
+      params: ['poolId'],
+      account: false,
+      style: 'latest',
+      // A symbol's id is read off the relayed pool list: its summaries hold each pool's
+      // symbol and id, so a relayed venue asks the venue nothing.
+      bySymbol: {
+        kind: 'pools',
+        idOf: (pools: readonly PoolSummary[], symbol: string) =>
+          pools.find((pool) => pool.symbol === symbol)?.pool_id,
+      },
+    },
+  },
   watchTokens: {
     poll: ({ context }: PollOn) => watchTokens(context),
     relay: { kind: 'tokens', params: [], account: false, style: 'latest' },
@@ -142,11 +159,6 @@ const POLLED = {
   watchAccount: {
     poll: ({ context }: PollOn) => watchAccount(context),
     relay: { kind: 'account', params: [], account: true, style: 'latest' },
-  },
-  // Polled even by a venue that follows a relay: a pool named by id or by symbol is one
-  // pool, which a relay stream's name (by id) cannot say of a symbol before it is asked.
-  watchPool: {
-    poll: ({ context }: PollOn, idOrSymbol: number | string) => watchPool(context, idOrSymbol),
   },
   watchOrder: {
     poll: ({ context, orderFeeds }: PollOn, ref: WatchOrderRef, options?: WatchOrderOptions) =>
