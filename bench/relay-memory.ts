@@ -67,7 +67,7 @@ async function keysOf(prefix: string): Promise<Map<string, { stream: string; sta
   const keys = await admin.keys(`${prefix}:*:stream`)
   return new Map(
     keys.map((stream) => {
-      const name = /:([^:{}]+(?::[^{}]+)?)\}:stream$/.exec(stream)?.[1] ?? stream
+      const name = /\}:(.+):stream$/.exec(stream)?.[1] ?? stream
       return [name, { stream, state: stream.replace(/:stream$/, ':state') }]
     }),
   )

@@ -108,7 +108,7 @@ describe('relay faults', () => {
     await runUntil(() => books.values.length > 0, 'the book through the relay')
     let tradeStream: string | undefined
     await until(async () => {
-      ;[tradeStream] = await redis.keys(`${prefix}:*my-trades}:stream`)
+      ;[tradeStream] = await redis.keys(`${prefix}:*}:my-trades:stream`)
       return tradeStream !== undefined
     }, 'the relay to publish the account trades')
     await run(500)
@@ -132,7 +132,7 @@ describe('relay faults', () => {
         BigInt(floor.split('-')[0] ?? 0) > cursor
       )
     }, 'the relay to publish and trim the trades past the paused reader')
-    const [depthStream] = await redis.keys(`${prefix}:*depth:0}:stream`)
+    const [depthStream] = await redis.keys(`${prefix}:*}:depth:0:stream`)
     for (let tick = 0; tick < 400 && (await floorOf(depthStream)) === null; tick += 1) {
       const polled = count(hits, '/api/v1/depth/v2')
       sim.advance(1)

@@ -57,7 +57,7 @@ async function admin(url: string): Promise<Redis> {
 async function keyOf(redis: Redis, prefix: string, stream: string, kind: string) {
   let key: string | undefined
   await waitForAsync(async () => {
-    ;[key] = await redis.keys(`${prefix}:*${stream}}:${kind}`)
+    ;[key] = await redis.keys(`${prefix}:*}:${stream}:${kind}`)
     return key !== undefined
   }, `the ${kind} key of ${stream}`)
   return key as string

@@ -56,7 +56,7 @@ describe('relay: one round trip per poll', () => {
     // A long lease: no renewal during the test, only the one EVAL that takes it.
     await relayOn(sim, prefix, ['my-trades'], { leaseMs: 120_000 })
     const [stream] = await until(
-      async () => (await admin.keys(`${prefix}:*my-trades}:stream`)) as [string],
+      async () => (await admin.keys(`${prefix}:*}:my-trades:stream`)) as [string],
       'the stream',
       (keys) => keys.length === 1,
     )
@@ -103,8 +103,8 @@ describe('relay: one poll of the account trades for my-trades and fills', () => 
     expect(own.length).toBeGreaterThan(20)
     const lengths = async () => {
       const keys = await admin.keys(`${prefix}:*:stream`)
-      const mine = keys.find((key) => key.includes('my-trades}'))
-      const fills = keys.find((key) => key.includes('fills}'))
+      const mine = keys.find((key) => key.endsWith('}:my-trades:stream'))
+      const fills = keys.find((key) => key.endsWith('}:fills:stream'))
       if (mine === undefined || fills === undefined) return [0, 0]
       return [await admin.xlen(mine), await admin.xlen(fills)]
     }

@@ -151,7 +151,7 @@ describe('relay: one poller, consumers read from Redis', () => {
     const { Redis } = await import('ioredis')
     const admin = new Redis(server().url)
     onCleanup(() => admin.disconnect())
-    const [stream] = await admin.keys(`${prefix}:*my-trades}:stream`)
+    const [stream] = await admin.keys(`${prefix}:*}:my-trades:stream`)
     expect(await admin.xlen(stream as string)).toBeLessThanOrEqual(110)
     // From the start: the first items are gone from Redis, and the feed says so.
     const error = await firstValueFrom(venue.watchMyTrades({ cursor: '0' })).catch(
@@ -191,7 +191,7 @@ describe('relay: one poller, consumers read from Redis', () => {
     const { Redis } = await import('ioredis')
     const admin = new Redis(server().url)
     onCleanup(() => admin.disconnect())
-    const [stream] = await admin.keys(`${prefix}:*my-trades}:stream`)
+    const [stream] = await admin.keys(`${prefix}:*}:my-trades:stream`)
     const trades = sim.market.account(sim.apiKey)?.trades() ?? []
     await admin.xadd(
       stream as string,

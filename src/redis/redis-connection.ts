@@ -1,7 +1,13 @@
-import type { Redis } from 'ioredis'
 import { Secrets } from '../errors/secrets.js'
 import type { VenueRelayError } from '../errors/venue-relay-error.js'
-import { connectRedis, describeRedis, type RelayRedis, redisSecrets, relayError } from './redis.js'
+import {
+  connectRedis,
+  describeRedis,
+  type RedisClient,
+  type RelayRedis,
+  redisSecrets,
+  relayError,
+} from './redis.js'
 
 /**
  * One Redis connection shared by everything that talks to Redis for one purpose: the
@@ -23,7 +29,7 @@ import { connectRedis, describeRedis, type RelayRedis, redisSecrets, relayError 
 export class RedisConnection {
   readonly #redis: RelayRedis
   readonly #name: string
-  #client: Promise<Redis> | undefined
+  #client: Promise<RedisClient> | undefined
   #holders = 0
   /** The latest error the connection reported (why it is down, when it is). */
   #reason: unknown
@@ -54,7 +60,7 @@ export class RedisConnection {
    * The connected client (connecting on first use). A failed connect is not kept: the next
    * call tries again.
    */
-  client(): Promise<Redis> {
+  client(): Promise<RedisClient> {
     if (this.#client === undefined) {
       const connecting = connectRedis(this.#redis, this.#name, (error) => {
         this.#reason = error
@@ -81,7 +87,7 @@ export class RedisConnection {
    * const state = await connection.run((redis) => redis.get(keys.state))
    * ```
    */
-  async run<R>(command: (redis: Redis) => Promise<R>): Promise<R> {
+  async run<R>(command: (redis: RedisClient) => Promise<R>): Promise<R> {
     const redis = await this.client()
     try {
       return await command(redis)
@@ -90,7 +96,7 @@ export class RedisConnection {
     }
   }
 
-  #failure(redis: Redis, error: unknown): VenueRelayError {
+  #failure(redis: RedisClient, error: unknown): VenueRelayError {
     const where = `Redis at ${describeRedis(this.#redis)}`
     const reason = this.#reason
     const secrets = new Secrets(redisSecrets(this.#redis))

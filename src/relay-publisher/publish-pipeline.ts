@@ -1,5 +1,4 @@
-import type { Redis } from 'ioredis'
-import type { RelayKeys } from '../redis/redis.js'
+import type { RedisClient as Redis, RelayKeys } from '../redis/redis.js'
 import { isNoScript, runPublish, sendPublish } from './scripts.js'
 import type { Outgoing } from './stream-sources.js'
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { Redis } from 'ioredis'
+import type { RedisClient as Redis } from '../redis/redis.js'
 
 /**
  * The Lua scripts a relay runs in Redis. Each is one atomic step, so that two relays (or a

@@ -3,12 +3,12 @@
  * a late reader replays, and how a relay that takes a stream over goes on from what the
  * last one published (read by {@link takeoverOf}).
  */
-import type { Redis } from 'ioredis'
+
 import { filter, type Observable, tap } from 'rxjs'
 import { applyBookEvent } from '../book/apply-book-event.js'
 import type { BookEvent } from '../book/book-event.js'
 import type { OrderBook } from '../book/order-book.js'
-import type { RelayKeys } from '../redis/redis.js'
+import type { RedisClient as Redis, RelayKeys } from '../redis/redis.js'
 import type { RelayStream } from '../redis/stream-names.js'
 import {
   type BalancesEntry,

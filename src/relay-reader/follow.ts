@@ -1,15 +1,14 @@
-import type { Redis } from 'ioredis'
 import { defer, NEVER, Observable, of, retry, type Subscription, throwError } from 'rxjs'
 import { backfillThenJoin } from '../core/backfill-then-join.js'
 import { retryBackoff } from '../core/retry-backoff.js'
 import { VenueRelayError } from '../errors/venue-relay-error.js'
-import type { RelayKeys } from '../redis/redis.js'
+import type { RedisClient as Redis, RelayKeys } from '../redis/redis.js'
 import type { RedisConnection } from '../redis/redis-connection.js'
 import { MAX_QUEUED } from '../streams/cursor-feed.js'
 import type { StreamContext } from '../streams/stream-context.js'
 import { type StreamLane, streamPipeline } from '../streams/stream-pipeline.js'
 import { compareEntryIds } from './entry-ids.js'
-import type { EntryWaker } from './entry-waker.js'
+import { type EntryWaker, type WakeReport, wakeHealth } from './entry-waker.js'
 
 /** One entry of a relayed stream: its id and its event, parsed. */
 export interface RelayEntry {
@@ -213,7 +212,11 @@ function trimmed(spec: FollowSpec<unknown>, after: string, floor: string): Error
  */
 function readTail(reader: RelayReader, keys: RelayKeys, lane: StreamLane): Observable<TailValue> {
   let last: string | undefined
-  const wakeOn = { stream: keys.stream, after: () => last }
+  const wakeOn = {
+    stream: keys.stream,
+    after: () => last,
+    onFailure: wakeHealth(reader.context.health, lane.key),
+  }
   return defer(() =>
     readLoop<TailValue>(reader, wakeOn, async (emit) => {
       if (last === undefined) {
@@ -306,13 +309,22 @@ function catchUp<T>(
  */
 function readLoop<V>(
   reader: RelayReader,
-  wakeOn: { readonly stream: string; readonly after: () => string | undefined } | undefined,
+  wakeOn:
+    | {
+        readonly stream: string
+        readonly after: () => string | undefined
+        readonly onFailure?: WakeReport
+      }
+    | undefined,
   step: (emit: (value: V) => void, stopped: () => boolean) => Promise<boolean | 'done'>,
 ): Observable<V> {
   return new Observable<V>((subscriber) => {
     const release = reader.connection.hold()
     const { scheduler } = reader.context
-    const watch = wakeOn === undefined ? undefined : reader.waker?.watch(wakeOn.stream, scheduler)
+    const watch =
+      wakeOn === undefined
+        ? undefined
+        : reader.waker?.watch(wakeOn.stream, scheduler, wakeOn.onFailure)
     let stopped = false
     const isStopped = () => stopped || subscriber.closed
     const emit = (value: V) => subscriber.next(value)

@@ -1,6 +1,5 @@
-import type { Redis } from 'ioredis'
 import { VenueAbortError } from '../errors/venue-abort-error.js'
-import { connectRedis, type RelayRedis, relayError } from '../redis/redis.js'
+import { connectRedis, type RedisClient, type RelayRedis, relayError } from '../redis/redis.js'
 import { clampDelay, realTimers, type TimerProvider } from '../timers.js'
 import { LaneQueue } from '../transport/lane-queue.js'
 import type { AbortSignalLike } from '../transport/transport.js'
@@ -40,7 +39,7 @@ export class SharedBudget {
   #serving = false
   /** Ends the current wait for Redis's next token early. */
   #wake: (() => void) | undefined
-  #client: Promise<Redis> | undefined
+  #client: Promise<RedisClient> | undefined
   #closed: { readonly reason: unknown } | undefined
 
   constructor(
@@ -139,7 +138,7 @@ export class SharedBudget {
     })
   }
 
-  #connection(): Promise<Redis> {
+  #connection(): Promise<RedisClient> {
     this.#client ??= connectRedis(this.#where, 'venue-rx-budget').catch((error: unknown) => {
       this.#client = undefined
       throw error
