@@ -1,4 +1,4 @@
-import { checkRedis, describeRedis } from '../redis/redis.js'
+import { describeRedis, type RelayRedis, redisFromText } from '../redis/redis.js'
 import { isAccountStream, parseRelayStream, relayStreamName } from '../redis/stream-names.js'
 import { type IntegerLimits, RELAY_LIMITS } from '../relay-publisher/relay-limits.js'
 import type { Relay } from '../relay-publisher/start-relay.js'
@@ -36,7 +36,8 @@ Streams (--streams, comma-separated):
 
 Options:
   --redis URL       Redis: redis://[user:password@]HOST:PORT[/DB], rediss:// for TLS;
-                    only HOST:PORT is ever printed. Required unless ${REDIS_ENV} is
+                    a cluster: two or more node URLs separated by commas (no /DB).
+                    Only HOST:PORT is ever printed. Required unless ${REDIS_ENV} is
                     set; given both, --redis wins
   --streams LIST    the streams to publish (required)
   --base-url URL    the venue (default $VENUE_URL or http://127.0.0.1:8787)
@@ -58,8 +59,9 @@ Options:
   -h, --help        this help
 
 Environment:
-  ${REDIS_ENV}    the Redis URL, as --redis takes it: a password in it stays out
-                    of the process list (ps), where a --redis argument shows
+  ${REDIS_ENV}    the Redis URL (a cluster's URLs, separated by commas), as --redis
+                    takes it: a password in it stays out of the process list (ps),
+                    where a --redis argument shows
   VENUE_API_KEY     the API key, for the account streams
   VENUE_URL         the venue, when --base-url is not given
 
@@ -82,7 +84,7 @@ const WAITING_AFTER_MS = 2_000
 const KEY_PART = /^[\w.-]{1,64}$/
 
 interface RelayArgs {
-  readonly redis: string
+  readonly redis: RelayRedis
   /** `host:port` of Redis, never its credentials. */
   readonly where: string
   readonly streams: readonly string[]
@@ -210,22 +212,23 @@ function metricsArguments(
 
 /**
  * `--redis`, or else `VENUE_RX_REDIS` (blank counts as unset): a redis:// or rediss://
- * URL with a host. The value is never repeated in a message (it may hold a password);
- * `where` is its `host:port` alone.
+ * URL with a host, or a cluster's node URLs separated by commas. The value is never
+ * repeated in a message (it may hold a password); `where` is its `host:port` (each
+ * node's) alone.
  */
-function redisArgument(raw: string | boolean | undefined): { redis: string; where: string } {
+function redisArgument(raw: string | boolean | undefined): { redis: RelayRedis; where: string } {
   const fromEnv = process.env[REDIS_ENV]
   const given = raw ?? (fromEnv?.trim() === '' ? undefined : fromEnv?.trim())
   if (given === undefined) {
     throw new UsageError(`relay: --redis is required (redis://HOST:PORT), or set ${REDIS_ENV}`)
   }
   const source = raw === undefined ? REDIS_ENV : '--redis'
-  const redis = String(given)
+  let redis: RelayRedis
   try {
-    checkRedis(source, redis)
+    redis = redisFromText(source, String(given))
   } catch {
     throw new UsageError(
-      `${source} must be a URL redis://[user:password@]HOST:PORT[/DB] (rediss:// for TLS)`,
+      `${source} must be a URL redis://[user:password@]HOST:PORT[/DB] (rediss:// for TLS), or a cluster's node URLs redis://[user:password@]HOST:PORT separated by commas (one scheme, user and password)`,
     )
   }
   return { redis, where: describeRedis(redis) }
