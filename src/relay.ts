@@ -13,4 +13,8 @@ export {
   type RelayStreamKind,
   relayStreamName,
 } from './redis/stream-names.js'
+export type {
+  RelayStreamState,
+  RelayStreamStatus,
+} from './relay-publisher/session-publisher.js'
 export { type Relay, type RelayOptions, startRelay } from './relay-publisher/start-relay.js'

@@ -126,12 +126,26 @@ describe.concurrent('venue-rx relay', () => {
         .concat(QUICK),
     )
     await waitForCli(run, () => run.err().includes('waiting for Redis'), 'the waiting line')
-    expect(run.out()).toBe('')
+    // Each stream's line says it is retrying, and why (host:port, never the password).
+    await waitForCli(run, () => run.lines().length >= 2, 'two retrying lines')
+    const retrying = run.lines().map((line) => JSON.parse(line))
+    expect(retrying.map(({ stream, state }) => ({ stream, state })).sort(byStream)).toEqual([
+      { stream: 'depth:0', state: 'retrying' },
+      { stream: 'pools', state: 'retrying' },
+    ])
+    for (const event of retrying) {
+      expect(Object.keys(event)).toEqual(['stream', 'state', 'reason', 'at'])
+      expect(event.reason).toContain(`cannot reach Redis at 127.0.0.1:${late.port}`)
+    }
+    expect(run.out()).not.toContain('s3cret-pw')
     const before = Date.now()
     await late.start()
-    await waitForCli(run, () => run.lines().length >= 2, 'two state lines')
+    await waitForCli(run, () => run.lines().length >= 4, 'two active lines')
     const after = Date.now()
-    const events = run.lines().map((line) => JSON.parse(line))
+    const events = run
+      .lines()
+      .slice(2)
+      .map((line) => JSON.parse(line))
     expect(events.map(({ stream, state }) => ({ stream, state })).sort(byStream)).toEqual([
       { stream: 'depth:0', state: 'active' },
       { stream: 'pools', state: 'active' },

@@ -265,7 +265,7 @@ describe('relay faults: Redis', () => {
     const streams = ['depth:0', 'trades:0']
     const first = await relayOn(sim, prefix, streams, { relayId: 'same' })
     await waitFor(
-      () => Object.values(first.status()).every((s) => s === 'active'),
+      () => Object.values(first.status()).every((s) => s.state === 'active'),
       'the first relay active',
     )
     const second = await relayOn(sim, prefix, streams, { relayId: 'same' })
@@ -276,16 +276,19 @@ describe('relay faults: Redis', () => {
     )
     sim.advance(10)
     await waitFor(
-      () => Object.values(first.status()).every((s) => s === 'active'),
+      () => Object.values(first.status()).every((s) => s.state === 'active'),
       'the first still active',
     )
-    expect(second.status()).toEqual({ 'depth:0': 'standby', 'trades:0': 'standby' })
+    expect(second.status()).toEqual({
+      'depth:0': { state: 'standby' },
+      'trades:0': { state: 'standby' },
+    })
     const leases = await admin().keys(`${prefix}:*:lease`)
     for (const lease of leases) expect(await admin().get(lease)).toMatch(/^same\/[0-9a-f]{12}$/)
     // The second takes over once the first is gone.
     await first.close()
     await waitFor(
-      () => Object.values(second.status()).every((s) => s === 'active'),
+      () => Object.values(second.status()).every((s) => s.state === 'active'),
       'the second active',
     )
   })
@@ -317,15 +320,28 @@ describe('relay faults: Redis', () => {
       'the relay to report retrying',
       10_000,
     )
+    // A subscription started meanwhile catches up on its own: its run shows under a key of
+    // its own while it works, retrying now.
+    const ownRuns = () => Object.keys(now(venue.health)).filter((key) => key.includes('#'))
+    const later = watch(venue.watchMyTrades({ cursor: '0' }))
+    await waitFor(
+      () => ownRuns().some((key) => now(venue.health)[key]?.state === 'retrying'),
+      'the new subscription to report its catch-up retrying',
+      10_000,
+    )
     server.signal('SIGCONT')
     sim.advance(50)
     await waitFor(
-      () => trades.values.length >= truth(sim).length,
+      () => trades.values.length >= truth(sim).length && later.values.length >= truth(sim).length,
       'the trades after the wake',
       15_000,
     )
     expect(trades.values.map((trade) => trade.global_seq)).toEqual(truth(sim))
+    expect(later.values.map((trade) => trade.global_seq)).toEqual(truth(sim))
     await waitFor(() => now(venue.health)['relay my-trades']?.state === 'ok', 'the reader ok again')
+    // Health holds running work only: the catch-up's key left once it joined the tail.
+    await waitFor(() => ownRuns().length === 0, 'the catch-up key to leave once joined')
+    expect(Object.keys(now(venue.health))).toEqual(['relay my-trades'])
   })
 
   it('Redis full (maxmemory, noeviction): the relay reports the refused write and goes on when there is room; the reader misses nothing', {
@@ -354,6 +370,30 @@ describe('relay faults: Redis', () => {
       'the relay to report the refused write',
       10_000,
     )
+    // status() says why too, credentials-free.
+    await waitFor(
+      () => relay.status()['my-trades']?.state === 'retrying',
+      'the stream to be retrying in status()',
+    )
+    expect(relay.status()['my-trades']?.reason).toMatch(/OOM command not allowed/)
+    // Reads need no memory: a reader started now reads what Redis holds, and its health
+    // shows nothing failing (a transaction would be refused while Redis is full).
+    const late = readerOf(sim, server.url, prefix)
+    const kept = watch(late.watchMyTrades({ cursor: '0' }))
+    await waitFor(
+      () => kept.values.length === trades.values.length,
+      'a reader started while Redis is full to read what it holds',
+    )
+    expect(kept.values.map((trade) => trade.global_seq)).toEqual(
+      trades.values.map((trade) => trade.global_seq),
+    )
+    await waitFor(
+      () => Object.keys(now(late.health)).length === 1,
+      'the late reader to hold only its joined stream',
+    )
+    expect(now(late.health)).toEqual({
+      'relay my-trades': expect.objectContaining({ state: 'ok' }),
+    })
     await client.config('SET', 'maxmemory', '0')
     await waitFor(
       () => trades.values.length >= truth(sim).length,
@@ -361,6 +401,11 @@ describe('relay faults: Redis', () => {
       15_000,
     )
     expect(trades.values.map((trade) => trade.global_seq)).toEqual(truth(sim))
+    await waitFor(
+      () => relay.status()['my-trades']?.state === 'active',
+      'the stream active again, its reason gone',
+    )
+    expect(relay.status()['my-trades']).toEqual({ state: 'active' })
   })
 
   it('a wrong password: the relay and the reader report WRONGPASS in health, never the password', {
@@ -387,6 +432,8 @@ describe('relay faults: Redis', () => {
     }
     expect(pools.values).toEqual([])
     expect(pools.error).toBeUndefined()
-    expect(relay.status()).toEqual({ pools: 'standby' })
+    await waitFor(() => relay.status()['pools']?.state === 'retrying', 'status() to say retrying')
+    expect(relay.status()['pools']?.reason).toMatch(/WRONGPASS/)
+    expect(JSON.stringify(relay.status())).not.toContain('pw-wrong-1')
   })
 })

@@ -99,7 +99,10 @@ describe('relay metrics', () => {
     })
     expect(relay.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/)
     const url = relay.metricsUrl as string
-    await waitFor(() => streams.every((s) => relay.status()[s] === 'active'), 'every stream active')
+    await waitFor(
+      () => streams.every((s) => relay.status()[s]?.state === 'active'),
+      'every stream active',
+    )
     const redis = await admin(server().url)
     const keys = await Promise.all(streams.map((s) => keyOf(redis, prefix, s, 'stream')))
     const lengths = () => Promise.all(keys.map((key) => redis.xlen(key)))
@@ -169,7 +172,7 @@ describe('relay metrics', () => {
       relayId: 'first',
       leaseMs,
     })
-    await waitFor(() => first.status()['pools'] === 'active', 'the first relay active')
+    await waitFor(() => first.status()['pools']?.state === 'active', 'the first relay active')
     const second = await relayOn(sim, prefix, ['pools'], { relayId: 'second', leaseMs })
     expect(second.metricsUrl).toBeUndefined()
     const redis = await admin(server().url)
@@ -185,7 +188,8 @@ describe('relay metrics', () => {
     await redis.del(lease)
     // Free again: one of the two relays takes it.
     await waitFor(
-      () => first.status()['pools'] === 'active' || second.status()['pools'] === 'active',
+      () =>
+        first.status()['pools']?.state === 'active' || second.status()['pools']?.state === 'active',
       'a relay active again',
     )
     const samples = await scrape(first)
@@ -193,8 +197,8 @@ describe('relay metrics', () => {
     const acquired = (s: Samples) => value(s, 'lease_changes_total', 'pools', ',change="acquired"')
     // The first took it once before, and one of them once more now.
     expect((acquired(samples) ?? 0) + (acquired(own) ?? 0)).toBeGreaterThanOrEqual(2)
-    expect(acquired(samples)).toBe(first.status()['pools'] === 'active' ? 2 : 1)
-    expect(acquired(own)).toBe(second.status()['pools'] === 'active' ? 1 : 0)
+    expect(acquired(samples)).toBe(first.status()['pools']?.state === 'active' ? 2 : 1)
+    expect(acquired(own)).toBe(second.status()['pools']?.state === 'active' ? 1 : 0)
     expect(value(own, 'lease_changes_total', 'pools', ',change="lost"')).toBe(0)
     expect(value(samples, 'redis_errors_total', 'pools')).toBe(0)
   })
@@ -213,15 +217,18 @@ describe('relay metrics', () => {
       metricsPort: 0,
     })
     onCleanup(() => relay.close())
-    await waitFor(() => relay.status()['pools'] === 'active', 'pools active')
+    await waitFor(() => relay.status()['pools']?.state === 'active', 'pools active')
     await own.stop()
     await waitForAsync(async () => {
       const samples = await scrape(relay)
       return ['pools', 'depth:1'].every((s) => (value(samples, 'redis_errors_total', s) ?? 0) > 0)
     }, 'Redis errors counted')
-    expect(relay.status()).toEqual({ pools: 'standby', 'depth:1': 'standby' })
+    // Redis is away: each stream says so, with the reason.
+    for (const stream of ['pools', 'depth:1']) {
+      expect(relay.status()[stream]).toEqual({ state: 'retrying', reason: expect.any(String) })
+    }
     await own.start()
-    await waitFor(() => relay.status()['pools'] === 'active', 'pools active again')
+    await waitFor(() => relay.status()['pools']?.state === 'active', 'pools active again')
   })
 
   it('refuses bad ports and hosts at the call, and a port in use, starting nothing', async () => {

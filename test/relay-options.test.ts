@@ -127,7 +127,7 @@ describe('startRelay option bounds', () => {
       backoff: { initialMs: 60_000, maxMs: 60_000 },
     })
     onCleanup(() => relay.close())
-    await waitFor(() => relay.status()['depth:1'] === 'active', 'the lease')
+    await waitFor(() => relay.status()['depth:1']?.state === 'active', 'the lease')
     expect(delaysOf(scheduler)).toContain(900_000)
     expect(Math.min(...delaysOf(scheduler))).toBeGreaterThan(1)
   })

@@ -166,9 +166,9 @@ const CASES: Case[] = [
       ['acquiring (standby)', ['acquire ttl=375']],
       ['catching-up (standby)', ['report-ok', 'catch-up 1']],
       ['publishing (active)', ['count-acquired', 'renew-after 125', 'subscribe 1']],
-      ['ending (active)', ['cancel-renewal', 'unsubscribe', 'drain 1']],
+      ['ending (retrying)', ['cancel-renewal', 'unsubscribe', 'drain 1']],
       [
-        'waiting (standby)',
+        'waiting (retrying)',
         [
           'count-lost',
           'count-failure relay: the stream pools lost its history in Redis (flushed or evicted; keep maxmemory-policy noeviction); publishing it again from the venue',
@@ -191,11 +191,11 @@ const CASES: Case[] = [
       ['acquiring (standby)', ['acquire ttl=375']],
       ['catching-up (standby)', ['report-ok', 'catch-up 1']],
       ['publishing (active)', ['count-acquired', 'renew-after 125', 'subscribe 1']],
-      ['ending (active)', ['cancel-renewal', 'unsubscribe', 'drain 1']],
-      ['ending (active)', []],
-      ['ending (active)', []],
+      ['ending (retrying)', ['cancel-renewal', 'unsubscribe', 'drain 1']],
+      ['ending (retrying)', []],
+      ['ending (retrying)', []],
       [
-        'waiting (standby)',
+        'waiting (retrying)',
         [
           'count-lost',
           'count-failure OOM command not allowed',
@@ -222,41 +222,41 @@ const CASES: Case[] = [
     out: [
       ['acquiring (standby)', ['acquire ttl=375']],
       [
-        'waiting (standby)',
+        'waiting (retrying)',
         [
           'count-failure connect ECONNREFUSED',
           'report-retrying attempt=1 delay=100 connect ECONNREFUSED',
           'wait 100',
         ],
       ],
-      ['acquiring (standby)', ['acquire ttl=375']],
+      ['acquiring (retrying)', ['acquire ttl=375']],
       [
-        'waiting (standby)',
+        'waiting (retrying)',
         [
           'count-failure connect ECONNREFUSED',
           'report-retrying attempt=2 delay=200 connect ECONNREFUSED',
           'wait 200',
         ],
       ],
-      ['acquiring (standby)', ['acquire ttl=375']],
+      ['acquiring (retrying)', ['acquire ttl=375']],
       [
-        'waiting (standby)',
+        'waiting (retrying)',
         [
           'count-failure connect ECONNREFUSED',
           'report-retrying attempt=3 delay=400 connect ECONNREFUSED',
           'wait 400',
         ],
       ],
-      ['acquiring (standby)', ['acquire ttl=375']],
+      ['acquiring (retrying)', ['acquire ttl=375']],
       [
-        'waiting (standby)',
+        'waiting (retrying)',
         [
           'count-failure connect ECONNREFUSED',
           'report-retrying attempt=4 delay=500 connect ECONNREFUSED',
           'wait 500',
         ],
       ],
-      ['acquiring (standby)', ['acquire ttl=375']],
+      ['acquiring (retrying)', ['acquire ttl=375']],
       ['waiting (standby)', ['report-ok', 'wait 50']],
     ],
   },
@@ -273,7 +273,7 @@ const CASES: Case[] = [
       ['acquiring (standby)', ['acquire ttl=375']],
       ['catching-up (standby)', ['report-ok', 'catch-up 1']],
       [
-        'waiting (standby)',
+        'waiting (retrying)',
         [
           'count-failure connect ECONNREFUSED',
           'report-retrying attempt=1 delay=100 connect ECONNREFUSED',
@@ -308,7 +308,7 @@ const CASES: Case[] = [
       ['acquiring (standby)', ['acquire ttl=375']],
       ['catching-up (standby)', ['report-ok', 'catch-up 1']],
       ['publishing (active)', ['count-acquired', 'renew-after 125', 'subscribe 1']],
-      ['ending (active)', ['cancel-renewal', 'unsubscribe', 'drain 1']],
+      ['ending (retrying)', ['cancel-renewal', 'unsubscribe', 'drain 1']],
       ['ending (active)', []],
       ['releasing (standby)', ['release']],
     ],

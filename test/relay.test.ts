@@ -403,6 +403,6 @@ describe('relay: one poller, consumers read from Redis', () => {
     await expect(refused).rejects.toThrow(/startRelay: the relay option/)
     // Nothing started: no lease was taken, so another relay gets the stream at once.
     const relay = await relayOn(sim, prefix, ['pools'])
-    await waitFor(() => relay.status()['pools'] === 'active', 'the lease of pools')
+    await waitFor(() => relay.status()['pools']?.state === 'active', 'the lease of pools')
   })
 })

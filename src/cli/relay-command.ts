@@ -335,17 +335,25 @@ function watchStates(relay: Relay, args: RelayArgs): { stop(): void } {
     stdoutOpen = false
   }
   if (args.json) process.stdout.on('error', onStdoutError)
-  const last = new Map<string, 'active' | 'standby'>(args.streams.map((s) => [s, 'standby']))
+  const last = new Map<string, string>(args.streams.map((s) => [s, 'standby']))
   let anyActive = false
   const look = () => {
-    for (const [stream, state] of Object.entries(relay.status())) {
+    for (const [stream, { state, reason }] of Object.entries(relay.status())) {
       if (last.get(stream) === state) continue
       last.set(stream, state)
       if (state === 'active') anyActive = true
       if (args.json) {
-        if (stdoutOpen)
-          process.stdout.write(`${JSON.stringify({ stream, state, at: Date.now() })}\n`)
-      } else {
+        if (stdoutOpen) {
+          const line = {
+            stream,
+            state,
+            ...(reason === undefined ? {} : { reason }),
+            at: Date.now(),
+          }
+          process.stdout.write(`${JSON.stringify(line)}\n`)
+        }
+      } else if (state !== 'retrying') {
+        // A retrying stream's line, with Redis's reason, comes from the health below.
         err(`${stream} ${state}`)
       }
     }

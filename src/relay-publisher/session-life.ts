@@ -174,9 +174,19 @@ export function leaseTimings(leaseMs: number) {
   }
 }
 
-/** `active` while this relay publishes the stream (until its last publish is answered). */
-export function statusOf(life: SessionLife): 'active' | 'standby' {
-  return life.kind === 'publishing' || life.kind === 'ending' ? 'active' : 'standby'
+/**
+ * `active` while this relay publishes the stream (until its last publish is answered);
+ * `retrying` while Redis fails it (unreachable, a write refused when full): after a failure
+ * until Redis answers again; `standby` otherwise (another relay holds the lease, or none
+ * was asked for yet).
+ */
+export function statusOf(life: SessionLife): 'active' | 'standby' | 'retrying' {
+  if (life.kind === 'publishing') return 'active'
+  if (life.kind === 'ending') return life.end.type === 'failed' ? 'retrying' : 'active'
+  if (life.kind === 'waiting' || life.kind === 'acquiring') {
+    return life.failures > 0 ? 'retrying' : 'standby'
+  }
+  return 'standby'
 }
 
 /**

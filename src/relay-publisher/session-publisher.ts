@@ -27,6 +27,30 @@ import {
   takeoverOf,
 } from './stream-sources.js'
 
+/**
+ * Where a relay is with one stream: `active` (it holds the lease and publishes), `standby`
+ * (another relay holds it, or it has not asked yet) or `retrying` (Redis fails it:
+ * unreachable, a write refused when full; it keeps trying).
+ */
+export type RelayStreamState = 'active' | 'standby' | 'retrying'
+
+/**
+ * One stream's {@link RelayStreamState}, and while `retrying`, Redis's reason (never a
+ * credential).
+ *
+ * @example
+ * ```ts
+ * for (const [stream, { state, reason }] of Object.entries(relay.status()))
+ *   console.log(stream, state, reason ?? '')
+ * // my-trades retrying Redis at 127.0.0.1:6379: OOM command not allowed when used memory > 'maxmemory'.
+ * ```
+ */
+export interface RelayStreamStatus {
+  readonly state: RelayStreamState
+  /** Why Redis fails the stream, while `retrying`. */
+  readonly reason?: string
+}
+
 /** What every stream publisher of a relay shares. */
 export interface PublisherSettings {
   readonly leaseMs: number
@@ -80,6 +104,8 @@ export class StreamPublisher {
   #live: LiveSession | undefined
   #wait: unknown
   #renewal: unknown
+  /** Why Redis failed the stream last (credentials-free), until it answers again. */
+  #reason: string | undefined
   readonly #closed: Promise<void>
   #resolveClosed: () => void = () => undefined
 
@@ -104,8 +130,16 @@ export class StreamPublisher {
   }
 
   /** `active` while this relay holds the stream's lease and publishes it. */
-  get state(): 'active' | 'standby' {
+  get state(): RelayStreamState {
     return statusOf(this.#state)
+  }
+
+  /** The state, and while `retrying`, why. */
+  get status(): RelayStreamStatus {
+    const state = this.state
+    return state === 'retrying' && this.#reason !== undefined
+      ? { state, reason: this.#reason }
+      : { state }
   }
 
   start(): void {
@@ -153,19 +187,19 @@ export class StreamPublisher {
           )
         return
       case 'report-ok':
+        this.#reason = undefined
         health.ok(key)
         return
       case 'count-failure':
         metrics.failed(this.name, effect.error)
         return
       case 'report-retrying': {
-        const { error } = effect
-        health.retrying(
-          key,
-          effect.attempt,
-          effect.delayMs,
-          error instanceof VenueError ? error : relayError(`relay: ${this.name}`, error),
-        )
+        const error =
+          effect.error instanceof VenueError
+            ? effect.error
+            : relayError(`relay: ${this.name}`, effect.error)
+        this.#reason = error.message
+        health.retrying(key, effect.attempt, effect.delayMs, error)
         return
       }
       case 'wait':

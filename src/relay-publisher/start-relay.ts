@@ -19,7 +19,7 @@ import { realTimers, schedulerTimers } from '../timers.js'
 import { createRelayVenue, type Venue } from '../venue.js'
 import { type IntegerLimits, RELAY_LIMITS } from './relay-limits.js'
 import { checkMetricsOptions, RelayMetrics, serveMetrics } from './relay-metrics.js'
-import { StreamPublisher } from './session-publisher.js'
+import { type RelayStreamStatus, StreamPublisher } from './session-publisher.js'
 
 /**
  * Settings of {@link startRelay}: the venue's options (the relay polls with them, under
@@ -92,15 +92,18 @@ export interface RelayOptions extends VenueOptions {
  * import { startRelay } from 'venue-rx/relay'
  *
  * const relay = await startRelay({ baseUrl, apiKey, redis: 'redis://127.0.0.1:6379', streams: ['my-trades'] })
- * console.log(relay.status()) // { 'my-trades': 'active' } once it holds the lease
+ * console.log(relay.status()) // { 'my-trades': { state: 'active' } } once it holds the lease
  * await relay.close()
  * ```
  */
 export interface Relay {
   /** This relay's id in the leases. */
   readonly id: string
-  /** Per stream name: `active` (this relay publishes it) or `standby`. */
-  status(): Readonly<Record<string, 'active' | 'standby'>>
+  /**
+   * Per stream name: `active` (this relay publishes it), `standby` (another relay does), or
+   * `retrying` with Redis's `reason` (unreachable, `OOM ...` when it is full).
+   */
+  status(): Readonly<Record<string, RelayStreamStatus>>
   /**
    * How the relay gets on with Redis, per stream under `publish <name>`: `ok` while Redis
    * answers (active or standby), `retrying` with the reason while it fails (unreachable, a
@@ -175,7 +178,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     options,
     () => {
       const checked = checkRelayOptions(options, () =>
-        Object.fromEntries(publishers.map((p) => [p.name, p.state])),
+        Object.fromEntries(publishers.map((p) => [p.name, p.state] as const)),
       )
       const created = createRelayVenue(checked.venueOptions, () =>
         checked.settings.metrics.requestMade(),
@@ -229,7 +232,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     metrics: () => settings.metrics.text(),
     metricsUrl: server?.url,
     status: () =>
-      Object.freeze(Object.fromEntries(publishers.map((p) => [p.name, p.state] as const))),
+      Object.freeze(Object.fromEntries(publishers.map((p) => [p.name, p.status] as const))),
     close: () => {
       closing ??= (async () => {
         await Promise.all(publishers.map((publisher) => publisher.stop()))

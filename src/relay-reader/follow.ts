@@ -425,20 +425,34 @@ async function readFrom(
   }
 }
 
-/** One read of {@link readFrom}: one round trip (`MULTI`, `XREAD`, `GET`, `EXEC`). */
+/** Reads of one stream in a row whose floor moved under them before one is taken as is. */
+const FLOOR_TRIES = 3
+
+/**
+ * One read of {@link readFrom}: one round trip of the floor, the entries, and the floor
+ * again (a pipeline, not a transaction: Redis refuses to queue a `MULTI` while it is full,
+ * and a reader must go on reading what Redis holds). The floor only grows, so when it did
+ * not move the entries were read under it; when it moved (a trim landed between), the read
+ * is made again, and after {@link FLOOR_TRIES} the later floor is taken (a reader may then
+ * see a trim it did not need to).
+ */
 function readRaw(connection: RedisConnection, keys: RelayKeys, id: string): Promise<RawRead> {
   return connection.run(async (redis) => {
-    const replies = await redis
-      .multi()
-      .xread('COUNT', BATCH, 'STREAMS', keys.stream, id)
-      .get(keys.floor)
-      .exec()
-    const failed = replies?.find(([error]) => error !== null)?.[0]
-    if (replies === null || failed !== undefined) throw failed ?? new Error('the read was aborted')
-    return [
-      replies[0]?.[1] as [string, [string, string[]][]][] | null,
-      replies[1]?.[1] as string | null,
-    ] as const
+    for (let attempt = 1; ; attempt += 1) {
+      const replies = await redis
+        .pipeline()
+        .get(keys.floor)
+        .xread('COUNT', BATCH, 'STREAMS', keys.stream, id)
+        .get(keys.floor)
+        .exec()
+      const failed = replies?.find(([error]) => error !== null)?.[0]
+      if (replies === null || failed !== undefined)
+        throw failed ?? new Error('the read was aborted')
+      const before = replies[0]?.[1] as string | null
+      const after = replies[2]?.[1] as string | null
+      if (before !== after && attempt < FLOOR_TRIES) continue
+      return [replies[1]?.[1] as [string, [string, string[]][]][] | null, after] as const
+    }
   })
 }
 

@@ -9,7 +9,7 @@ const options = JSON.parse(process.argv[2] ?? '{}')
 const relay = await startRelay(options)
 const last: Record<string, string> = {}
 const timer = setInterval(() => {
-  for (const [stream, state] of Object.entries(relay.status())) {
+  for (const [stream, { state }] of Object.entries(relay.status())) {
     if (last[stream] === state) continue
     last[stream] = state
     process.stdout.write(`${JSON.stringify({ relay: relay.id, stream, state })}\n`)
