@@ -9,8 +9,6 @@ import {
   timer,
 } from 'rxjs'
 import type { ApiKey } from './api-key.js'
-import type { BookEvent } from './book/book-event.js'
-import type { OrderBook } from './book/order-book.js'
 import { HealthBoard, type HealthReport } from './core/health.js'
 import type { FreshnessReport } from './core/poll-pacer.js'
 import { StreamRegistry } from './core/stream-registry.js'
@@ -22,18 +20,13 @@ import { wakerFor } from './relay-reader/entry-waker.js'
 import type { RelayReader } from './relay-reader/follow.js'
 import { relayedKeptFills, relayStreams } from './relay-reader/relay-streams.js'
 import { createRestClient, type RestClient, type RestClientSettings } from './rest/index.js'
-import type { AccountInfo } from './schemas/account-info.js'
-import type { KlineInterval } from './schemas/kline.js'
-import type { PoolDetail } from './schemas/pool-detail.js'
-import type { PoolSummary } from './schemas/pool-summary.js'
-import type { SystemInfo } from './schemas/system-info.js'
-import type { Token } from './schemas/token.js'
-import type { TradeDetail } from './schemas/trade-detail.js'
-import type { Transfer } from './schemas/transfer.js'
-import { type StreamMethods, streamOpeners } from './streams/catalogue.js'
+import {
+  relayedEntry,
+  relayedOrderStreams,
+  type StreamMethods,
+  streamOpeners,
+} from './streams/catalogue.js'
 import type { PollOn } from './streams/catalogue-entry.js'
-import type { FeedItem } from './streams/cursor-feed.js'
-import type { Fill } from './streams/fills.js'
 import { Nudges } from './streams/nudges.js'
 import { polledOrderFeeds, relayedOrderFeeds } from './streams/order-feeds.js'
 import { type RelaySources, relaySources } from './streams/relay-sources.js'
@@ -41,15 +34,6 @@ import type { StreamContext } from './streams/stream-context.js'
 import { noArguments } from './streams/stream-options.js'
 import { polledStreams, type StreamSet } from './streams/stream-set.js'
 import { venueLookups } from './streams/venue-lookups.js'
-import type { BalancesOptions, BalancesUpdate } from './streams/watch-balances.js'
-import type { DepthStreamOptions } from './streams/watch-depth.js'
-import type { FillsOptions } from './streams/watch-fills.js'
-import type { KlineEvent, KlinesStreamOptions } from './streams/watch-klines.js'
-import type { MyTradesOptions } from './streams/watch-my-trades.js'
-import type { OpenOrderEvent } from './streams/watch-open-orders.js'
-import type { OrderEvent, WatchOrderOptions, WatchOrderRef } from './streams/watch-order.js'
-import type { PublicTradeEvent, PublicTradesOptions } from './streams/watch-trades.js'
-import type { TransfersFeedOptions } from './streams/watch-transfers.js'
 import { laneTransport } from './transport/closing-transport.js'
 import { type VenueTransport, venueTransport } from './venue-transport.js'
 
@@ -100,7 +84,7 @@ export interface VenueSettings
  * await venue.close()
  * ```
  */
-export interface Venue {
+export interface Venue extends StreamMethods {
   /** One promise method per endpoint. */
   readonly rest: RestClient
   /** The validated options, with the key left out. */
@@ -127,69 +111,6 @@ export interface Venue {
    * ```
    */
   readonly freshness: Observable<FreshnessReport>
-  /** Every pool summary, whenever any deep-changed. */
-  watchPools(): Observable<PoolSummary[]>
-  /** One pool's detail (by id or symbol), whenever it deep-changed. */
-  watchPool(idOrSymbol: number | string): Observable<PoolDetail>
-  /** Every token, whenever any deep-changed. */
-  watchTokens(): Observable<Token[]>
-  /** System info, whenever it changed. */
-  watchSystemInfo(): Observable<SystemInfo>
-  /** The account behind the API key, whenever it changed. */
-  watchAccount(): Observable<AccountInfo>
-  /**
-   * Balances with per-coin changes, whenever a holding changed (`balance`, `locked`,
-   * locks; a valuation change too with `includeValuation`).
-   */
-  watchBalances(options?: BalancesOptions): Observable<BalancesUpdate>
-  /**
-   * Open orders as `opened` / `changed` / `closed` events; `closed` says how the order
-   * ended (`filled`, `canceled`, `rejected`) with its final record.
-   */
-  watchOpenOrders(): Observable<OpenOrderEvent>
-  /**
-   * The pool's order book as `BookEvent`s: a snapshot first, then a delta only when a
-   * level changed (quantity `'0'` removes a level). Throws `VenueInputError` for bad arguments.
-   */
-  watchDepth(poolId: number, options?: DepthStreamOptions): Observable<BookEvent>
-  /** Immutable `OrderBook` views, `watchDepth` folded through `applyBookEvent`. */
-  watchOrderBook(poolId: number, options?: DepthStreamOptions): Observable<OrderBook>
-  /**
-   * New public trades of a pool, each once, oldest first, and `gap` events when more
-   * trades happened between two polls than the venue's window holds.
-   */
-  watchTrades(poolId: number, options?: PublicTradesOptions): Observable<PublicTradeEvent>
-  /**
-   * The account's trades, each exactly once: backfill, then tail, each trade at the first
-   * poll that shows it (one the venue shows after a later one marked `late`; strictly
-   * ascending `global_seq` with `order: 'ascending'`); resumable with `checkpoint`.
-   */
-  watchMyTrades(options?: MyTradesOptions): Observable<FeedItem<TradeDetail>>
-  /**
-   * The account's transfers, each exactly once, on sight (late ones marked), or in
-   * ascending id (`sid`) with `order: 'ascending'`; resumable.
-   */
-  watchTransfers(options?: TransfersFeedOptions): Observable<FeedItem<Transfer>>
-  /**
-   * Every fill of the account exactly once, on sight (late ones marked; in `global_seq`
-   * order with `order: 'ascending'`), with the account's role, side and fee (a self-trade
-   * gives two fills); resumable with `checkpoint`.
-   */
-  watchFills(options?: FillsOptions): Observable<Fill>
-  /**
-   * One order's `fill` events (in `global_seq` order), `update`s, then `done` (`filled`,
-   * `canceled`, `rejected`) once every fill is out, then completion.
-   */
-  watchOrder(ref: WatchOrderRef, options?: WatchOrderOptions): Observable<OrderEvent>
-  /**
-   * Candles of a pool: `update` for the open candle when it changes, `closed` once per
-   * bucket in time order; `since` backfills closed candles first. Follows the venue's time.
-   */
-  watchKlines(
-    poolId: number,
-    interval: KlineInterval,
-    options?: KlinesStreamOptions,
-  ): Observable<KlineEvent>
   /**
    * Stops every poller (their streams complete), rejects requests waiting for the
    * budget and closes the connection pool. Later calls reject with `VenueAbortError`.
@@ -274,10 +195,10 @@ function buildVenue(options: VenueOptions, onRequest?: () => void): BuiltVenue {
     orderFeeds:
       reading === undefined
         ? polledOrderFeeds(context)
-        : relayedOrderFeeds(context, {
-            openOrders: () => streams.watchOpenOrders(),
-            fills: relayedKeptFills(reading.reader, reading.scope),
-          }),
+        : relayedOrderFeeds(
+            context,
+            relayedOrderStreams(streams, relayedKeptFills(reading.reader, reading.scope)),
+          ),
   }
   const settings = visibleSettings(resolved)
   const venue: Venue = {
@@ -296,11 +217,12 @@ function buildVenue(options: VenueOptions, onRequest?: () => void): BuiltVenue {
     toJSON: { value: () => ({ settings }), enumerable: false },
     [inspect.custom]: { value: () => `Venue ${inspect(settings)}`, enumerable: false },
   })
-  // Errors of the sources are cleaned of the key as the venue's streams' are.
+  // Errors of the sources are cleaned of the key as the venue's streams' are, and name
+  // the method of the relay stream each feeds.
   const { trades, openOrders } = relaySources(context, resolved.marketData)
   const sources: RelaySources = {
-    trades: guard('watchTrades', 1, trades),
-    openOrders: guard('watchOpenOrders', 0, openOrders),
+    trades: guard(relayedEntry('trades').method, 1, trades),
+    openOrders: guard(relayedEntry('open-orders').method, 0, openOrders),
   }
   return {
     venue: Object.freeze(venue),

@@ -70,10 +70,11 @@ describe('the catalogue is the list of streams', () => {
    * The code (comments left out) of every file under src/ but the CLI's: the CLI uses the
    * venue's methods as a user does (as examples/ and bench/ do). Before the catalogue,
    * `watchKlines` was named in venue.ts, stream-set.ts, watch-klines.ts, relay-streams.ts
-   * and stream-sources.ts; now in venue.ts (the `Venue` type and its docs), the catalogue
-   * and the stream's module.
+   * and stream-sources.ts; then in venue.ts (the `Venue` type and its docs), the catalogue
+   * and the stream's module; now the `Venue` type's methods come from the catalogue, whose
+   * entries hold their docs: a stream is named by its entry and by its own module only.
    */
-  it('names each stream method in the code of at most 3 files of src/', () => {
+  it('names each stream method in the code of the catalogue and of its module only', () => {
     const code = sources()
       .filter((file) => !file.startsWith('cli/'))
       .map((file) => ({ file, code: codeOf(file) }))
@@ -83,13 +84,25 @@ describe('the catalogue is the list of streams', () => {
         return [method, code.filter((each) => word.test(each.code)).map(({ file }) => file)]
       }),
     )
-    expect(naming['watchKlines']).toEqual([
-      'streams/catalogue.ts',
-      'streams/watch-klines.ts',
-      'venue.ts',
-    ])
-    const over = Object.entries(naming).filter(([, files]) => files.length > 3)
-    expect(Object.fromEntries(over)).toEqual({})
+    const resources = ['streams/catalogue.ts', 'streams/watch-resources.ts']
+    expect(naming).toEqual({
+      watchDepth: ['streams/catalogue.ts', 'streams/watch-depth.ts'],
+      watchTrades: ['streams/catalogue.ts', 'streams/watch-trades.ts'],
+      watchKlines: ['streams/catalogue.ts', 'streams/watch-klines.ts'],
+      watchMyTrades: ['streams/catalogue.ts', 'streams/watch-my-trades.ts'],
+      watchTransfers: ['streams/catalogue.ts', 'streams/watch-transfers.ts'],
+      watchFills: ['streams/catalogue.ts', 'streams/watch-fills.ts'],
+      watchBalances: ['streams/catalogue.ts', 'streams/watch-balances.ts'],
+      watchOpenOrders: ['streams/catalogue.ts', 'streams/watch-open-orders.ts'],
+      watchPools: resources,
+      watchPool: resources,
+      watchTokens: resources,
+      watchSystemInfo: resources,
+      watchAccount: resources,
+      watchOrder: ['streams/catalogue.ts', 'streams/watch-order.ts'],
+      // Built on watchDepth's stream in the catalogue: no module of its own.
+      watchOrderBook: ['streams/catalogue.ts'],
+    })
   })
 })
 

@@ -192,6 +192,23 @@ export type ArgsOf<E> = E extends { readonly poll: (on: never, ...args: infer A)
     ? A
     : never
 
+/**
+ * The arguments of an entry's venue method: {@link ArgsOf}, up to its `arity` (the last
+ * ones are for the streams built on it), names kept.
+ */
+export type MethodArgsOf<E> = E extends { readonly arity: infer N extends number }
+  ? UpTo<ArgsOf<E>, N>
+  : ArgsOf<E>
+
+/** The first `N` elements of a tuple, names kept: its last ones dropped one at a time. */
+type UpTo<A extends readonly unknown[], N extends number> = A extends readonly []
+  ? A
+  : Required<A>['length'] extends N
+    ? A
+    : A extends readonly [...infer Head, unknown?]
+      ? UpTo<Head, N>
+      : A
+
 /** What an entry's stream emits. */
 export type EventOf<E> = E extends { readonly poll: (...args: never[]) => Observable<infer T> }
   ? T

@@ -1,7 +1,8 @@
 /**
  * The stream catalogue: one entry per `watch...` method of a venue, holding everything
- * that varies from one stream to another (catalogue-entry.ts says what an entry holds).
- * The venue's methods and their argument guards (venue.ts), the polled and relayed stream
+ * that varies from one stream to another (catalogue-entry.ts says what an entry holds),
+ * and the method's doc comment. The `Venue` type's methods ({@link StreamMethods}), the
+ * venue's methods and their argument guards (venue.ts), the polled and relayed stream
  * sets (stream-set.ts, relay-reader/relay-streams.ts), the relay publisher
  * (relay-publisher/stream-sources.ts) and the relay stream names (redis/stream-names.ts)
  * iterate over it; none of them lists the streams. docs/adding-a-stream.md shows how to
@@ -19,6 +20,7 @@ import {
   type BuiltEntry,
   type EventOf,
   FILL_CURSOR,
+  type MethodArgsOf,
   type PolledEntry,
   type PollOn,
   type RelaySpec,
@@ -27,6 +29,7 @@ import {
 } from './catalogue-entry.js'
 import type { FeedItem } from './cursor-feed.js'
 import type { Fill } from './fills.js'
+import type { RelayedOrderStreams } from './order-feeds.js'
 import { type BalancesOptions, watchBalances } from './watch-balances.js'
 import { type DepthStreamOptions, toOrderBooks, watchDepth } from './watch-depth.js'
 import { type FillsOptions, watchFills } from './watch-fills.js'
@@ -46,6 +49,10 @@ import { type TransfersFeedOptions, watchTransfers } from './watch-transfers.js'
 
 /** The streams the venue polls, or takes from a relay when it follows one (`relay`). */
 const POLLED = {
+  /**
+   * The pool's order book as `BookEvent`s: a snapshot first, then a delta only when a
+   * level changed (quantity `'0'` removes a level). Throws `VenueInputError` for bad arguments.
+   */
   watchDepth: {
     poll: (
       { context, marketData }: PollOn,
@@ -62,6 +69,10 @@ const POLLED = {
       honours: ['source', 'priority'],
     },
   },
+  /**
+   * New public trades of a pool, each once, oldest first, and `gap` events when more
+   * trades happened between two polls than the venue's window holds.
+   */
   watchTrades: {
     poll: ({ context, marketData }: PollOn, poolId: number, options?: PublicTradesOptions) =>
       watchTrades(context, marketData, poolId, options),
@@ -73,6 +84,10 @@ const POLLED = {
       honours: ['source', 'priority'],
     },
   },
+  /**
+   * Candles of a pool: `update` for the open candle when it changes, `closed` once per
+   * bucket in time order; `since` backfills closed candles first. Follows the venue's time.
+   */
   watchKlines: {
     poll: (
       { context, marketData }: PollOn,
@@ -88,6 +103,11 @@ const POLLED = {
       honours: ['source'],
     },
   },
+  /**
+   * The account's trades, each exactly once: backfill, then tail, each trade at the first
+   * poll that shows it (one the venue shows after a later one marked `late`; strictly
+   * ascending `global_seq` with `order: 'ascending'`); resumable with `checkpoint`.
+   */
   watchMyTrades: {
     poll: ({ context }: PollOn, options?: MyTradesOptions) => watchMyTrades(context, options),
     relay: {
@@ -99,10 +119,19 @@ const POLLED = {
       poolOf: (trade: FeedItem<TradeDetail>) => trade.pool_id,
     },
   },
+  /**
+   * The account's transfers, each exactly once, on sight (late ones marked), or in
+   * ascending id (`sid`) with `order: 'ascending'`; resumable.
+   */
   watchTransfers: {
     poll: ({ context }: PollOn, options?: TransfersFeedOptions) => watchTransfers(context, options),
     relay: { kind: 'transfers', params: [], account: true, style: 'feed', cursor: SEQ_CURSOR },
   },
+  /**
+   * Every fill of the account exactly once, on sight (late ones marked; in `global_seq`
+   * order with `order: 'ascending'`), with the account's role, side and fee (a self-trade
+   * gives two fills); resumable with `checkpoint`.
+   */
   watchFills: {
     poll: ({ context }: PollOn, options?: FillsOptions) => watchFills(context, options),
     relay: {
@@ -114,6 +143,10 @@ const POLLED = {
       poolOf: (fill: Fill) => fill.poolId,
     },
   },
+  /**
+   * Balances with per-coin changes, whenever a holding changed (`balance`, `locked`,
+   * locks; a valuation change too with `includeValuation`).
+   */
   watchBalances: {
     poll: ({ context }: PollOn, options?: BalancesOptions) => watchBalances(context, options),
     relay: {
@@ -124,14 +157,20 @@ const POLLED = {
       honours: ['priority'],
     },
   },
+  /**
+   * Open orders as `opened` / `changed` / `closed` events; `closed` says how the order
+   * ended (`filled`, `canceled`, `rejected`) with its final record.
+   */
   watchOpenOrders: {
     poll: ({ context }: PollOn) => watchOpenOrders(context),
     relay: { kind: 'open-orders', params: [], account: true, style: 'open-orders' },
   },
+  /** Every pool summary, whenever any deep-changed. */
   watchPools: {
     poll: ({ context }: PollOn) => watchPools(context),
     relay: { kind: 'pools', params: [], account: false, style: 'latest' },
   },
+  /** One pool's detail (by id or symbol), whenever it deep-changed. */
   watchPool: {
     poll: ({ context }: PollOn, idOrSymbol: number | string) => watchPool(context, idOrSymbol),
     relay: {
@@ -148,18 +187,25 @@ const POLLED = {
       },
     },
   },
+  /** Every token, whenever any deep-changed. */
   watchTokens: {
     poll: ({ context }: PollOn) => watchTokens(context),
     relay: { kind: 'tokens', params: [], account: false, style: 'latest' },
   },
+  /** System info, whenever it changed. */
   watchSystemInfo: {
     poll: ({ context }: PollOn) => watchSystemInfo(context),
     relay: { kind: 'system-info', params: [], account: false, style: 'latest' },
   },
+  /** The account behind the API key, whenever it changed. */
   watchAccount: {
     poll: ({ context }: PollOn) => watchAccount(context),
     relay: { kind: 'account', params: [], account: true, style: 'latest' },
   },
+  /**
+   * One order's `fill` events (in `global_seq` order), `update`s, then `done` (`filled`,
+   * `canceled`, `rejected`) once every fill is out, then completion.
+   */
   watchOrder: {
     poll: ({ context, orderFeeds }: PollOn, ref: WatchOrderRef, options?: WatchOrderOptions) =>
       watchOrder(context, ref, options, orderFeeds),
@@ -193,6 +239,7 @@ export type StreamSet = {
 
 /** The streams built on the venue's {@link StreamSet}, polled or relayed alike. */
 const BUILT = {
+  /** Immutable `OrderBook` views, `watchDepth` folded through `applyBookEvent`. */
   watchOrderBook: {
     build: ({ streams }, poolId: number, options?: DepthStreamOptions) =>
       streams.watchDepth(poolId, options, 'watchOrderBook').pipe(toOrderBooks()),
@@ -207,10 +254,22 @@ type Catalogue = Polled & Built
 /** The name of a venue's `watch...` method. */
 export type StreamMethod = keyof Catalogue
 
-/** The venue's `watch...` methods, as the catalogue types them. */
+/**
+ * The venue's `watch...` methods, as the catalogue types them: the `Venue` type extends
+ * it. A homomorphic mapped type, so that each method shows its entry's doc comment; its
+ * parameters are the entry's, names kept ({@link MethodArgsOf}).
+ */
 export type StreamMethods = {
-  [K in StreamMethod]: (...args: ArgsOf<Catalogue[K]>) => Observable<EventOf<Catalogue[K]>>
+  -readonly [K in keyof Catalogue]: MethodOf<Catalogue[K]>
 }
+
+/**
+ * The venue's method of an entry, typed as a method (not a function property), so that it
+ * is checked bivariantly in its parameters, as a method written out in `Venue` was.
+ */
+type MethodOf<E> = {
+  method(...args: MethodArgsOf<E>): Observable<EventOf<E>>
+}['method']
 
 /** The stream a relay publishes and a consumer reads, by what it carries. */
 export type CatalogueRelayStream = RelayStreamOf<Polled[RelayedMethod]['relay']>
@@ -257,6 +316,22 @@ export function polledSet(on: PollOn): StreamSet {
       return [method, (...args: never[]) => poll(on, ...args)]
     }),
   ) as StreamSet
+}
+
+/**
+ * What `watchOrder` follows on a venue reading from a relay: the relayed open orders of
+ * `streams`, and `fills`, the fills the relay keeps.
+ *
+ * @example
+ * ```ts
+ * relayedOrderFeeds(context, relayedOrderStreams(streams, relayedKeptFills(reader, scope)))
+ * ```
+ */
+export function relayedOrderStreams(
+  streams: StreamSet,
+  fills: RelayedOrderStreams['fills'],
+): RelayedOrderStreams {
+  return { openOrders: () => streams.watchOpenOrders(), fills }
 }
 
 /** One `watch...` method of a venue: how it opens its stream, before the venue's guard. */
