@@ -222,6 +222,26 @@ const CASES: readonly Case[] = [
     ],
   },
   {
+    name: 'relayed: listed at the subscription, closed before the fills are ready (another order closed and a tick after): followed from its end at ready, its fills from the relay’s, nothing asked',
+    settings: RELAYED,
+    inputs: [
+      view([OPEN, OTHER], 1, { poll: false }),
+      view([OTHER], 2, { poll: false, endings: [ended(final('10', 2))] }),
+      view([], 3, { poll: false, endings: [ended({ ...final('0', 3), id: OTHER.id })] }),
+      view([], 4),
+      fillOf(fill(3, '10')),
+      { type: 'ready', now: 5 },
+    ],
+    out: [
+      ['starting'],
+      ['starting'],
+      ['starting'],
+      ['starting'],
+      ['starting'],
+      ['done', 'fill 3', 'done filled filled=10', 'complete'],
+    ],
+  },
+  {
     name: 'relayed: not shown within showWithinMs: the venue is asked; the relay showing it meanwhile ends the asks',
     settings: RELAYED,
     inputs: [READY, view([OTHER], 500), view([OTHER], 1_000), view([OPEN, OTHER], 1_200)],

@@ -40,7 +40,10 @@ export type FillsEvent =
  * ```
  */
 export interface OrderFeeds {
-  /** The open orders, a view per poll (or relayed event), subscribed once the fills are ready. */
+  /**
+   * The open orders, a view per poll (or relayed event): subscribed once the fills are ready,
+   * or, with the whole story, at the order stream's subscription.
+   */
   readonly openOrders: Observable<OrdersView>
   /** The account's fills: `ready`, then each fill as it shows (fills before `ready` too). */
   readonly fills: Observable<FillsEvent>

@@ -78,7 +78,10 @@ export type WatchState =
       readonly readyAt: number | undefined
       /** Fills of the wanted order (by id or client id) so far. */
       readonly early: readonly Fill[]
-      /** The latest poll of the list seen meanwhile (taken once looking). */
+      /**
+       * The latest poll of the list seen meanwhile (taken once looking); a relay's latest
+       * view, with the endings of the order asked for since the subscription.
+       */
       readonly latest: Seen | undefined
     }
   | {
@@ -193,12 +196,31 @@ function starting(state: StateOf<'starting'>, input: WatchInput, settings: Watch
       if ('id' in state.target) return still(state)
       return toLooking({ ...state, target: { ...state.target, placedAfter: input.at } }, settings)
     case 'orders':
-      return input.view.poll || settings.whole
+      if (settings.whole) return still({ ...state, latest: withView(state, input) })
+      return input.view.poll
         ? still({ ...state, latest: { view: input.view, now: input.now } })
         : still(state)
     default:
       return still(state)
   }
+}
+
+/**
+ * The relayed list seen before the fills are ready, as one view: the list as it stands,
+ * with every ending of the order asked for since the subscription, so that an order listed
+ * at the subscription still shows once it has ended (a later view no longer lists it).
+ */
+function withView(
+  state: StateOf<'starting'>,
+  input: { readonly view: OrdersView; readonly now: number },
+): Seen {
+  const { target } = state
+  const mine = (ending: OrderEnding) =>
+    ending.final !== undefined &&
+    ('id' in target ? ending.id === target.id : ending.final.order_cid === target.clientId)
+  const earlier = state.latest?.view.endings ?? []
+  const endings = [...earlier, ...input.view.endings.filter(mine)]
+  return { view: { ...input.view, endings }, now: input.now }
 }
 
 /** Looking once the fills are ready and the order's name is whole; the latest poll then. */
@@ -211,9 +233,10 @@ function toLooking(state: StateOf<'starting'>, settings: WatchSettings): WatchSt
   else wanted = { clientId: target.clientId, placedAfter: target.placedAfter }
   const next: StateOf<'looking'> = { phase: 'looking', wanted, readyAt, early: state.early }
   const { latest } = state
-  return latest === undefined
-    ? still(next)
-    : looking(next, { type: 'orders', view: latest.view, now: latest.now }, settings)
+  if (latest === undefined) return still(next)
+  // Taken now: a relay's view seen before the fills were ready is as new as they are.
+  const now = Math.max(latest.now, readyAt)
+  return looking(next, { type: 'orders', view: latest.view, now }, settings)
 }
 
 function looking(state: StateOf<'looking'>, input: WatchInput, settings: WatchSettings) {

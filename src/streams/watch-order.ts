@@ -205,7 +205,9 @@ export function watchOrder(
  * each step's events are emitted, and what the step asks for is run: the `finding` phase's
  * requests for as long as the phase lasts, each ask of the order's life, the latest
  * wake-up. The open orders are listened to once the fills feed is ready, so that the first
- * poll the order is looked for in is newer than where the fills start.
+ * poll the order is looked for in is newer than where the fills start; with the whole
+ * story (a relay's fills start with every fill it kept), from the subscription, their
+ * views held until the fills are ready (order-watch.ts, `starting`).
  */
 function followOrder(
   context: StreamContext,
@@ -219,6 +221,9 @@ function followOrder(
   return defer(() => {
     // What the machine's own requests and timer answer.
     const answers = new Subject<WatchInput>()
+    const views = feeds.openOrders.pipe(
+      map((view): WatchInput => ({ type: 'orders', view, now: now() })),
+    )
     const fed = feeds.fills.pipe(
       connect((fills) =>
         merge(
@@ -228,12 +233,15 @@ function followOrder(
                 event.type === 'ready' ? { type: 'ready', now: now() } : event,
             ),
           ),
-          fills.pipe(
-            filter((event) => event.type === 'ready'),
-            take(1),
-            switchMap(() => feeds.openOrders),
-            map((view): WatchInput => ({ type: 'orders', view, now: now() })),
-          ),
+          // With the whole story (a relay), from the subscription: an order listed then
+          // that ends while the fills catch up still shows (its end), and is asked nothing.
+          feeds.whole
+            ? views
+            : fills.pipe(
+                filter((event) => event.type === 'ready'),
+                take(1),
+                switchMap(() => views),
+              ),
         ),
       ),
       // A feed that ends (the venue closed) ends the stream.
