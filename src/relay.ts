@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 
-export type { RelayRedis } from './redis/redis.js'
+export type { RelayRedis, RelayRedisCluster } from './redis/redis.js'
 export {
   parseRelayStream,
   type RelayStream,
