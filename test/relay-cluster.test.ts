@@ -4,9 +4,13 @@
  * venue or the simulator's truth gives, before and after the market moves; the streams
  * spread over the masters (an account's streams on one, a pool's on one, the other
  * public streams on one); the bots' blocking reads, one per hash tag, wait on every
- * master that holds their streams; no command meets CROSSSLOT or MOVED. The request
+ * master that holds their streams; no command meets CROSSSLOT or MOVED; the clean-up of
+ * docs/relay.md leaves none of the fleet's keys on any master. The request
  * budget kept on the cluster holds two venues to one rate.
  */
+import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { promisify } from 'node:util'
 import { firstValueFrom, type Observable, take, toArray } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import {
@@ -77,6 +81,25 @@ function opened(events: readonly OpenOrderEvent[]): string[] {
     else if (event.type === 'closed') open.delete(event.order.id)
   }
   return [...open].sort()
+}
+
+/**
+ * Runs the clean-up recipe of docs/relay.md on the cluster's masters, for the keys under
+ * `prefix` (the recipe's `venue-rx`).
+ */
+async function cleanUp(prefix: string): Promise<void> {
+  const doc = readFileSync('docs/relay.md', 'utf8')
+  const recipe = [...doc.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .map(([, body]) => body as string)
+    .find((body) => body.includes("--scan --pattern 'venue-rx:*'"))
+  expect(recipe).toBeDefined()
+  const nodes = cluster()
+    .ports.map((port) => `127.0.0.1:${port}`)
+    .join(' ')
+  const script = (recipe as string)
+    .replace(/^NODES=.*$/m, `NODES='${nodes}'`)
+    .replace("'venue-rx:*'", `'${prefix}:*'`)
+  await promisify(execFile)('sh', ['-c', script])
 }
 
 describe('relay on a Redis Cluster', () => {
@@ -209,6 +232,12 @@ describe('relay on a Redis Cluster', () => {
         crossslot: undefined,
         moved: undefined,
       })
+    }
+    // docs/relay.md's clean-up, on each master: nothing of the fleet is left.
+    await relay.close()
+    await cleanUp(prefix)
+    for (const port of cluster().ports) {
+      expect(await cluster().node(port).keys(`${prefix}:*`)).toEqual([])
     }
     console.log(
       `relay-cluster: ${EVERY_KIND.length} streams, leases per master ${JSON.stringify([...byMaster])}; ` +

@@ -29,14 +29,17 @@ import {
 export class RedisConnection {
   readonly #redis: RelayRedis
   readonly #name: string
+  /** Whether the client sends one command at a time to one slot (see {@link connectRedis}). */
+  readonly #oneSlot: boolean
   #client: Promise<RedisClient> | undefined
   #holders = 0
   /** The latest error the connection reported (why it is down, when it is). */
   #reason: unknown
 
-  constructor(redis: RelayRedis, name: string) {
+  constructor(redis: RelayRedis, name: string, options: { readonly oneSlot?: boolean } = {}) {
     this.#redis = redis
     this.#name = name
+    this.#oneSlot = options.oneSlot ?? false
   }
 
   /** Holders keeping the connection open. */
@@ -62,9 +65,14 @@ export class RedisConnection {
    */
   client(): Promise<RedisClient> {
     if (this.#client === undefined) {
-      const connecting = connectRedis(this.#redis, this.#name, (error) => {
-        this.#reason = error
-      })
+      const connecting = connectRedis(
+        this.#redis,
+        this.#name,
+        (error) => {
+          this.#reason = error
+        },
+        this.#oneSlot,
+      )
       this.#client = connecting
       connecting.then(
         // Everyone left while it connected (its release found no client to close yet).

@@ -272,11 +272,14 @@ function decoded(text: string): string {
  * `onError` hears every connection error. For a cluster, an ioredis `Cluster` with the
  * same settings on each node's connection (and a node's connection reconnects too);
  * it follows `MOVED` and `ASK` redirections, nothing else is retried behind the caller.
+ * Its masters are all connected before it resolves, unless `oneSlot` says the client
+ * sends one command at a time to one slot (a blocking read): that one connects on use.
  */
 export async function connectRedis(
   redis: RelayRedis,
   name: string,
   onError?: (error: unknown) => void,
+  oneSlot = false,
 ): Promise<RedisClient> {
   const { Redis, Cluster } = await import('ioredis')
   const reconnect = (times: number) => Math.min(50 * 2 ** Math.min(times, 5), 1_000)
@@ -341,7 +344,7 @@ export async function connectRedis(
   })
   try {
     await readyWithin(client, CONNECT_TIMEOUT_MS)
-    if (isCluster(redis)) await connectMasters(client as Cluster)
+    if (isCluster(redis) && !oneSlot) await connectMasters(client as Cluster)
   } catch (error) {
     client.disconnect()
     throw relayError(

@@ -283,7 +283,9 @@ const wakers = new Map<string, EntryWaker>()
  */
 export function wakerFor(redis: RelayRedis): EntryWaker {
   if (isCluster(redis)) {
-    return new EntryWaker(() => new RedisConnection(redis, 'venue-rx-reader-wait'))
+    return new EntryWaker(
+      () => new RedisConnection(redis, 'venue-rx-reader-wait', { oneSlot: true }),
+    )
   }
   const connection = () => sharedConnection(redis, 'venue-rx-reader-wait')
   if (typeof redis !== 'string') return new EntryWaker(connection())
