@@ -31,6 +31,11 @@ import {
  * Where a relay is with one stream: `active` (it holds the lease and publishes), `standby`
  * (another relay holds it, or it has not asked yet) or `retrying` (Redis fails it:
  * unreachable, a write refused when full; it keeps trying).
+ *
+ * @example
+ * ```ts
+ * const publishing = Object.values(relay.status()).filter((s) => s.state === 'active').length
+ * ```
  */
 export type RelayStreamState = 'active' | 'standby' | 'retrying'
 
