@@ -170,8 +170,12 @@ describe('EntryWaker on a cluster (a connection per hash tag)', () => {
     expect(heard).toHaveLength(3)
   })
 
-  it('shows a failing blocking read on the health board under `<key> wake`, gone once it reads again', () => {
+  it('shows a failing blocking read on the health board under `<key> wake`, ok then gone once it reads again', () => {
     const health = new HealthBoard()
+    const states: (string | undefined)[] = []
+    const watching = health.changes.subscribe((report) =>
+      states.push(report['relay fills wake']?.state),
+    )
     const report = wakeHealth(health, 'relay fills')
     report({
       error: new VenueRelayError('Redis at a:1: Command timed out'),
@@ -186,5 +190,7 @@ describe('EntryWaker on a cluster (a connection per hash tag)', () => {
     })
     report(undefined)
     expect(health.current['relay fills wake']).toBeUndefined()
+    expect(states).toEqual([undefined, 'retrying', 'ok', undefined])
+    watching.unsubscribe()
   })
 })

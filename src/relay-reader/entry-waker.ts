@@ -259,14 +259,17 @@ export class EntryWaker {
 
 /**
  * A {@link WakeReport} that shows a failing blocking read on a venue's health board under
- * `<key> wake` (`relay depth:1 wake`): `retrying` with its reason while it fails, gone once
- * it reads again. The stream's own reads go on meanwhile (and report under `key`).
+ * `<key> wake` (`relay depth:1 wake`): `retrying` with its reason while it fails; once it
+ * reads again (or the stream stops), `ok`, then gone (one who follows each key's changes
+ * sees it end). The stream's own reads go on meanwhile (and report under `key`).
  */
 export function wakeHealth(health: HealthBoard, key: string): WakeReport {
   const wakeKey = `${key} wake`
   return (failure) => {
-    if (failure === undefined) health.stopped(wakeKey)
-    else health.retrying(wakeKey, failure.attempt, failure.nextDelayMs, failure.error)
+    if (failure === undefined) {
+      health.ok(wakeKey)
+      health.stopped(wakeKey)
+    } else health.retrying(wakeKey, failure.attempt, failure.nextDelayMs, failure.error)
   }
 }
 
