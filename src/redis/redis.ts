@@ -343,8 +343,10 @@ export async function connectRedis(
     onError?.(error)
   })
   try {
-    await readyWithin(client, CONNECT_TIMEOUT_MS)
-    if (isCluster(redis) && !oneSlot) await connectMasters(client as Cluster)
+    if (isCluster(redis)) {
+      await readyWithin(client, CONNECT_TIMEOUT_MS)
+      if (!oneSlot) await connectMasters(client as Cluster)
+    } else await client.connect()
   } catch (error) {
     client.disconnect()
     throw relayError(
@@ -356,7 +358,11 @@ export async function connectRedis(
   return client
 }
 
-/** How long a connect may take before it fails, ms (a cluster that is not `ok` never is). */
+/**
+ * How long a cluster's connect may take before it fails, ms: one whose `CLUSTER INFO`
+ * does not say `ok` is retried by ioredis and never resolves (a single server's connect
+ * fails by itself).
+ */
 const CONNECT_TIMEOUT_MS = 10_000
 
 /** Connects `client`, failing after `ms` (a cluster whose ready check fails retries for ever). */
