@@ -8,9 +8,6 @@
  * docs/relay.md leaves none of the fleet's keys on any master. The request
  * budget kept on the cluster holds two venues to one rate.
  */
-import { execFile } from 'node:child_process'
-import { readFileSync } from 'node:fs'
-import { promisify } from 'node:util'
 import { firstValueFrom, type Observable, take, toArray } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import {
@@ -25,6 +22,7 @@ import {
 } from '../src/index.js'
 import { budgetKey } from '../src/redis/redis.js'
 import { RELAYED } from '../src/streams/catalogue.js'
+import { runCleanUpRecipe } from './helpers/clean-up-recipe.js'
 import { onCleanup } from './helpers/cleanups.js'
 import { clusterFixture, stateOf } from './helpers/cluster-fixture.js'
 import { recordRequests } from './helpers/simulator-venue.js'
@@ -81,25 +79,6 @@ function opened(events: readonly OpenOrderEvent[]): string[] {
     else if (event.type === 'closed') open.delete(event.order.id)
   }
   return [...open].sort()
-}
-
-/**
- * Runs the clean-up recipe of docs/relay.md on the cluster's masters, for the keys under
- * `prefix` (the recipe's `venue-rx`).
- */
-async function cleanUp(prefix: string): Promise<void> {
-  const doc = readFileSync('docs/relay.md', 'utf8')
-  const recipe = [...doc.matchAll(/```sh\n([\s\S]*?)```/g)]
-    .map(([, body]) => body as string)
-    .find((body) => body.includes("--scan --pattern 'venue-rx:*'"))
-  expect(recipe).toBeDefined()
-  const nodes = cluster()
-    .ports.map((port) => `127.0.0.1:${port}`)
-    .join(' ')
-  const script = (recipe as string)
-    .replace(/^NODES=.*$/m, `NODES='${nodes}'`)
-    .replace("'venue-rx:*'", `'${prefix}:*'`)
-  await promisify(execFile)('sh', ['-c', script])
 }
 
 describe('relay on a Redis Cluster', () => {
@@ -235,7 +214,10 @@ describe('relay on a Redis Cluster', () => {
     }
     // docs/relay.md's clean-up, on each master: nothing of the fleet is left.
     await relay.close()
-    await cleanUp(prefix)
+    await runCleanUpRecipe(
+      cluster().ports.map((port) => `127.0.0.1:${port}`),
+      prefix,
+    )
     for (const port of cluster().ports) {
       expect(await cluster().node(port).keys(`${prefix}:*`)).toEqual([])
     }

@@ -19,12 +19,13 @@ import {
 } from '../src/index.js'
 import { RedisConnection } from '../src/redis/redis-connection.js'
 import { startRelay } from '../src/relay.js'
+import { runCleanUpRecipe } from './helpers/clean-up-recipe.js'
 import { onCleanup } from './helpers/cleanups.js'
 import { newestCursor } from './helpers/positions.js'
 import { startRedisServer } from './helpers/redis-server.js'
 import { healthOf, QUICK, relayFixture } from './helpers/relay-fixture.js'
 import { recordRequests } from './helpers/simulator-venue.js'
-import { WAIT_MS, waitFor } from './helpers/wait-for.js'
+import { WAIT_MS, waitFor, waitForAsync } from './helpers/wait-for.js'
 
 const { redis: server, nextPrefix, simulator, relayOn, consumer, direct } = relayFixture('t')
 
@@ -57,6 +58,30 @@ describe('relay: one poller, consumers read from Redis', () => {
     expect([...firstHalf, ...rest].map((t) => t.global_seq)).toEqual(
       all.map((t) => String(t.global_seq)),
     )
+  })
+
+  it("docs/relay.md's clean-up recipe removes one fleet's keys from a single Redis, and only those", async () => {
+    const sim = await simulator(50)
+    const [gone, kept] = [nextPrefix(), nextPrefix()]
+    const relays = await Promise.all(
+      [gone, kept].map((prefix) => relayOn(sim, prefix, ['my-trades', 'depth:0'])),
+    )
+    const { Redis } = await import('ioredis')
+    const admin = new Redis(server().url)
+    onCleanup(() => admin.disconnect())
+    const keysOf = (prefix: string) => admin.keys(`${prefix}:*`)
+    const published = async (prefix: string) =>
+      (await keysOf(prefix)).filter((key) => key.endsWith(':stream')).length === 2
+    await waitForAsync(
+      async () => (await published(gone)) && (await published(kept)),
+      "both fleets' streams published",
+    )
+    await Promise.all(relays.map((relay) => relay.close()))
+    const others = await keysOf(kept)
+    expect(others.length).toBeGreaterThan(0)
+    await runCleanUpRecipe([`127.0.0.1:${server().port}`], gone)
+    expect(await keysOf(gone)).toEqual([])
+    expect((await keysOf(kept)).sort()).toEqual(others.sort())
   })
 
   it('gives a late book reader a snapshot first; its book is the served one at every event', async () => {
