@@ -55,6 +55,8 @@ export {
   VenueError,
   type VenueErrorOptions,
   VenueInputError,
+  VenueJournalError,
+  type VenueJournalProblem,
   VenueNetworkError,
   VenueNotFoundError,
   VenueRateLimitError,

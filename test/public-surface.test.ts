@@ -24,6 +24,7 @@ describe('entry points export exactly their public names', () => {
       'VenueAuthError',
       'VenueError',
       'VenueInputError',
+      'VenueJournalError',
       'VenueNetworkError',
       'VenueNotFoundError',
       'VenueRateLimitError',
