@@ -6,55 +6,21 @@
  * client (an undici dispatcher that logs the consumer's requests; the relay's go through
  * its own pool), and every stream is checked against the simulator's ground truth.
  */
-import { Agent, type Dispatcher } from 'undici'
 import { describe, expect, it } from 'vitest'
-import { createVenue, type OpenOrderEvent, type Venue, VenueRelayError } from '../src/index.js'
-import type { Simulator } from '../src/simulator/index.js'
-import { onCleanup } from './helpers/cleanups.js'
+import { type OpenOrderEvent, VenueRelayError } from '../src/index.js'
 import { collect } from './helpers/observe.js'
 import { expectTruth, insideSpread, limit } from './helpers/order-truth.js'
-import { QUICK, relayFixture } from './helpers/relay-fixture.js'
+import { relayFixture } from './helpers/relay-fixture.js'
 import { waitFor, waitForAsync } from './helpers/wait-for.js'
 
-const { redis, nextPrefix, simulator, relayOn } = relayFixture('wor')
-
-/** What the relay publishes: the account's streams an order stream follows. */
-const ORDER_STREAMS = ['open-orders', 'fills']
+const { nextPrefix, simulator, relayOn, countedConsumer } = relayFixture('wor')
 
 /**
- * A venue reading through the relay under `prefix`, whose own requests to the venue (path
- * without query) land in the returned list. It polls nothing: its `pollIntervalMs` sets
- * only how long an order stream gives the relayed list to show an order (two of them)
- * before it asks the venue.
+ * What the relay publishes: the account's streams an order stream follows. A consumer
+ * polls nothing: its `pollIntervalMs` sets only how long an order stream gives the relayed
+ * list to show an order (two of them) before it asks the venue.
  */
-function countedConsumer(
-  sim: Simulator,
-  prefix: string,
-  pollIntervalMs: number,
-): { venue: Venue; requests: string[] } {
-  const requests: string[] = []
-  const agent = new Agent()
-  const counting = agent.compose(
-    (dispatch: Dispatcher['dispatch']) =>
-      (options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) => {
-        requests.push(String(options.path).split('?')[0] ?? '')
-        return dispatch(options, handler)
-      },
-  )
-  const venue = createVenue({
-    baseUrl: sim.url,
-    apiKey: sim.apiKey,
-    ...QUICK,
-    pollIntervalMs,
-    dispatcher: counting,
-    relay: { redis: redis().url, prefix },
-  })
-  onCleanup(async () => {
-    await venue.close()
-    await agent.close()
-  })
-  return { venue, requests }
-}
+const ORDER_STREAMS = ['open-orders', 'fills']
 
 /** Resolves once the relayed open orders (seen by `open`) show `id` opened. */
 function shownOpen(open: { values: OpenOrderEvent[] }, id: string) {
@@ -69,7 +35,7 @@ describe('watchOrder through a relay', () => {
     const sim = await simulator(20)
     const prefix = nextPrefix()
     await relayOn(sim, prefix, ORDER_STREAMS)
-    const { venue, requests } = countedConsumer(sim, prefix, 2_000)
+    const { venue, requests } = countedConsumer(sim, prefix, { pollIntervalMs: 2_000 })
     const open = collect(venue.watchOpenOrders())
     const price = insideSpread(sim)
     const placed = await limit(sim, 'sell', price, '0.03')
@@ -95,7 +61,7 @@ describe('watchOrder through a relay', () => {
     const sim = await simulator(20)
     const prefix = nextPrefix()
     await relayOn(sim, prefix, ORDER_STREAMS)
-    const { venue, requests } = countedConsumer(sim, prefix, 2_000)
+    const { venue, requests } = countedConsumer(sim, prefix, { pollIntervalMs: 2_000 })
     const open = collect(venue.watchOpenOrders())
     const other = sim.apiKeys[1] ?? ''
     // A resting sell, followed, filled in part, then canceled.
@@ -132,7 +98,7 @@ describe('watchOrder through a relay', () => {
     const sim = await simulator(20)
     const prefix = nextPrefix()
     await relayOn(sim, prefix, ORDER_STREAMS)
-    const { venue, requests } = countedConsumer(sim, prefix, 200)
+    const { venue, requests } = countedConsumer(sim, prefix, { pollIntervalMs: 200 })
     const open = collect(venue.watchOpenOrders())
     const fills = collect(venue.watchFills())
     const price = insideSpread(sim)
@@ -178,7 +144,7 @@ describe('watchOrder through a relay', () => {
         )?.[1] ?? 0,
       )
     await waitForAsync(async () => (await published()) >= history, 'the history published')
-    const { venue, requests } = countedConsumer(sim, prefix, 2_000)
+    const { venue, requests } = countedConsumer(sim, prefix, { pollIntervalMs: 2_000 })
     const fromStart = collect(venue.watchFills())
     await fromStart.done()
     expect(fromStart.error).toBeInstanceOf(VenueRelayError)

@@ -7,42 +7,15 @@
  * requests; the relay's go through its own pool, and the simulator logs every request).
  */
 import { firstValueFrom } from 'rxjs'
-import { Agent, type Dispatcher } from 'undici'
 import { describe, expect, it } from 'vitest'
-import { createVenue, type Venue, VenueInputError, VenueNotFoundError } from '../src/index.js'
+import { VenueInputError, VenueNotFoundError } from '../src/index.js'
 import type { Simulator } from '../src/simulator/index.js'
-import { onCleanup } from './helpers/cleanups.js'
 import { collect } from './helpers/observe.js'
-import { QUICK, relayFixture } from './helpers/relay-fixture.js'
+import { relayFixture } from './helpers/relay-fixture.js'
 import { count, recordRequests } from './helpers/simulator-venue.js'
 import { waitFor } from './helpers/wait-for.js'
 
-const { redis, nextPrefix, simulator, relayOn, direct } = relayFixture('wpr')
-
-/** A venue reading through the relay under `prefix`; its own requests land in the list. */
-function countedConsumer(sim: Simulator, prefix: string): { venue: Venue; requests: string[] } {
-  const requests: string[] = []
-  const agent = new Agent()
-  const counting = agent.compose(
-    (dispatch: Dispatcher['dispatch']) =>
-      (options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) => {
-        requests.push(String(options.path))
-        return dispatch(options, handler)
-      },
-  )
-  const venue = createVenue({
-    baseUrl: sim.url,
-    apiKey: sim.apiKey,
-    ...QUICK,
-    dispatcher: counting,
-    relay: { redis: redis().url, prefix },
-  })
-  onCleanup(async () => {
-    await venue.close()
-    await agent.close()
-  })
-  return { venue, requests }
-}
+const { nextPrefix, simulator, relayOn, direct, countedConsumer } = relayFixture('wpr')
 
 /** The symbol of pool `id`, as the venue lists it. */
 async function symbolOf(sim: Simulator, id: number): Promise<string> {

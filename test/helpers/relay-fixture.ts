@@ -5,6 +5,7 @@
  * Everything is closed after the current test.
  */
 import { take } from 'rxjs'
+import { Agent, type Dispatcher } from 'undici'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { createVenue, type Venue, type VenueOptions } from '../../src/index.js'
 import { type Relay, type RelayOptions, startRelay } from '../../src/relay.js'
@@ -32,6 +33,15 @@ export interface RelayFixture {
   ): Promise<Relay>
   /** A venue reading its streams through the relay under `prefix`. */
   consumer(sim: Simulator, prefix: string): Venue
+  /**
+   * A consumer whose own requests to the venue (path without query) land in `requests`:
+   * an undici dispatcher of its own logs them (the relay's go through the relay's pool).
+   */
+  countedConsumer(
+    sim: Simulator,
+    prefix: string,
+    extra?: Partial<VenueOptions>,
+  ): { venue: Venue; requests: string[] }
   /** A venue polling the simulator itself. */
   direct(sim: Simulator): Venue
 }
@@ -94,6 +104,27 @@ export function relayFixture(tag: string): RelayFixture {
         ...QUICK,
         relay: { redis: server().url, prefix },
       }),
+    countedConsumer: (sim, prefix, extra = {}) => {
+      const requests: string[] = []
+      const agent = new Agent()
+      const counting = agent.compose(
+        (dispatch: Dispatcher['dispatch']) =>
+          (options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) => {
+            requests.push(String(options.path).split('?')[0] ?? '')
+            return dispatch(options, handler)
+          },
+      )
+      onCleanup(() => agent.close())
+      const counted = venue({
+        baseUrl: sim.url,
+        apiKey: sim.apiKey,
+        ...QUICK,
+        ...extra,
+        dispatcher: counting,
+        relay: { redis: server().url, prefix },
+      })
+      return { venue: counted, requests }
+    },
     direct: (sim) => venue({ baseUrl: sim.url, apiKey: sim.apiKey, ...QUICK }),
   }
 }
