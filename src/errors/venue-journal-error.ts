@@ -12,6 +12,11 @@ export type VenueJournalProblem =
   | 'malformed'
   /** A replay asked for a request the journal never recorded. */
   | 'unseen-request'
+  /**
+   * A replay asked for a request whose recorded answers are all used: the recording ended
+   * there. A replayed stream completes on it; a direct REST call rejects with it.
+   */
+  | 'exhausted'
   /** The journal could not be read or written (the file system's error is the cause). */
   | 'io'
 
@@ -43,7 +48,7 @@ export class VenueJournalError extends VenueError {
   readonly file: string
   /** The record's line in the journal (1: the header), when the problem is in one. */
   readonly line: number | undefined
-  /** The request (path and query) a replay asked for, for `unseen-request`. */
+  /** The request (path and query) a replay asked for, for `unseen-request` and `exhausted`. */
   readonly request: string | undefined
 
   constructor(
