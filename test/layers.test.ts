@@ -62,6 +62,8 @@ const LAYERS = [
   ['redis', ['redis/']],
   ['shared-budget', ['shared-budget/']],
   ['relay-reader', ['relay-reader/']],
+  // Record and replay: the journal, and the clock and transport a replaying venue runs on.
+  ['replay', ['replay/']],
   ['venue', ['options.ts', 'venue-transport.ts', 'venue.ts']],
   // The relay publisher polls through a venue.
   ['relay-publisher', ['relay-publisher/']],

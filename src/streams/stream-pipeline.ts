@@ -1,6 +1,8 @@
 import equal from 'fast-deep-equal'
 import {
+  catchError,
   defer,
+  EMPTY,
   finalize,
   map,
   merge,
@@ -8,11 +10,13 @@ import {
   type OperatorFunction,
   type SchedulerLike,
   takeUntil,
+  throwError,
 } from 'rxjs'
 import { reportEnd } from '../core/health.js'
 import { pollWith } from '../core/poll.js'
 import type { PacedStream, StreamPriority } from '../core/poll-pacer.js'
 import { type RetryBackoffOptions, retryBackoff } from '../core/retry-backoff.js'
+import { VenueJournalError } from '../errors/venue-journal-error.js'
 import type { RestClient } from '../rest/index.js'
 import type { StreamContext } from './stream-context.js'
 
@@ -144,6 +148,7 @@ export function streamPipeline<T, R = T>(
       let live = true
       const lane = laneOf(context, runKey, settings.defaultPriority, () => live)
       return source(lane).pipe(
+        endOfRecording,
         shape,
         finalize(() => {
           live = false
@@ -166,6 +171,20 @@ export function streamPipeline<T, R = T>(
     const release = context.pacer.prefer(key, priority)
     return shared.pipe(finalize(release))
   })
+}
+
+/**
+ * A replayed stream whose next request has no recorded answer left completes: the
+ * recording ended there (an error would say the stream failed).
+ */
+function endOfRecording<T>(values: Observable<T>): Observable<T> {
+  return values.pipe(
+    catchError((error: unknown) =>
+      error instanceof VenueJournalError && error.problem === 'exhausted'
+        ? EMPTY
+        : throwError(() => error),
+    ),
+  )
 }
 
 /**

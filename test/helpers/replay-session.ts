@@ -1,0 +1,155 @@
+/**
+ * A live session on the simulator, recorded to a journal, with the events each stream
+ * emitted; and the same streams subscribed on a venue replaying that journal.
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Observable, Subscription } from 'rxjs'
+import { Agent, type Dispatcher } from 'undici'
+import { createVenue, type Venue, type VenueOptions } from '../../src/index.js'
+import { JOURNAL_HEADERS, type JournalWriter, openJournalWriter } from '../../src/replay/journal.js'
+import type { ReplaySpeed } from '../../src/replay/replay-clock.js'
+import { startSimulator } from '../../src/simulator/index.js'
+
+/** The streams of a session, by name, as a bot subscribes them. */
+export const SESSION_STREAMS: Readonly<Record<string, (venue: Venue) => Observable<unknown>>> = {
+  depth: (venue) => venue.watchDepth(0),
+  trades: (venue) => venue.watchTrades(0),
+  myTrades: (venue) => venue.watchMyTrades(),
+  balances: (venue) => venue.watchBalances(),
+  klines: (venue) => venue.watchKlines(0, '1m'),
+}
+
+/** The options of a session's venue, live and replayed alike. */
+export const SESSION_OPTIONS = {
+  pollIntervalMs: 200,
+  settleMs: 150,
+  lingerMs: 1,
+  maxRequestsPerSecond: 60,
+} satisfies Partial<VenueOptions>
+
+/** Each stream's events, by name. */
+export type SessionEvents = Record<string, unknown[]>
+
+/**
+ * An undici dispatcher that appends every answer it carries to `writer`, as the venue's
+ * pool would (path and query, times by the venue's clock: real time here).
+ */
+function recordingDispatcher(writer: JournalWriter): Dispatcher {
+  return new Agent().compose((dispatch) => (options, handler) => {
+    const sentAt = Date.now()
+    const request = String(options.path)
+    let status = 0
+    let headers: Record<string, string> = {}
+    const chunks: Buffer[] = []
+    return dispatch(options, {
+      onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
+      onResponseStart: (controller, code, responseHeaders, message) => {
+        status = code
+        headers = Object.fromEntries(
+          JOURNAL_HEADERS.flatMap((name) => {
+            const value = responseHeaders[name]
+            return typeof value === 'string' ? [[name, value]] : []
+          }),
+        )
+        handler.onResponseStart?.(controller, code, responseHeaders, message)
+      },
+      onResponseData: (controller, chunk) => {
+        chunks.push(chunk)
+        handler.onResponseData?.(controller, chunk)
+      },
+      onResponseEnd: (controller, trailers) => {
+        writer.append({
+          type: 'response',
+          request,
+          sentAt,
+          answeredAt: Date.now(),
+          status,
+          headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        })
+        handler.onResponseEnd?.(controller, trailers)
+      },
+      onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
+    })
+  })
+}
+
+/** Subscribes every stream of the session, collecting its events; `done` when all ended. */
+function collect(venue: Venue): {
+  events: SessionEvents
+  done: Promise<void>
+  stop: () => void
+} {
+  const events: SessionEvents = {}
+  const subscriptions: Subscription[] = []
+  const ends: Promise<void>[] = []
+  for (const [name, open] of Object.entries(SESSION_STREAMS)) {
+    const list: unknown[] = []
+    events[name] = list
+    ends.push(
+      new Promise<void>((resolve, reject) => {
+        subscriptions.push(
+          open(venue).subscribe({
+            next: (event) => list.push(event),
+            error: reject,
+            complete: resolve,
+          }),
+        )
+      }),
+    )
+  }
+  return {
+    events,
+    done: Promise.all(ends).then(() => undefined),
+    stop: () => {
+      for (const subscription of subscriptions) subscription.unsubscribe()
+    },
+  }
+}
+
+/**
+ * Records a live session of `ms` on a realtime simulator with bursts (the demo account
+ * trades every few seconds): the journal's path and what each stream emitted.
+ */
+export async function recordSession(
+  ms: number,
+): Promise<{ file: string; live: SessionEvents; baseUrl: string }> {
+  const sim = await startSimulator({
+    seed: 7,
+    tickMs: 10,
+    bursts: { ownTradeGapMs: [150, 400], quietMs: [200, 500] },
+  })
+  const file = join(mkdtempSync(join(tmpdir(), 'venue-rx-replay-')), 'session.journal')
+  try {
+    const writer = await openJournalWriter(file, { baseUrl: sim.url, startedAt: Date.now() })
+    const venue = createVenue({
+      baseUrl: sim.url,
+      apiKey: sim.apiKey,
+      dispatcher: recordingDispatcher(writer),
+      ...SESSION_OPTIONS,
+    })
+    const session = collect(venue)
+    // The session's length in real time: this is the live side, recorded.
+    await new Promise((resolve) => setTimeout(resolve, ms))
+    session.stop()
+    await venue.close()
+    await writer.close()
+    return { file, live: session.events, baseUrl: sim.url }
+  } finally {
+    await sim.close()
+  }
+}
+
+/** The session's streams on a venue replaying `file` at `speed`, until every one ended. */
+export async function replaySession(file: string, speed: ReplaySpeed): Promise<SessionEvents> {
+  const venue = createVenue({ replay: { file, speed }, ...SESSION_OPTIONS })
+  const session = collect(venue)
+  try {
+    await session.done
+    return session.events
+  } finally {
+    await venue.close()
+  }
+}
