@@ -9,6 +9,7 @@ import {
 } from './args.js'
 import { apiKeyFromEnv, venueArgs, withVenue } from './cli-venue.js'
 import { didYouMean } from './did-you-mean.js'
+import { toCliError } from './failure.js'
 import { painter } from './style.js'
 import { untilStopped } from './until-signal.js'
 import {
@@ -44,6 +45,9 @@ Options:
   --poll-ms N       longest wait between two polls, ms (default 1000)
   --settle-ms N     how late the venue may show a trade, fill or transfer, ms: one shown
                     after a later one still comes, marked late (default 1000; 0: off)
+  --replay FILE     show a recording (venue-rx record) instead of the venue: the stream
+                    as it was, ending where the recording ends (no key needed)
+  --speed S         with --replay: times real time (default 1), or max
   -h, --help        this help
 
 Exit codes: 0 done (--count reached, stream ended, Ctrl-C), 1 runtime failure, 2 usage error.
@@ -53,7 +57,7 @@ Exit codes: 0 done (--count reached, stream ended, Ctrl-C), 1 runtime failure, 2
 export async function watchCommand(argv: readonly string[]): Promise<void> {
   const { values, positionals } = parseWithPositionals(
     argv,
-    ['base-url', 'pool', 'interval', 'limit', 'count', 'poll-ms', 'settle-ms'],
+    ['base-url', 'pool', 'interval', 'limit', 'count', 'poll-ms', 'settle-ms', 'replay', 'speed'],
     ['json'],
   )
   if (values['help'] === true) {
@@ -61,6 +65,12 @@ export async function watchCommand(argv: readonly string[]): Promise<void> {
     return
   }
   const { kind, args, count, connection } = checkArguments(values, positionals)
+  const json = values['json'] === true
+  const replay = replayArgs(values)
+  if (replay !== undefined) {
+    await replayWatch(replay, connection, (venue) => follow(venue, kind, args, count, json))
+    return
+  }
   const apiKey = ACCOUNT_KINDS.has(kind) ? apiKeyFromEnv(`watch ${kind}`) : undefined
   // An order's pool is checked too: an unknown one fails at once, not after the wait for
   // the order to show.
@@ -71,8 +81,53 @@ export async function watchCommand(argv: readonly string[]): Promise<void> {
       apiKey,
       poolId: POOL_KINDS.has(kind) || args.poolId !== undefined ? (args.poolId ?? 0) : orderPool,
     },
-    (venue) => follow(venue, kind, args, count, values['json'] === true),
+    (venue) => follow(venue, kind, args, count, json),
   )
+}
+
+/** `--replay FILE` and `--speed S`: the recording to show, and how fast. */
+function replayArgs(
+  values: Record<string, string | boolean | undefined>,
+): { readonly file: string; readonly speed: number | 'max' } | undefined {
+  const file = values['replay']
+  if (file === undefined) {
+    if (values['speed'] !== undefined) throw new UsageError('--speed goes with --replay FILE')
+    return undefined
+  }
+  if (typeof file !== 'string' || file === '') throw new UsageError('--replay takes a journal file')
+  const given = values['speed'] ?? '1'
+  const speed = given === 'max' ? 'max' : Number(given)
+  if (speed !== 'max' && !(Number.isFinite(speed) && speed > 0)) {
+    throw new UsageError(`--speed must be a positive number or max (got ${String(given)})`)
+  }
+  return { file, speed }
+}
+
+/**
+ * Runs `body` on a venue replaying the recording: nothing is checked at the venue (it is
+ * not asked), and a failure comes out as a one-line CliError as a live watch's does.
+ */
+async function replayWatch(
+  replay: { readonly file: string; readonly speed: number | 'max' },
+  connection: ReturnType<typeof venueArgs>,
+  body: (venue: Parameters<typeof follow>[0]) => Promise<void>,
+): Promise<void> {
+  try {
+    const { createVenue } = await import('../venue.js')
+    const venue = createVenue({
+      replay,
+      pollIntervalMs: connection.pollMs,
+      settleMs: connection.settleMs,
+      lingerMs: 1,
+    })
+    try {
+      await body(venue)
+    } finally {
+      await venue.close()
+    }
+  } catch (error) {
+    throw toCliError(error, connection)
+  }
 }
 
 /** An order's composite id, as the venue's order endpoints take it. */
