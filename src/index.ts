@@ -72,6 +72,7 @@ export {
 export type {
   BackoffOptions,
   MarketDataSource,
+  RecordSettings,
   RelayReaderSettings,
   RelaySettings,
   SharedBudgetSettings,

@@ -135,6 +135,33 @@ export interface VenueOptions {
    * relay of this venue and API key on any host: one limit for the fleet.
    */
   readonly sharedBudget?: SharedBudgetSettings
+  /**
+   * Record every answer this venue receives (each HTTP request: its path and query, the
+   * status, the response headers venue-rx reads and the body, or the transport's failure)
+   * to a journal file, in the order they come, written as they come; `venue.close()`
+   * closes it. Request headers (the API key) are never recorded. Not with `relay`.
+   */
+  readonly record?: RecordSettings
+}
+
+/**
+ * Where a venue records its answers ({@link VenueOptions.record}): the journal's path,
+ * created or emptied when the venue is created. A file that cannot be written fails the
+ * venue's requests and `close()` with `VenueJournalError` (`problem: 'io'`).
+ *
+ * @example
+ * ```ts
+ * import { createVenue, type RecordSettings } from 'venue-rx'
+ *
+ * const record: RecordSettings = { file: 'session.journal' }
+ * const venue = createVenue({ baseUrl, apiKey, record })
+ * // ... run the bot; then everything recorded is in the file:
+ * await venue.close()
+ * ```
+ */
+export interface RecordSettings {
+  /** The journal's path: gzip-compressed JSON lines (docs/replay.md). */
+  readonly file: string
 }
 
 /**
@@ -231,6 +258,8 @@ export interface ResolvedVenueOptions {
   readonly scheduler: SchedulerLike
   readonly relay: Required<RelayReaderSettings> | undefined
   readonly sharedBudget: Required<SharedBudgetSettings> | undefined
+  /** The journal a recording venue writes. */
+  readonly record: RecordSettings | undefined
 }
 
 const OPTION_NAMES: ReadonlySet<string> = new Set([
@@ -254,6 +283,7 @@ const OPTION_NAMES: ReadonlySet<string> = new Set([
   'scheduler',
   'relay',
   'sharedBudget',
+  'record',
 ])
 
 /** Validates `options` and fills in defaults. Throws {@link VenueInputError} naming the option. */
@@ -321,7 +351,42 @@ function resolve(options: VenueOptions): ResolvedVenueOptions {
     scheduler: scheduler(options.scheduler),
     relay: relaySettings(options.relay),
     sharedBudget: redisSettings('sharedBudget', options.sharedBudget),
+    record: recordSettings(options),
   })
+}
+
+/**
+ * Checks {@link VenueOptions.record}: `{ file }`, a path, and not with `relay` (a relayed
+ * stream's answers come from Redis, not the venue). With `replay`: refused by its check.
+ */
+function recordSettings(options: VenueOptions): RecordSettings | undefined {
+  const value: unknown = options.record
+  if (value === undefined) return undefined
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new VenueInputError('record', 'createVenue: record must be an object { file }')
+  }
+  for (const key of Object.keys(value)) {
+    if (key !== 'file') {
+      throw VenueInputError.quoting({
+        argument: `record.${key}`,
+        render: (shown) => `createVenue: unknown option ${JSON.stringify(shown)}`,
+      })
+    }
+  }
+  const { file } = value as { file?: unknown }
+  if (typeof file !== 'string' || file.trim() === '' || file.includes('\0')) {
+    throw new VenueInputError(
+      'record.file',
+      'createVenue: record.file must be the path of the journal to write (a non-empty string)',
+    )
+  }
+  if (options.relay !== undefined) {
+    throw new VenueInputError(
+      'record',
+      'createVenue: record cannot go with relay (a relayed stream reads Redis, not the venue: record where the relay polls)',
+    )
+  }
+  return Object.freeze({ file })
 }
 
 /** Checks {@link VenueOptions.relay} or {@link VenueOptions.sharedBudget} (`name`): one shape. */

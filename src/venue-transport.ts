@@ -4,6 +4,7 @@ import { PollPacer } from './core/poll-pacer.js'
 import { VenueAbortError } from './errors/venue-abort-error.js'
 import type { ResolvedVenueOptions } from './options.js'
 import { budgetKey } from './redis/redis.js'
+import { recordingTransport } from './replay/record.js'
 import { SharedBudget } from './shared-budget/shared-budget.js'
 import { schedulerTimers } from './timers.js'
 import { closingTransport } from './transport/closing-transport.js'
@@ -48,15 +49,18 @@ export function venueTransport(
     connections: resolved.connections,
     maxResponseBytes: resolved.maxResponseBytes,
   })
+  // Record: each request the HTTP pool sends, and its answer, appended to the journal.
+  const http =
+    resolved.record === undefined ? undici : recordingPool(resolved.record.file, resolved, undici)
   const pool: Transport =
     onRequest === undefined
-      ? undici
+      ? http
       : {
           request: (request) => {
             onRequest()
-            return undici.request(request)
+            return http.request(request)
           },
-          close: () => undici.close(),
+          close: () => http.close(),
         }
   // The budget of the fleet lives in Redis when `sharedBudget` is set.
   const fleetBudget =
@@ -93,4 +97,10 @@ export function venueTransport(
     health.close()
   })
   return { transport, closed, pacer }
+}
+
+/** The HTTP pool of a recording venue (`record`): every answer journaled, on the venue's clock. */
+function recordingPool(file: string, resolved: ResolvedVenueOptions, undici: Transport): Transport {
+  const { baseUrl, apiKey, scheduler } = resolved
+  return recordingTransport(undici, { file, baseUrl, apiKey, now: () => scheduler.now() })
 }
