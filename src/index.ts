@@ -75,6 +75,9 @@ export type {
   RecordSettings,
   RelayReaderSettings,
   RelaySettings,
+  ReplaySettings,
+  ReplaySpeed,
+  ReplayVenueOptions,
   SharedBudgetSettings,
   VenueOptions,
 } from './options.js'

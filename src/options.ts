@@ -6,6 +6,8 @@ import type { BackoffOptions } from './core/retry-backoff.js'
 import { redactError } from './errors/venue-error.js'
 import { VenueInputError } from './errors/venue-input-error.js'
 import { checkRedis, DEFAULT_PREFIX, type RelayRedis } from './redis/redis.js'
+import { readJournalHeader } from './replay/journal.js'
+import { ReplayClock, type ReplaySpeed } from './replay/replay-clock.js'
 import type { MarketDataSource } from './rest/index.js'
 import {
   DEFAULT_PARAM_NAMES,
@@ -136,6 +138,14 @@ export interface VenueOptions {
    */
   readonly sharedBudget?: SharedBudgetSettings
   /**
+   * Answer every request from a journal recorded with `record` (or `venue-rx record`)
+   * instead of the venue: each request gets the next answer recorded for the same path
+   * and query, on the recording's clock (the venue's scheduler), at `speed` times real
+   * time. A stream completes when the journal has no answer left for its request.
+   * Refused with `relay`, `record`, `sharedBudget`, `scheduler` and `dispatcher`.
+   */
+  readonly replay?: ReplaySettings
+  /**
    * Record every answer this venue receives (each HTTP request: its path and query, the
    * status, the response headers venue-rx reads and the body, or the transport's failure)
    * to a journal file, in the order they come, written as they come; `venue.close()`
@@ -163,6 +173,47 @@ export interface RecordSettings {
   /** The journal's path: gzip-compressed JSON lines (docs/replay.md). */
   readonly file: string
 }
+
+/**
+ * {@link VenueOptions} of a replay: `baseUrl` may be left out (the journal's is used) and
+ * the API key too (nothing is sent: account streams replay without one).
+ *
+ * @example
+ * ```ts
+ * import { createVenue, type ReplayVenueOptions } from 'venue-rx'
+ *
+ * const options: ReplayVenueOptions = { replay: { file: 'session.journal', speed: 'max' } }
+ * const venue = createVenue(options)
+ * ```
+ */
+export type ReplayVenueOptions = Omit<VenueOptions, 'baseUrl'> & {
+  readonly baseUrl?: string
+  readonly replay: ReplaySettings
+}
+
+/**
+ * Where and how fast a venue replays a recording ({@link VenueOptions.replay}).
+ *
+ * @example
+ * ```ts
+ * import { createVenue, type ReplaySettings } from 'venue-rx'
+ *
+ * const replay: ReplaySettings = { file: 'session.journal', speed: 'max' }
+ * const venue = createVenue({ replay })
+ * venue.watchDepth(0).subscribe((event) => console.log(event))
+ * ```
+ */
+export interface ReplaySettings {
+  /** The journal's path. */
+  readonly file: string
+  /**
+   * How fast the recording's time runs: `1` (default) as recorded, a positive number that
+   * many times faster (or slower, below 1), `'max'` as fast as the work allows.
+   */
+  readonly speed?: ReplaySpeed
+}
+
+export type { ReplaySpeed }
 
 /**
  * Where a venue reads the streams a relay publishes ({@link VenueOptions.relay}): the
@@ -258,6 +309,8 @@ export interface ResolvedVenueOptions {
   readonly scheduler: SchedulerLike
   readonly relay: Required<RelayReaderSettings> | undefined
   readonly sharedBudget: Required<SharedBudgetSettings> | undefined
+  /** The journal a replaying venue answers from, and its speed (the clock is `scheduler`). */
+  readonly replay: { readonly file: string; readonly speed: ReplaySpeed } | undefined
   /** The journal a recording venue writes. */
   readonly record: RecordSettings | undefined
 }
@@ -283,11 +336,12 @@ const OPTION_NAMES: ReadonlySet<string> = new Set([
   'scheduler',
   'relay',
   'sharedBudget',
+  'replay',
   'record',
 ])
 
 /** Validates `options` and fills in defaults. Throws {@link VenueInputError} naming the option. */
-export function resolveOptions(options: VenueOptions): ResolvedVenueOptions {
+export function resolveOptions(options: VenueOptions | ReplayVenueOptions): ResolvedVenueOptions {
   try {
     return resolve(options)
   } catch (error) {
@@ -297,7 +351,7 @@ export function resolveOptions(options: VenueOptions): ResolvedVenueOptions {
   }
 }
 
-function resolve(options: VenueOptions): ResolvedVenueOptions {
+function resolve(options: VenueOptions | ReplayVenueOptions): ResolvedVenueOptions {
   if (typeof options !== 'object' || options === null) {
     throw new VenueInputError('options', 'createVenue: options must be an object with a baseUrl')
   }
@@ -326,8 +380,9 @@ function resolve(options: VenueOptions): ResolvedVenueOptions {
     throw new VenueInputError('backoff.jitter', 'createVenue: backoff.jitter must be a boolean')
   }
   const maxRequestsPerSecond = requestRate(options.maxRequestsPerSecond)
+  const replay = replaySettings(options)
   return Object.freeze({
-    baseUrl: baseUrl(options.baseUrl),
+    baseUrl: baseUrl(options.baseUrl ?? replay?.header.baseUrl),
     apiKey: apiKey(options.apiKey),
     marketData: marketData(options.marketData),
     pollIntervalMs: milliseconds('pollIntervalMs', options.pollIntervalMs, 1_000),
@@ -348,9 +403,11 @@ function resolve(options: VenueOptions): ResolvedVenueOptions {
     connections: positiveInteger('connections', options.connections, 8),
     dispatcher: dispatcher(options.dispatcher),
     paramNames: paramNames(options.paramNames),
-    scheduler: scheduler(options.scheduler),
+    scheduler: replay === undefined ? scheduler(options.scheduler) : replay.clock,
     relay: relaySettings(options.relay),
     sharedBudget: redisSettings('sharedBudget', options.sharedBudget),
+    replay:
+      replay === undefined ? undefined : Object.freeze({ file: replay.file, speed: replay.speed }),
     record: recordSettings(options),
   })
 }
@@ -359,7 +416,7 @@ function resolve(options: VenueOptions): ResolvedVenueOptions {
  * Checks {@link VenueOptions.record}: `{ file }`, a path, and not with `relay` (a relayed
  * stream's answers come from Redis, not the venue). With `replay`: refused by its check.
  */
-function recordSettings(options: VenueOptions): RecordSettings | undefined {
+function recordSettings(options: VenueOptions | ReplayVenueOptions): RecordSettings | undefined {
   const value: unknown = options.record
   if (value === undefined) return undefined
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -387,6 +444,55 @@ function recordSettings(options: VenueOptions): RecordSettings | undefined {
     )
   }
   return Object.freeze({ file })
+}
+
+/** Options a replay cannot go with: it sends nothing, and runs on the recording's clock. */
+const NOT_WITH_REPLAY = ['relay', 'record', 'sharedBudget', 'scheduler', 'dispatcher'] as const
+
+/**
+ * Checks {@link VenueOptions.replay}: the journal's path (its header is read: the baseUrl
+ * and the clock's start come from it) and the speed; the replay's clock.
+ */
+function replaySettings(options: VenueOptions | ReplayVenueOptions):
+  | {
+      readonly file: string
+      readonly speed: ReplaySpeed
+      readonly header: { readonly baseUrl: string; readonly startedAt: number }
+      readonly clock: ReplayClock
+    }
+  | undefined {
+  const value: unknown = options.replay
+  if (value === undefined) return undefined
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new VenueInputError('replay', 'createVenue: replay must be an object { file, speed }')
+  }
+  for (const key of Object.keys(value)) {
+    if (key !== 'file' && key !== 'speed') {
+      throw VenueInputError.quoting({
+        argument: `replay.${key}`,
+        render: (shown) => `createVenue: unknown option ${JSON.stringify(shown)}`,
+      })
+    }
+  }
+  const given = options as Readonly<Record<string, unknown>>
+  const other = NOT_WITH_REPLAY.find((name) => given[name] !== undefined)
+  if (other !== undefined) {
+    throw new VenueInputError(
+      'replay',
+      `createVenue: replay cannot go with ${other} (a replay sends nothing and runs on the recording's clock)`,
+    )
+  }
+  const { file, speed = 1 } = value as ReplaySettings
+  if (typeof file !== 'string' || file.trim() === '') {
+    throw new VenueInputError('replay.file', "createVenue: replay.file must be a journal's path")
+  }
+  if (speed !== 'max' && !isPositiveNumber(speed)) {
+    failCheck('createVenue', 'replay.speed', "must be a positive number or 'max'", speed, {
+      whole: true,
+    })
+  }
+  const header = readJournalHeader(file)
+  return { file, speed, header, clock: new ReplayClock(header.startedAt, speed) }
 }
 
 /** Checks {@link VenueOptions.relay} or {@link VenueOptions.sharedBudget} (`name`): one shape. */

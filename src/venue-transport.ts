@@ -5,6 +5,8 @@ import { VenueAbortError } from './errors/venue-abort-error.js'
 import type { ResolvedVenueOptions } from './options.js'
 import { budgetKey } from './redis/redis.js'
 import { recordingTransport } from './replay/record.js'
+import type { ReplayClock } from './replay/replay-clock.js'
+import { replayTransport } from './replay/replay-transport.js'
 import { SharedBudget } from './shared-budget/shared-budget.js'
 import { schedulerTimers } from './timers.js'
 import { closingTransport } from './transport/closing-transport.js'
@@ -49,19 +51,25 @@ export function venueTransport(
     connections: resolved.connections,
     maxResponseBytes: resolved.maxResponseBytes,
   })
+  // Replay: the journal answers in place of the HTTP pool, on the recording's clock; the
+  // budget and the merging of identical requests above it run as they did when recorded.
+  const replay = replayPool(resolved)
+  if (replay !== undefined) undici.close()
   // Record: each request the HTTP pool sends, and its answer, appended to the journal.
   const http =
     resolved.record === undefined ? undici : recordingPool(resolved.record.file, resolved, undici)
   const pool: Transport =
-    onRequest === undefined
-      ? http
-      : {
-          request: (request) => {
-            onRequest()
-            return http.request(request)
-          },
-          close: () => http.close(),
-        }
+    replay !== undefined
+      ? replay
+      : onRequest === undefined
+        ? http
+        : {
+            request: (request) => {
+              onRequest()
+              return http.request(request)
+            },
+            close: () => http.close(),
+          }
   // The budget of the fleet lives in Redis when `sharedBudget` is set.
   const fleetBudget =
     resolved.sharedBudget === undefined
@@ -97,6 +105,12 @@ export function venueTransport(
     health.close()
   })
   return { transport, closed, pacer }
+}
+
+/** The journal's transport of a replaying venue (`replay`), on its clock; else undefined. */
+function replayPool(resolved: ResolvedVenueOptions): Transport | undefined {
+  if (resolved.replay === undefined) return undefined
+  return replayTransport(resolved.replay.file, resolved.scheduler as ReplayClock)
 }
 
 /** The HTTP pool of a recording venue (`record`): every answer journaled, on the venue's clock. */

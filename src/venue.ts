@@ -8,12 +8,17 @@ import {
   throwError,
   timer,
 } from 'rxjs'
-import type { ApiKey } from './api-key.js'
+import { ApiKey } from './api-key.js'
 import { HealthBoard, type HealthReport } from './core/health.js'
 import type { FreshnessReport } from './core/poll-pacer.js'
 import { StreamRegistry } from './core/stream-registry.js'
 import { redactError } from './errors/venue-error.js'
-import { type ResolvedVenueOptions, resolveOptions, type VenueOptions } from './options.js'
+import {
+  type ReplayVenueOptions,
+  type ResolvedVenueOptions,
+  resolveOptions,
+  type VenueOptions,
+} from './options.js'
 import { describeRedis, type RelayScope } from './redis/redis.js'
 import { sharedConnection } from './redis/redis-connection.js'
 import { wakerFor } from './relay-reader/entry-waker.js'
@@ -130,9 +135,12 @@ export interface Venue extends StreamMethods {
  * const book = await venue.rest.depth({ poolId: 1, limit: 5 })
  * console.log(book.bids[0]) // [ '1.0452', '310.5' ]
  * venue.watchBalances().subscribe(({ changes }) => console.log(changes))
+ *
+ * // A recording replayed (`baseUrl` and the key may be left out): streams end with it.
+ * const replayed = createVenue({ replay: { file: 'session.journal', speed: 'max' } })
  * ```
  */
-export function createVenue(options: VenueOptions): Venue {
+export function createVenue(options: VenueOptions | ReplayVenueOptions): Venue {
   return buildVenue(options).venue
 }
 
@@ -177,7 +185,10 @@ interface BuiltVenue {
  * The venue of `options`, and the relay sources on its {@link StreamContext}. `onRequest`
  * is called with each request handed to the HTTP pool (identical ones merged already).
  */
-function buildVenue(options: VenueOptions, onRequest?: () => void): BuiltVenue {
+function buildVenue(
+  options: VenueOptions | ReplayVenueOptions,
+  onRequest?: () => void,
+): BuiltVenue {
   const resolved = resolveOptions(options)
   const health = new HealthBoard()
   const { transport, closed, pacer } = venueTransport(resolved, health, onRequest)
@@ -254,12 +265,16 @@ function visibleSettings(resolved: ResolvedVenueOptions): VenueSettings {
   })
 }
 
+/** What a replay without an API key puts in account requests: the journal never sees it. */
+const REPLAY_KEY = new ApiKey('venue-rx-replay-without-a-key')
+
 /** The settings the REST layer uses, not the venue's options. */
 function restSettingsOf(resolved: ResolvedVenueOptions): RestClientSettings {
   return {
     // Only to tell a user whose baseUrl ends in /api/v1 why every request answers 404.
     baseUrl: resolved.baseUrl,
-    apiKey: resolved.apiKey,
+    // A replay sends nothing: account requests go out (to the journal) without a key.
+    apiKey: resolved.apiKey ?? (resolved.replay === undefined ? undefined : REPLAY_KEY),
     requestTimeoutMs: resolved.requestTimeoutMs,
     marketData: resolved.marketData,
     paramNames: resolved.paramNames,

@@ -9,6 +9,7 @@ import {
   type OrderWithTrades,
   type RelayReaderSettings,
   type RelaySettings,
+  type ReplayVenueOptions,
   type RestClient,
   type SharedBudgetSettings,
   type TradeDetail,
@@ -35,7 +36,9 @@ declare const venue: Venue
 
 describe('createVenue and Venue', () => {
   test('createVenue takes VenueOptions and returns a Venue', () => {
-    expectTypeOf(createVenue).parameters.toEqualTypeOf<[options: VenueOptions]>()
+    expectTypeOf(createVenue).parameters.toEqualTypeOf<
+      [options: VenueOptions | ReplayVenueOptions]
+    >()
     expectTypeOf(createVenue).returns.toEqualTypeOf<Venue>()
     expectTypeOf(venue.rest).toEqualTypeOf<RestClient>()
     expectTypeOf(venue.settings).toEqualTypeOf<VenueSettings>()
