@@ -35,6 +35,7 @@ const SCRIPTS = [
   'feed-latency.ts',
   'long-numbers.ts',
   'freshness.ts',
+  'replay.ts',
 ]
 
 async function run(script: string): Promise<{ summaries: Summary[]; output: string }> {

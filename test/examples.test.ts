@@ -89,6 +89,13 @@ describe('examples', () => {
     expect(lines).not.toContain('time is up')
   })
 
+  it('backtest-ema replays its recording twice with the same crosses', async () => {
+    const out = await example('backtest-ema')
+    const runs = out.match(/^replay \d: .*$/gm) ?? []
+    expect(runs).toHaveLength(2)
+    expect(runs[1]?.replace('replay 2', 'replay 1')).toBe(runs[0])
+  })
+
   it('vwap-crossover prints the same four crosses of a 10 s and a 40 s VWAP', async () => {
     const out = await example('vwap-crossover')
     const crosses = out.match(/^cross-(up|down): fast VWAP [\d.]+, slow VWAP [\d.]+$/gm) ?? []
