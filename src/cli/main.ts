@@ -22,6 +22,9 @@ Commands:
   relay       poll the venue once for a fleet and publish streams to Redis
               --streams depth:0,my-trades,... --redis URL (or VENUE_RX_REDIS)
               (venue-rx relay --help)
+  record      record every answer of the venue (or the embedded simulator) to a
+              journal for N seconds, to replay later
+              FILE --seconds N --streams depth:0,trades:0,... (venue-rx record --help)
 `
 
 type Command = (argv: readonly string[]) => Promise<void>
@@ -33,6 +36,7 @@ const commands: Record<string, () => Promise<Command>> = {
   watch: async () => (await import('./watch-command.js')).watchCommand,
   export: async () => (await import('./export-command.js')).exportCommand,
   relay: async () => (await import('./relay-command.js')).relayCommand,
+  record: async () => (await import('./record-command.js')).recordCommand,
 }
 
 /** The command being run, for the `--help` a usage error points to. */

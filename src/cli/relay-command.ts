@@ -234,10 +234,10 @@ function redisArgument(raw: string | boolean | undefined): { redis: RelayRedis; 
   return { redis, where: describeRedis(redis) }
 }
 
-/** `--streams`: names separated by commas, each known, none twice. */
-function streamsArgument(raw: string | boolean | undefined): string[] {
+/** `--streams` of `command` (relay, record): names separated by commas, each known, none twice. */
+export function streamsArgument(raw: string | boolean | undefined, command = 'relay'): string[] {
   if (raw === undefined) {
-    throw new UsageError('relay: --streams is required (e.g. --streams depth:0,my-trades)')
+    throw new UsageError(`${command}: --streams is required (e.g. --streams depth:0,my-trades)`)
   }
   const names = String(raw)
     .split(',')
@@ -251,10 +251,13 @@ function streamsArgument(raw: string | boolean | undefined): string[] {
     try {
       stream = parseRelayStream(name)
     } catch (error) {
-      throw new UsageError(error instanceof Error ? error.message : String(error))
+      const message = error instanceof Error ? error.message : String(error)
+      throw new UsageError(message.replace(/^relay: /, `${command}: `))
     }
     const shown = relayStreamName(stream)
-    if (canonical.includes(shown)) throw new UsageError(`relay: the stream ${shown} is named twice`)
+    if (canonical.includes(shown)) {
+      throw new UsageError(`${command}: the stream ${shown} is named twice`)
+    }
     canonical.push(shown)
   }
   return canonical

@@ -1,0 +1,160 @@
+/**
+ * `venue-rx record`: as a person sees it in a terminal (tmux), its lines on a pipe, the
+ * journal it leaves, and its exit codes.
+ */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { gunzipSync } from 'node:zlib'
+import { describe, expect, it } from 'vitest'
+import { type JournalAnswer, openJournalReader } from '../src/replay/journal.js'
+import { CLI_MAIN, type CliOutcome, cliEnv, cliOutcome, startCli } from './helpers/cli.js'
+import { cliFixture } from './helpers/cli-fixture.js'
+import { openTerminal } from './helpers/tmux.js'
+
+const fixture = cliFixture('venue-rx-cli-record-')
+const { children } = fixture
+
+async function cli(args: readonly string[], key?: string): Promise<CliOutcome> {
+  const child = startCli(args, cliEnv(key))
+  children.push(child)
+  return cliOutcome(child)
+}
+
+const lines = (text: string) => text.split('\n').filter((line) => line !== '')
+
+async function answersOf(file: string): Promise<JournalAnswer[]> {
+  const answers: JournalAnswer[] = []
+  for await (const answer of await openJournalReader(file)) answers.push(answer)
+  return answers
+}
+
+const SUMMARY =
+  /^recorded (\d+) answers in \d+\.\d s to (\S+): [\d.]+ k?B, [\d.]+% of the answers' JSON \([\d.]+ [kM]?B\)$/
+
+describe.concurrent('venue-rx record', () => {
+  it('records the embedded simulator in a terminal: one progress line redrawn, then the summary', async () => {
+    const file = join(fixture.dir(), 'terminal.journal')
+    const terminal = await openTerminal(220, 30)
+    try {
+      await terminal.type(
+        `${process.execPath} ${CLI_MAIN} record ${file} --seconds 3 --poll-ms 100 --streams depth:0,trades:0,my-trades,balances; echo "EXIT=$?"`,
+      )
+      const running = await terminal.waitForScreen(
+        (s) => /recording \S+: \d+ s left, [1-9]\d* answers, [1-9][\d.]* k?B/.test(s),
+        'the progress line with answers and bytes',
+      )
+      // One line, redrawn in place: never two progress lines on the screen.
+      expect(lines(running).filter((line) => line.includes(' s left,'))).toHaveLength(1)
+      const screen = await terminal.waitForScreen((s) => /EXIT=\d+/.test(s), 'the record to end')
+      expect(screen).toContain('EXIT=0')
+      // The progress line is gone; the summary stays.
+      expect(screen).not.toContain(' s left,')
+      const summary = lines(screen).find((line) => line.startsWith('recorded '))
+      expect(summary).toMatch(SUMMARY)
+      const answers = await answersOf(file)
+      expect(summary).toContain(`recorded ${answers.length} answers`)
+      const paths = new Set(answers.map((answer) => answer.request.split('?')[0] ?? ''))
+      expect(paths).toContain('/api/v1/ping')
+      expect([...paths].some((path) => path.includes('depth'))).toBe(true)
+      expect([...paths].some((path) => path.includes('balances'))).toBe(true)
+      expect([...paths].some((path) => path.includes('trades'))).toBe(true)
+    } finally {
+      await terminal.close()
+    }
+  })
+
+  it('records a venue by --base-url with VENUE_API_KEY: progress lines on a pipe, the key in no byte of the journal', async () => {
+    const sim = await fixture.simulator()
+    const file = join(fixture.dir(), 'pipe.journal')
+    const { code, out, err } = await cli(
+      [
+        'record',
+        file,
+        '--seconds',
+        '2',
+        '--poll-ms',
+        '50',
+        '--streams',
+        'depth:1,fills',
+        '--base-url',
+        sim.url,
+      ],
+      sim.apiKey,
+    )
+    expect(code).toBe(0)
+    expect(out).toBe('')
+    const printed = lines(err)
+    expect(printed.at(-1)).toMatch(SUMMARY)
+    // Every line but the last is a progress line (none on a run shorter than its period).
+    for (const line of printed.slice(0, -1))
+      expect(line).toMatch(/^recording \S+: \d+ s left, \d+ answers, /)
+    const answers = await answersOf(file)
+    expect(answers.length).toBeGreaterThan(2)
+    const reader = await openJournalReader(file)
+    expect(reader.header.baseUrl).toBe(sim.url)
+    await reader.close()
+    expect(
+      answers.some(
+        (answer) => answer.request.includes('/fills') || answer.request.includes('trades'),
+      ),
+    ).toBe(true)
+    const bytes = await readFile(file)
+    expect(gunzipSync(bytes).toString('utf8').includes(sim.apiKey)).toBe(false)
+    expect(bytes.includes(sim.apiKey)).toBe(false)
+  })
+
+  it('refuses a command line it cannot run: one line, exit 2', async () => {
+    const file = join(fixture.dir(), 'never.journal')
+    const refused: [string[], RegExp][] = [
+      [['record'], /the journal FILE is required/],
+      [['record', file], /--streams is required/],
+      [['record', file, '--streams', 'depz:0'], /record: unknown stream "depz:0"/],
+      [['record', file, '--streams', 'depth:0,depth:0'], /named twice/],
+      [
+        ['record', file, '--streams', 'depth:0', '--seconds', '0'],
+        /--seconds must be a whole number from 1/,
+      ],
+      [
+        ['record', file, '--streams', 'depth:0', '--seconds', 'ten'],
+        /--seconds must be a whole number/,
+      ],
+      [['record', file, 'other', '--streams', 'depth:0'], /unexpected argument "other"/],
+      [['record', file, '--streams', 'depth:0', '--secs', '3'], /unknown option --secs/],
+      [
+        ['record', file, '--streams', 'my-trades', '--base-url', 'http://127.0.0.1:1'],
+        /my-trades is of the account and needs an API key/,
+      ],
+      [
+        ['record', file, '--streams', 'depth:0', '--base-url', 'ftp://x'],
+        /--base-url must be an http\(s\) URL/,
+      ],
+    ]
+    for (const [args, problem] of refused) {
+      const { code, out, err } = await cli(args)
+      expect({ args, code, out }).toEqual({ args, code: 2, out: '' })
+      expect(lines(err), args.join(' ')).toHaveLength(1)
+      expect(err, args.join(' ')).toMatch(problem)
+      expect(err).toContain('see `venue-rx record --help`')
+    }
+    const help = await cli(['record', '--help'])
+    expect(help.code).toBe(0)
+    expect(help.out).toContain('Usage: venue-rx record FILE')
+  })
+
+  it('a venue it cannot reach: one line, exit 1, no summary', async () => {
+    const file = join(fixture.dir(), 'unreachable.journal')
+    const { code, err } = await cli([
+      'record',
+      file,
+      '--seconds',
+      '1',
+      '--streams',
+      'depth:0',
+      '--base-url',
+      'http://127.0.0.1:1',
+    ])
+    expect(code).toBe(1)
+    expect(lines(err)).toHaveLength(1)
+    expect(err).toMatch(/cannot reach the venue/)
+  })
+})
