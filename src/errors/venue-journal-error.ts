@@ -1,6 +1,16 @@
 import { VenueError, type VenueErrorOptions } from './venue-error.js'
 
-/** What is wrong with a journal, or with a replay of one. */
+/**
+ * What is wrong with a journal, or with a replay of one.
+ *
+ * @example
+ * ```ts
+ * import { VenueJournalError, type VenueJournalProblem } from 'venue-rx'
+ *
+ * const ended = (error: unknown): boolean =>
+ *   error instanceof VenueJournalError && error.problem === ('exhausted' satisfies VenueJournalProblem)
+ * ```
+ */
 export type VenueJournalProblem =
   /** The file is not a venue-rx journal (not compressed as one, or no header). */
   | 'not-a-journal'
