@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { firstValueFrom, merge, type Subscription } from 'rxjs'
+import { Agent, type Dispatcher } from 'undici'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createVenue, VenueInputError, VenueJournalError } from '../src/index.js'
 import { type JournalAnswer, openJournalReader } from '../src/replay/journal.js'
-import { runCleanups } from './helpers/cleanups.js'
+import { onCleanup, runCleanups } from './helpers/cleanups.js'
 import { rejectionOf } from './helpers/rejection.js'
 import { FAST, startSimulatorVenue } from './helpers/simulator-venue.js'
 import { waitFor, waitForAsync } from './helpers/wait-for.js'
@@ -41,12 +42,42 @@ async function answersOf(file: string): Promise<JournalAnswer[]> {
 describe('createVenue({ record })', () => {
   it('journals every request the venue sent, in the order the simulator got them, each with what it served, failures too', async () => {
     const file = join(dir, 'session.journal')
+    // Requests on the wire: the streams are stopped when there is none, so that no request
+    // the simulator got is aborted (an abort is not an answer: it is not journaled).
+    let inFlight = 0
+    const agent = new Agent({ connections: 1 })
+    onCleanup(() => agent.close())
+    const counting = agent.compose(
+      (dispatch: Dispatcher['dispatch']) =>
+        (options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) => {
+          inFlight += 1
+          let ended = false
+          const end = () => {
+            if (!ended) inFlight -= 1
+            ended = true
+          }
+          return dispatch(options, {
+            onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
+            onResponseStart: (controller, code, headers, message) =>
+              handler.onResponseStart?.(controller, code, headers, message),
+            onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
+            onResponseEnd: (controller, trailers) => {
+              end()
+              handler.onResponseEnd?.(controller, trailers)
+            },
+            onResponseError: (controller, error) => {
+              end()
+              handler.onResponseError?.(controller, error)
+            },
+          })
+        },
+    )
     const { sim, venue, hits } = await startSimulatorVenue({
       ...FAST,
       pacing: 'interval',
       // One socket: requests go one at a time, answered in the order they arrive.
-      connections: 1,
-      // No poll left in flight once the streams are gone.
+      dispatcher: counting,
+      // No poll left once the streams are gone.
       lingerMs: 1,
       record: { file },
     })
@@ -60,9 +91,10 @@ describe('createVenue({ record })', () => {
     ).subscribe({ error: () => {} })
     const faulted = (hit: { action: string }) => hit.action !== 'pass'
     await waitFor(
-      () => hits.length >= 60 && hits.filter(faulted).length >= 6,
-      '60 requests, faults among them',
+      () => hits.length >= 60 && hits.filter(faulted).length >= 6 && inFlight === 0,
+      '60 requests, faults among them, none in flight',
     )
+    // In the same turn as the check: no request has gone out since.
     streams.unsubscribe()
     sim.faults.clear()
     await venue.rest.ping()
