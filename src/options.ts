@@ -7,6 +7,7 @@ import { redactError } from './errors/venue-error.js'
 import { VenueInputError } from './errors/venue-input-error.js'
 import { checkRedis, DEFAULT_PREFIX, type RelayRedis } from './redis/redis.js'
 import { readJournalHeader } from './replay/journal.js'
+import { RecordingClock } from './replay/recording-clock.js'
 import { ReplayClock, type ReplaySpeed } from './replay/replay-clock.js'
 import type { MarketDataSource } from './rest/index.js'
 import {
@@ -403,13 +404,21 @@ function resolve(options: VenueOptions | ReplayVenueOptions): ResolvedVenueOptio
     connections: positiveInteger('connections', options.connections, 8),
     dispatcher: dispatcher(options.dispatcher),
     paramNames: paramNames(options.paramNames),
-    scheduler: replay === undefined ? scheduler(options.scheduler) : replay.clock,
+    scheduler: replay?.clock ?? recordingClock(options, scheduler(options.scheduler)),
     relay: relaySettings(options.relay),
     sharedBudget: redisSettings('sharedBudget', options.sharedBudget),
     replay:
       replay === undefined ? undefined : Object.freeze({ file: replay.file, speed: replay.speed }),
     record: recordSettings(options),
   })
+}
+
+/** A recording venue's clock journals its timers ({@link RecordingClock}); else `clock`. */
+function recordingClock(
+  options: VenueOptions | ReplayVenueOptions,
+  clock: SchedulerLike,
+): SchedulerLike {
+  return options.record === undefined ? clock : new RecordingClock(clock)
 }
 
 /**

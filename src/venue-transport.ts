@@ -5,6 +5,7 @@ import { VenueAbortError } from './errors/venue-abort-error.js'
 import type { ResolvedVenueOptions } from './options.js'
 import { budgetKey } from './redis/redis.js'
 import { recordingTransport } from './replay/record.js'
+import type { RecordingClock } from './replay/recording-clock.js'
 import type { ReplayClock } from './replay/replay-clock.js'
 import { replayTransport } from './replay/replay-transport.js'
 import { SharedBudget } from './shared-budget/shared-budget.js'
@@ -116,5 +117,5 @@ function replayPool(resolved: ResolvedVenueOptions): Transport | undefined {
 /** The HTTP pool of a recording venue (`record`): every answer journaled, on the venue's clock. */
 function recordingPool(file: string, resolved: ResolvedVenueOptions, undici: Transport): Transport {
   const { baseUrl, apiKey, scheduler } = resolved
-  return recordingTransport(undici, { file, baseUrl, apiKey, now: () => scheduler.now() })
+  return recordingTransport(undici, { file, baseUrl, apiKey, clock: scheduler as RecordingClock })
 }

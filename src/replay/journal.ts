@@ -30,6 +30,22 @@ export interface JournalHeader {
 /** What one request got: an HTTP answer (any status), or a transport failure. */
 export type JournalAnswer = JournalResponse | JournalFailure
 
+/**
+ * A timer of the recording venue's clock that fired: the `action`th timer set on the clock
+ * (counted from 0 as they were set), and when it fired. With the answers, in the order
+ * they happened, ticks let a replay run every timer and every answer in the recorded order
+ * and at the recorded time, so a bot gets exactly the events it got live.
+ */
+export interface JournalTick {
+  readonly type: 'tick'
+  readonly action: number
+  /** When it fired, by the venue's clock (epoch ms). */
+  readonly at: number
+}
+
+/** One record after the header: an answer, or a tick of the clock. */
+export type JournalRecord = JournalAnswer | JournalTick
+
 interface JournalRequest {
   /** Path plus query string, as the transport sent it: `/api/v1/depth?pool_id=1`. */
   readonly request: string
@@ -84,8 +100,8 @@ export const JOURNAL_HEADERS: readonly string[] = ['retry-after', 'content-type'
  * ```
  */
 export interface JournalWriter {
-  /** Appends one answer; written to the file as it goes (a crash loses at most the last answers). */
-  append(answer: JournalAnswer): void
+  /** Appends one record; written to the file as it goes (a crash loses at most the last answers). */
+  append(record: JournalRecord): void
   /** Resolves once everything appended so far is written to the file. */
   flushed(): Promise<void>
   /** Writes what is left and closes the file (idempotent). */
@@ -142,14 +158,14 @@ class GzipJournalWriter implements JournalWriter {
     this.#write(`${JSON.stringify(header)}\n`)
   }
 
-  append(answer: JournalAnswer): void {
+  append(record: JournalRecord): void {
     if (this.#closing !== undefined) {
       throw new VenueJournalError(`journal ${this.#file}: append after close`, {
         problem: 'io',
         file: this.#file,
       })
     }
-    this.#write(`${encodeAnswer(answer)}\n`)
+    this.#write(`${record.type === 'tick' ? encodeTick(record) : encodeAnswer(record)}\n`)
   }
 
   flushed(): Promise<void> {
@@ -216,6 +232,11 @@ class GzipJournalWriter implements JournalWriter {
   }
 }
 
+/** One tick as its journal line: `{"t":action,"a":at}`. */
+function encodeTick(tick: JournalTick): string {
+  return JSON.stringify({ t: tick.action, a: tick.at })
+}
+
 /** One answer as its journal line (without the newline). */
 function encodeAnswer(answer: JournalAnswer): string {
   const at = { q: answer.request, s: answer.sentAt, d: answer.answeredAt - answer.sentAt }
@@ -242,6 +263,11 @@ function encodeAnswer(answer: JournalAnswer): string {
  */
 export interface JournalReader extends AsyncIterable<JournalAnswer> {
   readonly header: JournalHeader
+  /**
+   * Every record in order, the clock's ticks with the answers (instead of iterating the
+   * reader itself, which gives the answers only; one or the other, once).
+   */
+  records(): AsyncIterator<JournalRecord>
   /** Stops reading and closes the file (idempotent). */
   close(): Promise<void>
 }
@@ -284,23 +310,30 @@ export async function openJournalReader(file: string): Promise<JournalReader> {
     close: async () => {
       await lines.return(undefined)
     },
+    records: () => {
+      if (iterating) throw new Error(`journal ${file}: a reader is iterated once`)
+      iterating = true
+      return records(file, lines, true) as AsyncIterator<JournalRecord>
+    },
     [Symbol.asyncIterator]: () => {
       if (iterating) throw new Error(`journal ${file}: a reader is iterated once`)
       iterating = true
-      return answers(file, lines)
+      return records(file, lines, false) as AsyncIterator<JournalAnswer>
     },
   }
 }
 
-async function* answers(
+async function* records(
   file: string,
   lines: AsyncGenerator<string, undefined, undefined>,
-): AsyncGenerator<JournalAnswer, undefined, undefined> {
+  ticks: boolean,
+): AsyncGenerator<JournalRecord, undefined, undefined> {
   let line = 1
   try {
     for await (const text of lines) {
       line += 1
-      yield decodeAnswer(file, line, text)
+      const record = decodeRecord(file, line, text)
+      if (ticks || record.type !== 'tick') yield record
     }
   } finally {
     await lines.return(undefined)
@@ -439,8 +472,8 @@ function decodeHeader(file: string, text: string): JournalHeader {
   })
 }
 
-/** A later line: one answer, checked. */
-function decodeAnswer(file: string, line: number, text: string): JournalAnswer {
+/** A later line: one answer or tick, checked. */
+function decodeRecord(file: string, line: number, text: string): JournalRecord {
   const fail = (why: string) =>
     new VenueJournalError(`journal ${file}: line ${line} is malformed (${why})`, {
       problem: 'malformed',
@@ -456,6 +489,14 @@ function decodeAnswer(file: string, line: number, text: string): JournalAnswer {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw fail('not a record')
   const record = value as Record<string, unknown>
+  if (record['t'] !== undefined) {
+    const { t: action, a: at } = record
+    if (typeof action !== 'number' || !Number.isSafeInteger(action) || action < 0) {
+      throw fail('a tick without its timer')
+    }
+    if (!isTime(at)) throw fail('no time')
+    return { type: 'tick', action, at }
+  }
   const { q: request, s: sentAt, d: took } = record
   if (typeof request !== 'string' || !request.startsWith('/')) throw fail('no request')
   if (!isTime(sentAt) || !isTime(took)) throw fail('no time')

@@ -3,6 +3,7 @@ import { VenueAbortError } from '../errors/venue-abort-error.js'
 import { VenueJournalError } from '../errors/venue-journal-error.js'
 import type { Transport, TransportResponse } from '../transport/transport.js'
 import { JOURNAL_HEADERS, type JournalWriter, openJournalWriter } from './journal.js'
+import type { RecordingClock } from './recording-clock.js'
 
 /** What {@link recordingTransport} needs of the venue. */
 export interface RecordingSettings {
@@ -10,8 +11,8 @@ export interface RecordingSettings {
   readonly file: string
   /** The venue's base URL, for the journal's header. */
   readonly baseUrl: string
-  /** The venue's clock (its scheduler's `now()`), epoch ms. */
-  readonly now: () => number
+  /** The venue's clock: the answers are journaled with its ticks, in the order they came. */
+  readonly clock: RecordingClock
   /** The venue's API key: removed from anything recorded (a failure's message, a body). */
   readonly apiKey: ApiKey | undefined
 }
@@ -26,22 +27,29 @@ export interface RecordingSettings {
  *
  * @example
  * ```ts
- * const pool = recordingTransport(undici, { file: 'session.journal', baseUrl, now: () => Date.now(), apiKey: undefined })
+ * const pool = recordingTransport(undici, { file: 'session.journal', baseUrl, clock: new RecordingClock(asyncScheduler), apiKey: undefined })
  * await pool.request({ path: '/api/v1/ping', headers: {}, timeoutMs: 5_000, endpoint: 'ping' })
  * await pool.close() // the journal holds the ping's answer
  * ```
  */
 export function recordingTransport(inner: Transport, settings: RecordingSettings): Transport {
-  const { file, now, apiKey } = settings
+  const { file, clock, apiKey } = settings
   const redact = (text: string) => (apiKey === undefined ? text : apiKey.redact(text))
   let writer: JournalWriter | undefined
   let failure: VenueJournalError | undefined
   let closed = false
-  const opened = openJournalWriter(file, { baseUrl: settings.baseUrl, startedAt: now() }).then(
+  const opened = openJournalWriter(file, {
+    baseUrl: settings.baseUrl,
+    startedAt: clock.startedAt,
+  }).then(
     (opened) => {
       writer = opened
+      clock.attach((record) => {
+        if (!closed) opened.append(record)
+      })
     },
     (error: unknown) => {
+      clock.detach()
       failure =
         error instanceof VenueJournalError
           ? error
@@ -53,25 +61,23 @@ export function recordingTransport(inner: Transport, settings: RecordingSettings
     },
   )
   // Answers that come after close (a request aborted by it) are not the venue's: dropped.
-  const append = (write: (writer: JournalWriter) => void) => {
-    if (writer !== undefined && !closed) write(writer)
+  const append = (record: Parameters<JournalWriter['append']>[0]) => {
+    if (!closed) clock.log(record)
   }
   const send = (request: Parameters<Transport['request']>[0]): Promise<TransportResponse> => {
     if (failure !== undefined) return Promise.reject(failure)
-    const sentAt = now()
+    const sentAt = clock.now()
     return inner.request(request).then(
       (response) => {
-        append((journal) =>
-          journal.append({
-            type: 'response',
-            request: request.path,
-            sentAt,
-            answeredAt: now(),
-            status: response.status,
-            headers: keptHeaders(response),
-            body: redact(response.body),
-          }),
-        )
+        append({
+          type: 'response',
+          request: request.path,
+          sentAt,
+          answeredAt: clock.advance(),
+          status: response.status,
+          headers: keptHeaders(response),
+          body: redact(response.body),
+        })
         return response
       },
       (error: unknown) => {
@@ -82,19 +88,17 @@ export function recordingTransport(inner: Transport, settings: RecordingSettings
           message?: unknown
           causeCode?: unknown
         }
-        append((journal) =>
-          journal.append({
-            type: 'failure',
-            request: request.path,
-            sentAt,
-            answeredAt: now(),
-            error: {
-              name: typeof name === 'string' ? name : 'Error',
-              message: redact(typeof message === 'string' ? message : String(error)),
-              ...(typeof causeCode === 'string' ? { causeCode } : {}),
-            },
-          }),
-        )
+        append({
+          type: 'failure',
+          request: request.path,
+          sentAt,
+          answeredAt: clock.advance(),
+          error: {
+            name: typeof name === 'string' ? name : 'Error',
+            message: redact(typeof message === 'string' ? message : String(error)),
+            ...(typeof causeCode === 'string' ? { causeCode } : {}),
+          },
+        })
         throw error
       },
     )
@@ -112,6 +116,7 @@ export function recordingTransport(inner: Transport, settings: RecordingSettings
           await inner.close()
         } finally {
           closed = true
+          clock.detach()
           await writer?.close()
         }
         if (failure !== undefined) throw failure

@@ -38,6 +38,13 @@ export class ReplayClock implements SchedulerLike {
   #stepping: 'immediate' | 'timeout' | undefined
   #handle: ReturnType<typeof setTimeout> | ReturnType<typeof setImmediate> | undefined
   #stopped = false
+  /** Timers set on the clock so far (each one's number, as the recording counted them). */
+  #actions = 0
+  /**
+   * What moves the clock while the journal says what happened next (its ticks and
+   * answers, {@link ReplayClock.drive}); without one, the clock runs its timers by due time.
+   */
+  #driver: (() => void) | undefined
 
   constructor(startedAt: number, speed: ReplaySpeed = 1) {
     this.#now = startedAt
@@ -54,7 +61,59 @@ export class ReplayClock implements SchedulerLike {
     delay = 0,
     state?: T,
   ): Subscription {
-    return new ReplayAction<T>(this, work).schedule(state, delay)
+    return new ReplayAction<T>(this, work, this.#actions++).schedule(state, delay)
+  }
+
+  /**
+   * From now on `step` moves the clock instead of the timers' due times: it is called
+   * whenever nothing is pending (as a timer would run), and runs the next thing the
+   * journal recorded ({@link ReplayClock.fire} a timer, or an answer after
+   * {@link ReplayClock.advance}). {@link ReplayClock.release} gives the clock back to its
+   * timers.
+   */
+  drive(step: () => void): void {
+    this.#driver = step
+    this.#step()
+  }
+
+  /** The timers run by due time again (the journal ended, or the replay left it). */
+  release(): void {
+    this.#driver = undefined
+    this.#step()
+  }
+
+  /**
+   * Runs timer number `action` at `at` (a tick of the journal): false when no such timer
+   * is waiting (the replay is not doing what the recording did).
+   */
+  fire(action: number, at: number): boolean {
+    const index = this.#queue.findIndex((queued) => queued.action === action)
+    if (index === -1) return false
+    const [next] = this.#queue.splice(index, 1) as [ReplayAction<never>]
+    this.advance(at)
+    this.#step()
+    next.execute()
+    return true
+  }
+
+  /** Moves virtual time to `at` (never back). */
+  advance(at: number): void {
+    if (at > this.#now) this.#now = at
+  }
+
+  /**
+   * Calls `then` once real time has caught up with virtual time `at` at this clock's
+   * speed (at once at `'max'`), unless the returned function cancels it first.
+   */
+  whenDue(at: number, then: () => void): () => void {
+    const realDue = this.speed === 'max' ? 0 : this.#realStart + (at - this.#startedAt) / this.speed
+    const wait = realDue - performance.now()
+    if (wait <= 1) {
+      then()
+      return () => undefined
+    }
+    const handle = setTimeout(then, wait)
+    return () => clearTimeout(handle)
   }
 
   /**
@@ -103,7 +162,7 @@ export class ReplayClock implements SchedulerLike {
   dequeue(action: ReplayAction<never>): void {
     const index = this.#queue.indexOf(action)
     if (index !== -1) this.#queue.splice(index, 1)
-    if (this.#queue.length === 0) this.#cancelStep()
+    if (this.#queue.length === 0 && this.#driver === undefined) this.#cancelStep()
   }
 
   /**
@@ -111,7 +170,8 @@ export class ReplayClock implements SchedulerLike {
    * once the promise chains of this one have settled.
    */
   #step(): void {
-    if (this.#stopped || this.#stepping === 'immediate' || this.#queue.length === 0) return
+    if (this.#stopped || this.#stepping === 'immediate') return
+    if (this.#queue.length === 0 && this.#driver === undefined) return
     if (this.#busy > 0) return
     this.#cancelStep()
     this.#stepping = 'immediate'
@@ -132,6 +192,10 @@ export class ReplayClock implements SchedulerLike {
     this.#stepping = undefined
     this.#handle = undefined
     if (this.#busy > 0 || this.#stopped) return
+    if (this.#driver !== undefined) {
+      this.#driver()
+      return
+    }
     const next = this.#queue[0]
     if (next === undefined) return
     if (this.speed !== 'max' && next.due > this.#now) {
@@ -155,18 +219,25 @@ export class ReplayClock implements SchedulerLike {
 class ReplayAction<T> extends Subscription implements SchedulerAction<T> {
   due = 0
   seq = 0
+  /** Its number among the timers set on the clock (a journal's tick names it). */
+  readonly action: number
   #state: T | undefined
   #queued = false
   readonly #clock: ReplayClock
   readonly #work: (this: SchedulerAction<T>, state?: T) => void
 
-  constructor(clock: ReplayClock, work: (this: SchedulerAction<T>, state?: T) => void) {
+  constructor(
+    clock: ReplayClock,
+    work: (this: SchedulerAction<T>, state?: T) => void,
+    action: number,
+  ) {
     super(() => {
       if (this.#queued) clock.dequeue(this as unknown as ReplayAction<never>)
       this.#queued = false
     })
     this.#clock = clock
     this.#work = work
+    this.action = action
   }
 
   schedule(state?: T, delay = 0): Subscription {

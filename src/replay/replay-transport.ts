@@ -11,6 +11,7 @@ import {
   type JournalFailure,
   type JournalIndex,
   type JournalReader,
+  type JournalRecord,
   openJournalReader,
 } from './journal.js'
 import type { ReplayClock } from './replay-clock.js'
@@ -33,6 +34,7 @@ import type { ReplayClock } from './replay-clock.js'
 export function replayTransport(file: string, clock: ReplayClock): Transport {
   const journal = new JournalQueues(file, clock)
   const pending = new Set<(error: VenueError) => void>()
+  const sequence = new Sequence(journal, clock)
   let closed = false
   return {
     request: (request) => {
@@ -41,7 +43,12 @@ export function replayTransport(file: string, clock: ReplayClock): Transport {
       if (signal?.aborted) return Promise.reject(abortError(request))
       return new Promise<TransportResponse>((resolve, reject) => {
         let timer: { unsubscribe(): void } | undefined
+        /** Waiting in the journal's order with its answer counted as taken. */
+        let sequenced = false
         const fail = (error: VenueError) => {
+          // Aborted before its answer: the recording has no answer for it (none was kept).
+          if (sequenced && pending.has(fail)) journal.untake(request.path)
+          sequenced = false
           pending.delete(fail)
           signal?.removeEventListener('abort', onAbort)
           timer?.unsubscribe()
@@ -50,32 +57,167 @@ export function replayTransport(file: string, clock: ReplayClock): Transport {
         const onAbort = () => fail(abortError(request))
         signal?.addEventListener('abort', onAbort, { once: true })
         pending.add(fail)
-        journal.next(request.path).then(
-          (answer) => {
+        const settle = (answer: JournalAnswer) => {
+          if (!pending.has(fail)) return
+          pending.delete(fail)
+          signal?.removeEventListener('abort', onAbort)
+          if (answer.type === 'failure') reject(failureOf(answer, request))
+          else resolve({ status: answer.status, headers: answer.headers, body: answer.body })
+        }
+        // Free: the next answer of its path and query, at its recorded send time and
+        // round trip on the replay's clock.
+        const freely = () =>
+          journal.next(request.path).then(
+            (answer) => {
+              if (!pending.has(fail)) return
+              const took = answer.answeredAt - answer.sentAt
+              const due = Math.max(clock.now(), answer.sentAt) + took
+              timer = clock.schedule(() => settle(answer), due - clock.now())
+            },
+            (error: unknown) => {
+              if (pending.has(fail)) fail(error as VenueError)
+            },
+          )
+        journal.ready().then(
+          () => {
             if (!pending.has(fail)) return
-            // The recorded send time when the replay asks earlier; the recorded round trip.
-            const took = answer.answeredAt - answer.sentAt
-            const due = Math.max(clock.now(), answer.sentAt) + took
-            timer = clock.schedule(() => {
-              pending.delete(fail)
-              signal?.removeEventListener('abort', onAbort)
-              if (answer.type === 'failure') reject(failureOf(answer, request))
-              else resolve({ status: answer.status, headers: answer.headers, body: answer.body })
-            }, due - clock.now())
+            const asked = journal.take(request.path)
+            if (asked !== undefined) {
+              fail(asked)
+              return
+            }
+            // While the replay does what the recording did, the journal says when it answers.
+            sequenced = sequence.wait(request.path, {
+              settle: (answer) => {
+                sequenced = false
+                settle(answer)
+              },
+              live: () => pending.has(fail),
+              freely: () => {
+                sequenced = false
+                void freely()
+              },
+            })
+            if (!sequenced) void freely()
           },
-          (error: unknown) => {
-            if (pending.has(fail)) fail(error as VenueError)
-          },
+          (error: unknown) => fail(error as VenueError),
         )
       })
     },
     close: async () => {
       if (closed) return
       closed = true
+      sequence.stop()
       for (const fail of [...pending]) fail(new VenueAbortError('the venue is closed'))
       clock.stop()
       await journal.close()
     },
+  }
+}
+
+/** A request waiting for its answer in the journal's order. */
+interface Waiter {
+  readonly settle: (answer: JournalAnswer) => void
+  /** Whether it still waits (not aborted). */
+  readonly live: () => boolean
+  /** Answers it without the journal's order (the replay left it). */
+  readonly freely: () => void
+}
+
+/**
+ * The journal replayed in its recorded order: each tick runs the timer the recording ran
+ * (the same number among the timers set), each answer settles the oldest request waiting
+ * for its path and query, each at its recorded time, so every `now()` the venue reads and
+ * every event it emits are the recording's. When the replay does something the recording
+ * did not (another set of streams, other options: a tick's timer is not set, an answer's
+ * request not sent), it leaves the journal's order for good: from there timers run by their
+ * due time and each request takes the next answer of its path and query, as it comes.
+ */
+class Sequence {
+  readonly #journal: JournalQueues
+  readonly #clock: ReplayClock
+  readonly #waiting = new Map<string, Waiter[]>()
+  #on = true
+  #reading = false
+  #cancelWait: () => void = () => undefined
+
+  constructor(journal: JournalQueues, clock: ReplayClock) {
+    this.#journal = journal
+    this.#clock = clock
+    clock.drive(() => this.#step())
+  }
+
+  /** Queues `waiter` for the journal's next answer of `request`; false once the order is left. */
+  wait(request: string, waiter: Waiter): boolean {
+    if (!this.#on) return false
+    const queue = this.#waiting.get(request)
+    if (queue === undefined) this.#waiting.set(request, [waiter])
+    else queue.push(waiter)
+    return true
+  }
+
+  stop(): void {
+    this.#on = false
+    this.#cancelWait()
+    this.#waiting.clear()
+  }
+
+  /** The next record, once nothing else is pending and real time has caught up with it. */
+  #step(): void {
+    if (!this.#on || this.#reading) return
+    this.#reading = true
+    const release = this.#clock.busy()
+    this.#journal.record().then(
+      (record) => {
+        if (!this.#on) return release()
+        if (record === undefined) {
+          this.#reading = false
+          this.#leave()
+          return release()
+        }
+        const at = record.type === 'tick' ? record.at : record.answeredAt
+        this.#cancelWait = this.#clock.whenDue(at, () => {
+          this.#reading = false
+          if (this.#on) this.#apply(record)
+          release()
+        })
+      },
+      () => {
+        // The journal cannot be read on: the requests meet its error as they ask.
+        this.#reading = false
+        this.#leave()
+        release()
+      },
+    )
+  }
+
+  #apply(record: JournalRecord): void {
+    if (record.type === 'tick') {
+      if (!this.#clock.fire(record.action, record.at)) this.#leave()
+      return
+    }
+    const queue = this.#waiting.get(record.request) ?? []
+    // An aborted request was not recorded either (the recording keeps answers only).
+    while (queue.length > 0 && !(queue[0] as Waiter).live()) queue.shift()
+    const waiter = queue.shift()
+    if (queue.length === 0) this.#waiting.delete(record.request)
+    if (waiter === undefined) {
+      this.#journal.keep(record)
+      this.#leave()
+      return
+    }
+    this.#clock.advance(record.answeredAt)
+    waiter.settle(record)
+  }
+
+  /** Timers by due time and answers as they come from here on; the waiting ones too. */
+  #leave(): void {
+    if (!this.#on) return
+    this.#on = false
+    this.#clock.release()
+    const waiting = [...this.#waiting.values()].flat()
+    this.#waiting.clear()
+    for (const waiter of waiting) if (waiter.live()) waiter.freely()
   }
 }
 
@@ -88,11 +230,16 @@ class JournalQueues {
   readonly #file: string
   readonly #clock: ReplayClock
   readonly #ready: Promise<{ index: JournalIndex; reader: JournalReader }>
+  #index: JournalIndex | undefined
+  /** The paths the journal holds answers of (made when first asked). */
+  #paths: Set<string | undefined> | undefined
+  /** Whether every record has been read. */
+  #ended = false
   readonly #queues = new Map<string, JournalAnswer[]>()
   readonly #taken = new Map<string, number>()
-  #iterator: AsyncIterator<JournalAnswer> | undefined
-  /** The read under way: one at a time, in recorded order. */
-  #reading: Promise<boolean> | undefined
+  #iterator: AsyncIterator<JournalRecord> | undefined
+  /** The reads under way end here: one at a time, in recorded order. */
+  #reading: Promise<undefined> | undefined
 
   constructor(file: string, clock: ReplayClock) {
     this.#file = file
@@ -102,18 +249,35 @@ class JournalQueues {
     this.#ready = (async () => {
       const index = await indexJournal(file)
       const reader = await openJournalReader(file)
-      this.#iterator = reader[Symbol.asyncIterator]()
+      this.#iterator = reader.records()
+      this.#index = index
       return { index, reader }
     })()
     this.#ready.then(release, release)
   }
 
-  /** The next answer recorded for `request`. */
-  async next(request: string): Promise<JournalAnswer> {
-    const { index } = await this.#ready
+  /** Resolves once the index is read (before that, {@link JournalQueues.take} cannot answer). */
+  ready(): Promise<void> {
+    return this.#ready.then(() => undefined)
+  }
+
+  /**
+   * Counts one answer of `request` as taken; the error when the journal never saw it or
+   * has none left (undefined: there is one). The index is read before the clock first runs.
+   */
+  take(request: string): VenueJournalError | undefined {
+    const index = this.#index as JournalIndex
     const count = index.byRequest.get(request)
+    if (count === undefined && this.#ended && this.#pathSeen(request)) {
+      // Past the recording's end, a request of a path it holds (a feed's next cursor, say)
+      // is one the live session had not made yet when it stopped.
+      return new VenueJournalError(
+        `the journal has no answer left for ${request} (the recording ended before it)`,
+        { problem: 'exhausted', file: this.#file, request },
+      )
+    }
     if (count === undefined) {
-      throw new VenueJournalError(`the journal has no answer for ${request}: it never saw it`, {
+      return new VenueJournalError(`the journal has no answer for ${request}: it never saw it`, {
         problem: 'unseen-request',
         file: this.#file,
         request,
@@ -121,12 +285,32 @@ class JournalQueues {
     }
     const taken = this.#taken.get(request) ?? 0
     if (taken >= count) {
-      throw new VenueJournalError(
+      return new VenueJournalError(
         `the journal has no answer left for ${request} (all ${count} used: the recording ended)`,
         { problem: 'exhausted', file: this.#file, request },
       )
     }
     this.#taken.set(request, taken + 1)
+    return undefined
+  }
+
+  /** Whether the journal holds answers of `request`'s path, whatever their query. */
+  #pathSeen(request: string): boolean {
+    this.#paths ??= new Set(
+      [...(this.#index as JournalIndex).byRequest.keys()].map((seen) => seen.split('?')[0]),
+    )
+    return this.#paths.has(request.split('?')[0])
+  }
+
+  /** Gives back an answer of `request` counted as taken (its request was aborted first). */
+  untake(request: string): void {
+    const taken = this.#taken.get(request) ?? 0
+    if (taken > 0) this.#taken.set(request, taken - 1)
+  }
+
+  /** The next answer recorded for `request` (taken already), read ahead as far as needed. */
+  async next(request: string): Promise<JournalAnswer> {
+    await this.#ready
     for (;;) {
       const queue = this.#queues.get(request)
       const answer = queue?.shift()
@@ -144,24 +328,42 @@ class JournalQueues {
     }
   }
 
-  /** Reads the next answer into its request's queue; false at the journal's end. */
-  #readOne(): Promise<boolean> {
-    this.#reading ??= (async () => {
+  /** Reads the next answer into its request's queue (ticks skipped); false at the journal's end. */
+  async #readOne(): Promise<boolean> {
+    for (;;) {
+      const record = await this.record()
+      if (record === undefined) return false
+      if (record.type === 'tick') continue
+      this.keep(record)
+      return true
+    }
+  }
+
+  /** Keeps `answer` for the next request of its path and query. */
+  keep(answer: JournalAnswer): void {
+    const queue = this.#queues.get(answer.request)
+    if (queue === undefined) this.#queues.set(answer.request, [answer])
+    else queue.push(answer)
+  }
+
+  /** The journal's next record (the clock held while it is read); undefined at its end. */
+  record(): Promise<JournalRecord | undefined> {
+    const reading = (this.#reading ?? Promise.resolve(undefined)).then(async () => {
+      await this.#ready
       const release = this.#clock.busy()
       try {
-        const next = await (this.#iterator as AsyncIterator<JournalAnswer>).next()
-        if (next.done === true) return false
-        const answer = next.value
-        const queue = this.#queues.get(answer.request)
-        if (queue === undefined) this.#queues.set(answer.request, [answer])
-        else queue.push(answer)
-        return true
+        const next = await (this.#iterator as AsyncIterator<JournalRecord>).next()
+        if (next.done === true) this.#ended = true
+        return next.done === true ? undefined : next.value
       } finally {
-        this.#reading = undefined
         release()
       }
-    })()
-    return this.#reading
+    })
+    this.#reading = reading.then(
+      () => undefined,
+      () => undefined,
+    )
+    return reading
   }
 
   async close(): Promise<void> {

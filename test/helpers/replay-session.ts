@@ -6,9 +6,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Observable, Subscription } from 'rxjs'
-import { Agent, type Dispatcher } from 'undici'
 import { createVenue, type Venue, type VenueOptions } from '../../src/index.js'
-import { JOURNAL_HEADERS, type JournalWriter, openJournalWriter } from '../../src/replay/journal.js'
 import type { ReplaySpeed } from '../../src/replay/replay-clock.js'
 import { startSimulator } from '../../src/simulator/index.js'
 
@@ -31,50 +29,6 @@ export const SESSION_OPTIONS = {
 
 /** Each stream's events, by name. */
 export type SessionEvents = Record<string, unknown[]>
-
-/**
- * An undici dispatcher that appends every answer it carries to `writer`, as the venue's
- * pool would (path and query, times by the venue's clock: real time here).
- */
-function recordingDispatcher(writer: JournalWriter): Dispatcher {
-  return new Agent().compose((dispatch) => (options, handler) => {
-    const sentAt = Date.now()
-    const request = String(options.path)
-    let status = 0
-    let headers: Record<string, string> = {}
-    const chunks: Buffer[] = []
-    return dispatch(options, {
-      onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
-      onResponseStart: (controller, code, responseHeaders, message) => {
-        status = code
-        headers = Object.fromEntries(
-          JOURNAL_HEADERS.flatMap((name) => {
-            const value = responseHeaders[name]
-            return typeof value === 'string' ? [[name, value]] : []
-          }),
-        )
-        handler.onResponseStart?.(controller, code, responseHeaders, message)
-      },
-      onResponseData: (controller, chunk) => {
-        chunks.push(chunk)
-        handler.onResponseData?.(controller, chunk)
-      },
-      onResponseEnd: (controller, trailers) => {
-        writer.append({
-          type: 'response',
-          request,
-          sentAt,
-          answeredAt: Date.now(),
-          status,
-          headers,
-          body: Buffer.concat(chunks).toString('utf8'),
-        })
-        handler.onResponseEnd?.(controller, trailers)
-      },
-      onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
-    })
-  })
-}
 
 /** Subscribes every stream of the session, collecting its events; `done` when all ended. */
 function collect(venue: Venue): {
@@ -123,11 +77,10 @@ export async function recordSession(
   })
   const file = join(mkdtempSync(join(tmpdir(), 'venue-rx-replay-')), 'session.journal')
   try {
-    const writer = await openJournalWriter(file, { baseUrl: sim.url, startedAt: Date.now() })
     const venue = createVenue({
       baseUrl: sim.url,
       apiKey: sim.apiKey,
-      dispatcher: recordingDispatcher(writer),
+      record: { file },
       ...SESSION_OPTIONS,
     })
     const session = collect(venue)
@@ -135,7 +88,6 @@ export async function recordSession(
     await new Promise((resolve) => setTimeout(resolve, ms))
     session.stop()
     await venue.close()
-    await writer.close()
     return { file, live: session.events, baseUrl: sim.url }
   } finally {
     await sim.close()
