@@ -148,6 +148,13 @@ describe('createVenue({ record })', () => {
     expect(text.includes(sim.apiKey)).toBe(false)
     expect(bytes.includes(sim.apiKey)).toBe(false)
     expect(text).not.toMatch(/authorization/i)
+    // Compact: the file, ticks and all, is at most half the bytes of the answers' JSON.
+    const answersJson = journal.reduce(
+      (sum, answer) => sum + Buffer.byteLength(JSON.stringify(answer)),
+      0,
+    )
+    expect(bytes.length).toBeLessThanOrEqual(answersJson / 2)
+    expect(text).toMatch(/"t":\d+,"a":\d+/)
   }, 20_000)
 
   it('times the answers by the venue clock', async () => {
