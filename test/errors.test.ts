@@ -5,6 +5,7 @@ import {
   VenueAuthError,
   VenueError,
   VenueInputError,
+  VenueJournalError,
   VenueNetworkError,
   VenueNotFoundError,
   VenueRateLimitError,
@@ -47,6 +48,15 @@ const SAMPLES: readonly Sample[] = [
   sample(VenueServerError, () => new VenueServerError('pools: HTTP 502', { status: 502 })),
   sample(VenueNetworkError, () => new VenueNetworkError('ping: network error', { causeCode: 'X' })),
   sample(VenueRelayError, () => new VenueRelayError('cannot reach Redis at 127.0.0.1:6379')),
+  sample(
+    VenueJournalError,
+    () =>
+      new VenueJournalError('journal session.journal: line 3 is malformed (not JSON)', {
+        problem: 'malformed',
+        file: 'session.journal',
+        line: 3,
+      }),
+  ),
   sample(VenueTimeoutError, () => new VenueTimeoutError('ping: timeout', { timeoutMs: 150 })),
   sample(VenueAbortError, () => new VenueAbortError('ping: aborted by the caller')),
   sample(
@@ -65,6 +75,7 @@ const STABLE_CODES: Record<string, string> = {
   VenueNotFoundError: 'VENUE_NOT_FOUND',
   VenueRejectedError: 'VENUE_REJECTED',
   VenueRelayError: 'VENUE_RELAY',
+  VenueJournalError: 'VENUE_JOURNAL',
   VenueRateLimitError: 'VENUE_RATE_LIMITED',
   VenueServerError: 'VENUE_SERVER',
   VenueNetworkError: 'VENUE_NETWORK',
