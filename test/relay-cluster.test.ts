@@ -366,7 +366,7 @@ describe('relay on a Redis Cluster: a master hung', () => {
       })
     }
     console.log(
-      `relay-cluster-faults: ${heldTrades} own trades before the stop, ${trades.length} after; ${fills.length} fills`,
+      `relay-cluster, a master hung: ${heldTrades} own trades before the stop, ${trades.length} after; ${fills.length} fills`,
     )
   })
 })
