@@ -101,7 +101,7 @@ const CASES: Case[] = [
     events: publishing,
     out: [
       ['acquiring (standby)', ['acquire ttl=375']],
-      ['catching-up (active)', ['report-ok', 'catch-up 1']],
+      ['catching-up (standby)', ['report-ok', 'catch-up 1']],
       ['publishing (active)', ['count-acquired', 'renew-after 125', 'subscribe 1']],
     ],
   },
@@ -117,7 +117,7 @@ const CASES: Case[] = [
     ],
     out: [
       ['acquiring (standby)', ['acquire ttl=375']],
-      ['catching-up (active)', ['report-ok', 'catch-up 1']],
+      ['catching-up (standby)', ['report-ok', 'catch-up 1']],
       ['publishing (active)', ['count-acquired', 'renew-after 125', 'subscribe 1']],
       ['publishing (active)', ["renew ttl=375 last=''", 'renew-after 125']],
       ['publishing (active)', ['count-published 2']],
@@ -131,7 +131,7 @@ const CASES: Case[] = [
     events: [...publishing, { type: 'lease-lost', session: 1 }, written('2-0'), drained()],
     out: [
       ['acquiring (standby)', ['acquire ttl=375']],
-      ['catching-up (active)', ['report-ok', 'catch-up 1']],
+      ['catching-up (standby)', ['report-ok', 'catch-up 1']],
       ['publishing (active)', ['count-acquired', 'renew-after 125', 'subscribe 1']],
       ['ending (active)', ['cancel-renewal', 'unsubscribe', 'drain 1']],
       ['ending (active)', ['count-published 1']],
@@ -150,12 +150,12 @@ const CASES: Case[] = [
     ],
     out: [
       ['acquiring (standby)', ['acquire ttl=375']],
-      ['catching-up (active)', ['report-ok', 'catch-up 1']],
+      ['catching-up (standby)', ['report-ok', 'catch-up 1']],
       ['publishing (active)', ['count-acquired', 'renew-after 125', 'subscribe 1']],
       ['ending (active)', ['cancel-renewal', 'unsubscribe', 'drain 1']],
       ['waiting (standby)', ['count-lost', 'wait 50']],
       ['acquiring (standby)', ['acquire ttl=375']],
-      ['catching-up (active)', ['report-ok', 'catch-up 2']],
+      ['catching-up (standby)', ['report-ok', 'catch-up 2']],
       ['publishing (active)', ['count-acquired', 'renew-after 125', 'subscribe 2']],
     ],
   },
@@ -164,7 +164,7 @@ const CASES: Case[] = [
     events: [...publishing, { type: 'history-lost', session: 1 }, drained()],
     out: [
       ['acquiring (standby)', ['acquire ttl=375']],
-      ['catching-up (active)', ['report-ok', 'catch-up 1']],
+      ['catching-up (standby)', ['report-ok', 'catch-up 1']],
       ['publishing (active)', ['count-acquired', 'renew-after 125', 'subscribe 1']],
       ['ending (retrying)', ['cancel-renewal', 'unsubscribe', 'drain 1']],
       [
@@ -189,7 +189,7 @@ const CASES: Case[] = [
     ],
     out: [
       ['acquiring (standby)', ['acquire ttl=375']],
-      ['catching-up (active)', ['report-ok', 'catch-up 1']],
+      ['catching-up (standby)', ['report-ok', 'catch-up 1']],
       ['publishing (active)', ['count-acquired', 'renew-after 125', 'subscribe 1']],
       ['ending (retrying)', ['cancel-renewal', 'unsubscribe', 'drain 1']],
       ['ending (retrying)', []],
@@ -271,7 +271,7 @@ const CASES: Case[] = [
     ],
     out: [
       ['acquiring (standby)', ['acquire ttl=375']],
-      ['catching-up (active)', ['report-ok', 'catch-up 1']],
+      ['catching-up (standby)', ['report-ok', 'catch-up 1']],
       [
         'waiting (retrying)',
         [
@@ -289,7 +289,7 @@ const CASES: Case[] = [
     events: [...publishing, stop, drained(), { type: 'released' }],
     out: [
       ['acquiring (standby)', ['acquire ttl=375']],
-      ['catching-up (active)', ['report-ok', 'catch-up 1']],
+      ['catching-up (standby)', ['report-ok', 'catch-up 1']],
       ['publishing (active)', ['count-acquired', 'renew-after 125', 'subscribe 1']],
       ['ending (active)', ['cancel-renewal', 'unsubscribe', 'drain 1']],
       ['releasing (standby)', ['release']],
@@ -306,7 +306,7 @@ const CASES: Case[] = [
     ],
     out: [
       ['acquiring (standby)', ['acquire ttl=375']],
-      ['catching-up (active)', ['report-ok', 'catch-up 1']],
+      ['catching-up (standby)', ['report-ok', 'catch-up 1']],
       ['publishing (active)', ['count-acquired', 'renew-after 125', 'subscribe 1']],
       ['ending (retrying)', ['cancel-renewal', 'unsubscribe', 'drain 1']],
       ['ending (active)', []],
@@ -328,7 +328,7 @@ const CASES: Case[] = [
     events: [...publishing, { type: 'lease-lost', session: 1 }, drained(), stop],
     out: [
       ['acquiring (standby)', ['acquire ttl=375']],
-      ['catching-up (active)', ['report-ok', 'catch-up 1']],
+      ['catching-up (standby)', ['report-ok', 'catch-up 1']],
       ['publishing (active)', ['count-acquired', 'renew-after 125', 'subscribe 1']],
       ['ending (active)', ['cancel-renewal', 'unsubscribe', 'drain 1']],
       ['waiting (standby)', ['count-lost', 'wait 50']],
@@ -368,7 +368,7 @@ const CASES: Case[] = [
     events: [start, held, stop, caughtUp(), { type: 'released' }],
     out: [
       ['acquiring (standby)', ['acquire ttl=375']],
-      ['catching-up (active)', ['report-ok', 'catch-up 1']],
+      ['catching-up (standby)', ['report-ok', 'catch-up 1']],
       ['stopping (standby)', []],
       ['releasing (standby)', ['release']],
       ['closed (standby)', ['closed']],
@@ -392,12 +392,12 @@ const CASES: Case[] = [
     ],
     out: [
       ['acquiring (standby)', ['acquire ttl=375']],
-      ['catching-up (active)', ['report-ok', 'catch-up 1']],
+      ['catching-up (standby)', ['report-ok', 'catch-up 1']],
       ['publishing (active)', ['count-acquired', 'renew-after 125', 'subscribe 1']],
       ['ending (active)', ['cancel-renewal', 'unsubscribe', 'drain 1']],
       ['waiting (standby)', ['count-lost', 'wait 50']],
       ['acquiring (standby)', ['acquire ttl=375']],
-      ['catching-up (active)', ['report-ok', 'catch-up 2']],
+      ['catching-up (standby)', ['report-ok', 'catch-up 2']],
       ['publishing (active)', ['count-acquired', 'renew-after 125', 'subscribe 2']],
       ['publishing (active)', []],
       ['publishing (active)', []],

@@ -175,15 +175,13 @@ export function leaseTimings(leaseMs: number) {
 }
 
 /**
- * `active` while this relay holds the stream's lease and publishes it (from reading where
- * the last relay left it until its last publish is answered);
+ * `active` while this relay publishes the stream (until its last publish is answered);
  * `retrying` while Redis fails it (unreachable, a write refused when full): after a failure
  * until Redis answers again; `standby` otherwise (another relay holds the lease, or none
  * was asked for yet).
  */
 export function statusOf(life: SessionLife): 'active' | 'standby' | 'retrying' {
-  // The lease taken, reading where the last relay left the stream: this relay's now.
-  if (life.kind === 'publishing' || life.kind === 'catching-up') return 'active'
+  if (life.kind === 'publishing') return 'active'
   if (life.kind === 'ending') return life.end.type === 'failed' ? 'retrying' : 'active'
   if (life.kind === 'waiting' || life.kind === 'acquiring') {
     return life.failures > 0 ? 'retrying' : 'standby'
