@@ -42,9 +42,10 @@ async function answersOf(file: string): Promise<JournalAnswer[]> {
 describe('createVenue({ record })', () => {
   it('journals every request the venue sent, in the order the simulator got them, each with what it served, failures too', async () => {
     const file = join(dir, 'session.journal')
-    // Requests on the wire: the streams are stopped when there is none, so that no request
-    // the simulator got is aborted (an abort is not an answer: it is not journaled).
+    // Requests on the wire, and those that ended aborted (an abort is not an answer: it is
+    // not journaled, though the simulator may have got the request).
     let inFlight = 0
+    const aborted: string[] = []
     const agent = new Agent({ connections: 1 })
     onCleanup(() => agent.close())
     const counting = agent.compose(
@@ -67,6 +68,9 @@ describe('createVenue({ record })', () => {
             },
             onResponseError: (controller, error) => {
               end()
+              if (/abort/i.test(`${error.name} ${error.message}`)) {
+                aborted.push(String(options.path).split('?')[0] ?? '')
+              }
               handler.onResponseError?.(controller, error)
             },
           })
@@ -97,33 +101,36 @@ describe('createVenue({ record })', () => {
       () => hits.length >= 60 && hits.filter(faulted).length >= 6 && inFlight === 0,
       '60 requests, faults among them, none in flight',
     )
-    // In the same turn as the check: no request has gone out since.
     streams.unsubscribe()
+    await waitFor(() => inFlight === 0, 'no request on the wire')
     sim.faults.clear()
+    // Paths no stream polls: a stream's aborted request is the last of its path.
     await venue.rest.ping()
-    await venue.rest.depth({ poolId: 1, limit: 5 })
-    await venue.rest.pools()
-    // Everything sent is answered and journaled: nothing in flight at close.
+    await venue.rest.tokens()
+    await venue.rest.systemInfo()
+    // Everything answered is journaled: all the simulator got but what was aborted.
     await waitForAsync(
-      async () => (await answersOf(file)).length === hits.length,
-      'the journal to hold every request',
+      async () => (await answersOf(file)).length >= hits.length - aborted.length,
+      'the journal to hold every request answered',
     )
     await venue.close()
 
     const journal = await answersOf(file)
     const pathOf = (request: string) => request.split('?')[0] ?? ''
-    // Per path, in the order the simulator got them (across paths, two answers on their
-    // way at once may be journaled in the order they came back).
-    const byPath = (paths: readonly string[]) => {
-      const grouped = new Map<string, number>()
-      for (const path of paths) grouped.set(path, (grouped.get(path) ?? 0) + 1)
-      return [...grouped].sort()
-    }
-    expect(byPath(journal.map((answer) => pathOf(answer.request)))).toEqual(
-      byPath(hits.map((hit) => hit.path)),
-    )
+    // Per path, in the order the simulator got them: the journal holds each request the
+    // simulator got, but those aborted when the streams stopped (the last of their path).
     const hitsOf = new Map<string, (typeof hits)[number][]>()
     for (const hit of hits) hitsOf.set(hit.path, [...(hitsOf.get(hit.path) ?? []), hit])
+    const count = (paths: readonly string[], path: string) =>
+      paths.filter((one) => one === path).length
+    const journaled = journal.map((answer) => pathOf(answer.request))
+    for (const [path, got] of hitsOf) {
+      const missing = got.length - count(journaled, path)
+      expect(missing, path).toBeGreaterThanOrEqual(0)
+      expect(missing, path).toBeLessThanOrEqual(count(aborted, path))
+    }
+    expect(new Set(journaled)).toEqual(new Set(hitsOf.keys()))
+    expect(journal.length).toBeGreaterThanOrEqual(60)
     const reader = await openJournalReader(file)
     expect(reader.header.baseUrl).toBe(sim.url)
     await reader.close()
