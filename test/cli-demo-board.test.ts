@@ -195,3 +195,16 @@ describe('the demo board', () => {
     ])
   })
 })
+
+describe('the frame on a terminal', () => {
+  it('keeps its title on the first row when an entry holds a line break (an error message)', () => {
+    const board = new DemoBoard('simulator http://127.0.0.1:1  pool 0', 10, 10)
+    board.onStrategyError(1_700_000_000_000, 'placeOrder: the venue said\nno\r\nand more')
+    const frame = board.frame(plain, 100, 1_700_000_000_000, 40)
+    // What log-update counts: the line breaks of the joined frame.
+    const rows = frame.join('\n').split('\n')
+    expect(rows.length).toBeLessThanOrEqual(39)
+    expect(rows[0]).toMatch(/^venue-rx demo {2}simulator/)
+    expect(frame.every((line) => !/[\r\n]/.test(line))).toBe(true)
+  })
+})

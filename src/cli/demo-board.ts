@@ -210,10 +210,14 @@ export class DemoBoard {
     const lines = height - 1
     // A line wider than the terminal would wrap and push the frame down: cut it (its
     // colours go with it, which only a terminal under 80 columns sees).
+    // A line break inside a line (an error's message, say) would make the frame taller than
+    // counted, and log-update would cut its top line, the title: each is a line of its own.
     const clipped = (frame: string[]) =>
-      frame.map((line) =>
-        visibleWidth(line) <= width ? line : stripVTControlCharacters(line).slice(0, width),
-      )
+      frame
+        .flatMap((line) => line.split(/\r?\n|\r/))
+        .map((line) =>
+          visibleWidth(line) <= width ? line : stripVTControlCharacters(line).slice(0, width),
+        )
     let frame: string[] = []
     for (const size of [FULL, COMPACT, SMALL]) {
       frame = clipped(this.#frame(paint, width, now, size))
