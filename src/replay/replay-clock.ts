@@ -106,14 +106,23 @@ export class ReplayClock implements SchedulerLike {
    * speed (at once at `'max'`), unless the returned function cancels it first.
    */
   whenDue(at: number, then: () => void): () => void {
-    const realDue = this.speed === 'max' ? 0 : this.#realStart + (at - this.#startedAt) / this.speed
-    const wait = realDue - performance.now()
-    if (wait <= 1) {
+    const wait = this.#realWait(at)
+    if (wait === 0) {
       then()
       return () => undefined
     }
     const handle = setTimeout(then, wait)
     return () => clearTimeout(handle)
+  }
+
+  /**
+   * How long real time must still pass before virtual time `at` is due at this clock's
+   * speed, ms: 0 at `'max'`, or when it is (within a millisecond) due already.
+   */
+  #realWait(at: number): number {
+    if (this.speed === 'max') return 0
+    const wait = this.#realStart + (at - this.#startedAt) / this.speed - performance.now()
+    return wait > 1 ? wait : 0
   }
 
   /**
@@ -198,14 +207,11 @@ export class ReplayClock implements SchedulerLike {
     }
     const next = this.#queue[0]
     if (next === undefined) return
-    if (this.speed !== 'max' && next.due > this.#now) {
-      const realNow = performance.now()
-      const realDue = this.#realStart + (next.due - this.#startedAt) / this.speed
-      if (realDue > realNow + 1) {
-        this.#stepping = 'timeout'
-        this.#handle = setTimeout(() => this.#run(), realDue - realNow)
-        return
-      }
+    const wait = next.due > this.#now ? this.#realWait(next.due) : 0
+    if (wait > 0) {
+      this.#stepping = 'timeout'
+      this.#handle = setTimeout(() => this.#run(), wait)
+      return
     }
     this.#queue.shift()
     if (next.due > this.#now) this.#now = next.due
