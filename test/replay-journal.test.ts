@@ -106,6 +106,9 @@ describe('the journal', () => {
       response(3, '{"text":"é ü 中 \\n \\u2028"}'),
       response(4),
       { ...failure(5), error: { name: 'VenueTimeoutError', message: 'no answer within 10 ms' } },
+      // Answers that name which of the waiting requests of their path they were for.
+      { ...response(6), nth: 1 },
+      { ...failure(7), nth: 2 },
     ] satisfies JournalAnswer[]
     await writeJournal(file, written)
 
@@ -227,6 +230,8 @@ describe('the journal', () => {
       ['a bad time', '{"q":"/x","s":"10","d":2,"c":200,"b":""}'],
       ['a failure without its error', '{"q":"/x","s":10,"d":2,"e":{"m":"x"}}'],
       ['a header not text', '{"q":"/x","s":10,"d":2,"c":200,"h":{"retry-after":2},"b":""}'],
+      ['a waiting request by a negative number', '{"q":"/x","s":10,"d":2,"n":-1,"c":200,"b":""}'],
+      ['a waiting request by text', '{"q":"/x","s":10,"d":2,"n":"1","c":200,"b":""}'],
       ['an array', '[1,2]'],
     ]
     for (const [name, line] of malformed) {

@@ -53,6 +53,12 @@ interface JournalRequest {
   readonly sentAt: number
   /** When the answer (or the failure) came, by the venue's clock (epoch ms). */
   readonly answeredAt: number
+  /**
+   * Which of the requests of this path and query then waiting it answers, counted from 0
+   * for the oldest; present only when it is not the oldest (two answers came the other way
+   * round). Without it, the answer is the oldest waiting request's.
+   */
+  readonly nth?: number
 }
 
 /** An HTTP answer, body in full. */
@@ -79,7 +85,7 @@ export interface JournalFailure extends JournalRequest {
 /*
  * The file: gzip-compressed newline-delimited JSON. Line 1 is the header as above; each
  * later line is one answer, with short keys (the journal is read back by this file only):
- *   q: request, s: sentAt, d: answeredAt - sentAt,
+ *   q: request, s: sentAt, d: answeredAt - sentAt, n: nth (absent when none),
  *   a response: c: status, h: headers (absent when none), b: body;
  *   a failure:  e: { n: name, m: message, k: causeCode (absent when none) }.
  * The deflate stream is flushed (Z_SYNC_FLUSH) after the answers of each moment, so that a
@@ -239,7 +245,12 @@ function encodeTick(tick: JournalTick): string {
 
 /** One answer as its journal line (without the newline). */
 function encodeAnswer(answer: JournalAnswer): string {
-  const at = { q: answer.request, s: answer.sentAt, d: answer.answeredAt - answer.sentAt }
+  const at = {
+    q: answer.request,
+    s: answer.sentAt,
+    d: answer.answeredAt - answer.sentAt,
+    ...(answer.nth === undefined ? {} : { n: answer.nth }),
+  }
   if (answer.type === 'failure') {
     const { name, message, causeCode } = answer.error
     return JSON.stringify({
@@ -501,6 +512,11 @@ function decodeRecord(file: string, line: number, text: string): JournalRecord {
   if (typeof request !== 'string' || !request.startsWith('/')) throw fail('no request')
   if (!isTime(sentAt) || !isTime(took)) throw fail('no time')
   const answeredAt = sentAt + took
+  const { n: nth } = record
+  if (nth !== undefined && (typeof nth !== 'number' || !Number.isSafeInteger(nth) || nth < 0)) {
+    throw fail('a request number not a count')
+  }
+  const order = nth === undefined ? {} : { nth }
   if (record['e'] !== undefined) {
     const error = record['e'] as Record<string, unknown> | null
     if (typeof error !== 'object' || error === null) throw fail('a failure without an error')
@@ -514,6 +530,7 @@ function decodeRecord(file: string, line: number, text: string): JournalRecord {
       request,
       sentAt,
       answeredAt,
+      ...order,
       error: causeCode === undefined ? { name, message } : { name, message, causeCode },
     }
   }
@@ -531,6 +548,7 @@ function decodeRecord(file: string, line: number, text: string): JournalRecord {
     request,
     sentAt,
     answeredAt,
+    ...order,
     status,
     headers: headers as Record<string, string>,
     body,

@@ -1,7 +1,7 @@
 import type { ApiKey } from '../api-key.js'
 import { VenueAbortError } from '../errors/venue-abort-error.js'
 import { VenueJournalError } from '../errors/venue-journal-error.js'
-import type { Transport, TransportResponse } from '../transport/transport.js'
+import type { AbortSignalLike, Transport, TransportResponse } from '../transport/transport.js'
 import { JOURNAL_HEADERS, type JournalWriter, openJournalWriter } from './journal.js'
 import type { RecordingClock } from './recording-clock.js'
 
@@ -64,16 +64,27 @@ export function recordingTransport(inner: Transport, settings: RecordingSettings
   const append = (record: Parameters<JournalWriter['append']>[0]) => {
     if (!closed) clock.log(record)
   }
-  const send = (request: Parameters<Transport['request']>[0]): Promise<TransportResponse> => {
-    if (failure !== undefined) return Promise.reject(failure)
+  const waiting = new WaitingRequests()
+  const send = (
+    request: Parameters<Transport['request']>[0],
+    asked: Asked,
+  ): Promise<TransportResponse> => {
+    if (failure !== undefined) {
+      asked.over()
+      return Promise.reject(failure)
+    }
     const sentAt = clock.now()
     return inner.request(request).then(
       (response) => {
+        // Aborted before its answer came: the venue had dropped it already, as a replay does.
+        const order = asked.over()
+        if (order === undefined) return response
         append({
           type: 'response',
           request: request.path,
           sentAt,
           answeredAt: clock.advance(),
+          ...order,
           status: response.status,
           headers: keptHeaders(response),
           body: redact(response.body),
@@ -82,7 +93,8 @@ export function recordingTransport(inner: Transport, settings: RecordingSettings
       },
       (error: unknown) => {
         // An abort is this process's doing (a stream gone, the venue closed), not an answer.
-        if (error instanceof VenueAbortError) throw error
+        const order = asked.over()
+        if (error instanceof VenueAbortError || order === undefined) throw error
         const { name, message, causeCode } = error as {
           name?: unknown
           message?: unknown
@@ -93,6 +105,7 @@ export function recordingTransport(inner: Transport, settings: RecordingSettings
           request: request.path,
           sentAt,
           answeredAt: clock.advance(),
+          ...order,
           error: {
             name: typeof name === 'string' ? name : 'Error',
             message: redact(typeof message === 'string' ? message : String(error)),
@@ -105,10 +118,13 @@ export function recordingTransport(inner: Transport, settings: RecordingSettings
   }
   let closing: Promise<void> | undefined
   return {
-    request: (request) =>
-      writer !== undefined || failure !== undefined
-        ? send(request)
-        : opened.then(() => send(request)),
+    request: (request) => {
+      // Waiting from the moment the venue asks, as a replay counts it.
+      const asked = waiting.add(request.path, request.signal)
+      return writer !== undefined || failure !== undefined
+        ? send(request, asked)
+        : opened.then(() => send(request, asked))
+    },
     close: () => {
       closing ??= (async () => {
         await opened
@@ -123,6 +139,46 @@ export function recordingTransport(inner: Transport, settings: RecordingSettings
       })()
       return closing
     },
+  }
+}
+
+/** A request of {@link WaitingRequests}; `over()` once it is answered or aborted. */
+interface Asked {
+  /**
+   * Ends its wait: `{ nth }`, its place among those of its path waiting, when not the first;
+   * `{}` when the first; undefined when it had stopped waiting already (aborted).
+   */
+  over(): { nth?: number } | undefined
+}
+
+/**
+ * The requests of each path and query waiting for their answers, oldest first. Two
+ * connections of the pool may answer two requests of the same path the other way round: the
+ * journal then says which of the waiting ones an answer is for, so that a replay gives it to
+ * the request that got it live. A request stops waiting when answered, or as soon as its
+ * signal aborts (a replay drops an aborted request at once too).
+ */
+class WaitingRequests {
+  readonly #byPath = new Map<string, object[]>()
+
+  add(path: string, signal: AbortSignalLike | undefined): Asked {
+    const token = {}
+    const list = this.#byPath.get(path)
+    if (list === undefined) this.#byPath.set(path, [token])
+    else list.push(token)
+    const over = (): { nth?: number } | undefined => {
+      signal?.removeEventListener('abort', onAbort)
+      const waiting = this.#byPath.get(path)
+      const at = waiting?.indexOf(token) ?? -1
+      if (waiting === undefined || at === -1) return undefined
+      waiting.splice(at, 1)
+      if (waiting.length === 0) this.#byPath.delete(path)
+      return at > 0 ? { nth: at } : {}
+    }
+    const onAbort = () => over()
+    signal?.addEventListener('abort', onAbort, { once: true })
+    if (signal?.aborted === true) over()
+    return { over }
   }
 }
 

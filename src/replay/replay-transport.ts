@@ -17,12 +17,14 @@ import {
 import type { ReplayClock } from './replay-clock.js'
 
 /**
- * A transport that answers every request from a journal: each request gets the next
- * answer recorded for the same path and query, on the replay's clock: held until the
- * recorded send time when it comes earlier, then answered as long after as it took when
- * recorded. A request the journal never saw rejects with {@link VenueJournalError}
- * `unseen-request`; one whose recorded answers are all used, `exhausted` (a stream ends
- * there). The journal is read as far ahead as the requests ask, no further.
+ * A transport that answers every request from a journal, on the replay's clock: in the
+ * journal's order while the replay follows it ({@link Sequence}), else each request gets
+ * the next answer recorded for the same path and query, held until the recorded send time
+ * when it comes earlier, then answered as long after as it took when recorded. A request
+ * of a path the journal never saw rejects at once with {@link VenueJournalError}
+ * `unseen-request`; one with no recorded answer left rejects `exhausted` (a stream ends
+ * there), once the journal's end is reached while the replay follows its order. The
+ * journal is read as far ahead as the requests ask, no further.
  *
  * @example
  * ```ts
@@ -43,12 +45,12 @@ export function replayTransport(file: string, clock: ReplayClock): Transport {
       if (signal?.aborted) return Promise.reject(abortError(request))
       return new Promise<TransportResponse>((resolve, reject) => {
         let timer: { unsubscribe(): void } | undefined
-        /** Waiting in the journal's order with its answer counted as taken. */
-        let sequenced = false
+        /** Out of the journal's order, with an answer of its path counted as its own. */
+        let taken = false
         const fail = (error: VenueError) => {
-          // Aborted before its answer: the recording has no answer for it (none was kept).
-          if (sequenced && pending.has(fail)) journal.untake(request.path)
-          sequenced = false
+          // Aborted before its answer: the answer is the next request's.
+          if (taken && pending.has(fail)) journal.untake(request.path)
+          taken = false
           pending.delete(fail)
           signal?.removeEventListener('abort', onAbort)
           timer?.unsubscribe()
@@ -66,8 +68,14 @@ export function replayTransport(file: string, clock: ReplayClock): Transport {
         }
         // Free: the next answer of its path and query, at its recorded send time and
         // round trip on the replay's clock.
-        const freely = () =>
-          journal.next(request.path).then(
+        const freely = () => {
+          const asked = journal.take(request.path)
+          if (asked !== undefined) {
+            fail(asked)
+            return
+          }
+          taken = true
+          void journal.next(request.path).then(
             (answer) => {
               if (!pending.has(fail)) return
               const took = answer.answeredAt - answer.sentAt
@@ -78,27 +86,27 @@ export function replayTransport(file: string, clock: ReplayClock): Transport {
               if (pending.has(fail)) fail(error as VenueError)
             },
           )
+        }
         journal.ready().then(
           () => {
             if (!pending.has(fail)) return
-            const asked = journal.take(request.path)
-            if (asked !== undefined) {
-              fail(asked)
+            const unseen = journal.unseen(request.path)
+            if (unseen !== undefined) {
+              fail(unseen)
               return
             }
-            // While the replay does what the recording did, the journal says when it answers.
-            sequenced = sequence.wait(request.path, {
+            // While the replay does what the recording did, the journal says when it
+            // answers: a request it holds no answer for waits as the live one did, until it
+            // is aborted as it was live, or the recording ends (then, free, exhausted).
+            const sequenced = sequence.wait(request.path, {
               settle: (answer) => {
-                sequenced = false
+                journal.given(request.path)
                 settle(answer)
               },
               live: () => pending.has(fail),
-              freely: () => {
-                sequenced = false
-                void freely()
-              },
+              freely,
             })
-            if (!sequenced) void freely()
+            if (!sequenced) freely()
           },
           (error: unknown) => fail(error as VenueError),
         )
@@ -126,8 +134,9 @@ interface Waiter {
 
 /**
  * The journal replayed in its recorded order: each tick runs the timer the recording ran
- * (the same number among the timers set), each answer settles the oldest request waiting
- * for its path and query, each at its recorded time, so every `now()` the venue reads and
+ * (the same number among the timers set), each answer settles the request waiting for its
+ * path and query that got it live (the oldest, unless the record names another), each at
+ * its recorded time, so every `now()` the venue reads and
  * every event it emits are the recording's. When the replay does something the recording
  * did not (another set of streams, other options: a tick's timer is not set, an answer's
  * request not sent), it leaves the journal's order for good: from there timers run by their
@@ -196,11 +205,12 @@ class Sequence {
       if (!this.#clock.fire(record.action, record.at)) this.#leave()
       return
     }
-    const queue = this.#waiting.get(record.request) ?? []
-    // An aborted request was not recorded either (the recording keeps answers only).
-    while (queue.length > 0 && !(queue[0] as Waiter).live()) queue.shift()
-    const waiter = queue.shift()
+    // An aborted request stopped waiting live too (the recording keeps answers only); the
+    // answer is the oldest waiting one's, or the one's the record names.
+    const queue = (this.#waiting.get(record.request) ?? []).filter((waiter) => waiter.live())
+    const [waiter] = queue.splice(record.nth ?? 0, 1)
     if (queue.length === 0) this.#waiting.delete(record.request)
+    else this.#waiting.set(record.request, queue)
     if (waiter === undefined) {
       this.#journal.keep(record)
       this.#leave()
@@ -262,6 +272,19 @@ class JournalQueues {
   }
 
   /**
+   * The error for a request of a path the journal holds no answer of, whatever the query
+   * (undefined for any other): no live request of it was ever answered.
+   */
+  unseen(request: string): VenueJournalError | undefined {
+    if (this.#pathSeen(request)) return undefined
+    return new VenueJournalError(`the journal has no answer for ${request}: it never saw it`, {
+      problem: 'unseen-request',
+      file: this.#file,
+      request,
+    })
+  }
+
+  /**
    * Counts one answer of `request` as taken; the error when the journal never saw it or
    * has none left (undefined: there is one). The index is read before the clock first runs.
    */
@@ -300,6 +323,11 @@ class JournalQueues {
       [...(this.#index as JournalIndex).byRequest.keys()].map((seen) => seen.split('?')[0]),
     )
     return this.#paths.has(request.split('?')[0])
+  }
+
+  /** Counts an answer of `request` as taken: the journal's order gave it to its request. */
+  given(request: string): void {
+    this.#taken.set(request, (this.#taken.get(request) ?? 0) + 1)
   }
 
   /** Gives back an answer of `request` counted as taken (its request was aborted first). */
