@@ -6,6 +6,8 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
+import { UsageError } from '../src/cli/args.js'
+import { recordCommand } from '../src/cli/record-command.js'
 import { type JournalAnswer, openJournalReader } from '../src/replay/journal.js'
 import { CLI_MAIN, type CliOutcome, cliEnv, cliOutcome, startCli } from './helpers/cli.js'
 import { cliFixture } from './helpers/cli-fixture.js'
@@ -105,37 +107,45 @@ describe.concurrent('venue-rx record', () => {
 
   it('refuses a command line it cannot run: one line, exit 2', async () => {
     const file = join(fixture.dir(), 'never.journal')
-    const refused: [string[], RegExp][] = [
+    // As a person sees it: one line naming the command's --help, exit 2, nothing on stdout.
+    const shown: [string[], RegExp][] = [
       [['record'], /the journal FILE is required/],
-      [['record', file], /--streams is required/],
-      [['record', file, '--streams', 'depz:0'], /record: unknown stream "depz:0"/],
-      [['record', file, '--streams', 'depth:0,depth:0'], /named twice/],
-      [
-        ['record', file, '--streams', 'depth:0', '--seconds', '0'],
-        /--seconds must be a whole number from 1/,
-      ],
-      [
-        ['record', file, '--streams', 'depth:0', '--seconds', 'ten'],
-        /--seconds must be a whole number/,
-      ],
-      [['record', file, 'other', '--streams', 'depth:0'], /unexpected argument "other"/],
-      [['record', file, '--streams', 'depth:0', '--secs', '3'], /unknown option --secs/],
       [
         ['record', file, '--streams', 'my-trades', '--base-url', 'http://127.0.0.1:1'],
         /my-trades is of the account and needs an API key/,
       ],
-      [
-        ['record', file, '--streams', 'depth:0', '--base-url', 'ftp://x'],
-        /--base-url must be an http\(s\) URL/,
-      ],
     ]
-    for (const [args, problem] of refused) {
+    for (const [args, problem] of shown) {
       const { code, out, err } = await cli(args)
       expect({ args, code, out }).toEqual({ args, code: 2, out: '' })
       expect(lines(err), args.join(' ')).toHaveLength(1)
       expect(err, args.join(' ')).toMatch(problem)
       expect(err).toContain('see `venue-rx record --help`')
     }
+    // The other checks, in this process: each is a UsageError before anything runs (the
+    // line and the exit code are main's, as above).
+    const refused: [string[], RegExp][] = [
+      [[file], /--streams is required/],
+      [[file, '--streams', 'depz:0'], /record: unknown stream "depz:0"/],
+      [[file, '--streams', 'depth:0,depth:0'], /named twice/],
+      [[file, '--streams', 'depth:0', '--seconds', '0'], /--seconds must be a whole number from 1/],
+      [[file, '--streams', 'depth:0', '--seconds', 'ten'], /--seconds must be a whole number/],
+      [[file, 'other', '--streams', 'depth:0'], /unexpected argument "other"/],
+      [[file, '--streams', 'depth:0', '--secs', '3'], /unknown option --secs/],
+      [
+        [file, '--streams', 'depth:0', '--base-url', 'ftp://x'],
+        /--base-url must be an http\(s\) URL/,
+      ],
+    ]
+    for (const [args, problem] of refused) {
+      const error = await recordCommand(args).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      )
+      expect(error, args.join(' ')).toBeInstanceOf(UsageError)
+      expect(String((error as Error).message), args.join(' ')).toMatch(problem)
+    }
+    await expect(readFile(file)).rejects.toMatchObject({ code: 'ENOENT' })
     const help = await cli(['record', '--help'])
     expect(help.code).toBe(0)
     expect(help.out).toContain('Usage: venue-rx record FILE')
