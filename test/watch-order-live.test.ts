@@ -44,6 +44,16 @@ function polls(hits: readonly Hit[], n: number, what: string) {
 
 const dones = (events: readonly OrderEvent[]) => events.filter((e) => e.type === 'done')
 
+/**
+ * Look-ups of single orders (by id or client id) the venue answered whole: each of an
+ * order's turns makes at most one (the faults' answers are retried, not counted).
+ */
+const lookUpsAnswered = (hits: readonly Hit[]) =>
+  hits.filter(
+    (hit) =>
+      hit.path.startsWith('/api/v1/orders/') && hit.action === 'answer' && hit.body === 'none',
+  ).length
+
 describe('one order the venue purged stays that order’s trouble', () => {
   it.each([404, 500] as const)(
     'purged with HTTP %i: closed/done unknown for it alone; the other order is followed to its end',
@@ -181,37 +191,39 @@ describe('done waits for the fills', () => {
 })
 
 describe('each order on its own clock', () => {
-  it('an order the open list never shows: done within two polls of its last fill', async () => {
+  it('an order the open list never shows: done by the second turn after its last fill', async () => {
     const { sim, venue, hits, other } = await setup({ openListLagMs: 3_600_000 })
     const price = insideSpread(sim)
     const placed = await limit(sim, 'sell', price, '0.02')
-    let pollsAtLastFill = -1
-    let pollsAtDone = -1
+    // Counted in the order's own turns (one under way at the fill, then the next), not in
+    // polls: how many polls a turn takes depends on how busy the machine is.
+    let turnsAtLastFill = -1
+    let turnsAtDone = -1
     const stream = collect(venue.watchOrder(placed.id))
     const marks = venue.watchOrder(placed.id).subscribe((event) => {
-      const n = count(hits, OPEN_ORDERS)
-      if (event.type === 'fill') pollsAtLastFill = n
-      else if (event.type === 'done') pollsAtDone = n
+      const n = lookUpsAnswered(hits)
+      if (event.type === 'fill') turnsAtLastFill = n
+      else if (event.type === 'done') turnsAtDone = n
     })
     onCleanup(() => marks.unsubscribe())
     await polls(hits, 2, 'the order followed')
     await limit(sim, 'buy', price, '0.02', { account: other })
-    await waitFor(() => stream.completed && pollsAtDone >= 0, 'done', 10_000)
+    await waitFor(() => stream.completed && turnsAtDone >= 0, 'done', 30_000)
     expect(expectTruth(stream.values, sim, placed.id).status).toBe('filled')
-    expect(pollsAtDone - pollsAtLastFill).toBeLessThanOrEqual(2)
+    expect(turnsAtDone - turnsAtLastFill).toBeLessThanOrEqual(2)
   })
 
-  it('a market order (it never rests), followed by client id from before it is placed: its fills, then done within two polls', async () => {
+  it('a market order (it never rests), followed by client id from before it is placed: its fills, then done by the second turn', async () => {
     const { sim, venue, hits } = await setup({ openListLagMs: 3_600_000 })
-    let pollsAtLastFill = -1
-    let pollsAtDone = -1
+    let turnsAtLastFill = -1
+    let turnsAtDone = -1
     const stream = collect(venue.watchOrder({ clientId: 'market-1' }, { visibleWithinMs: 30_000 }))
     const marks = venue
       .watchOrder({ clientId: 'market-1' }, { visibleWithinMs: 30_000 })
       .subscribe((event) => {
-        const n = count(hits, OPEN_ORDERS)
-        if (event.type === 'fill') pollsAtLastFill = n
-        else if (event.type === 'done') pollsAtDone = n
+        const n = lookUpsAnswered(hits)
+        if (event.type === 'fill') turnsAtLastFill = n
+        else if (event.type === 'done') turnsAtDone = n
       })
     onCleanup(() => marks.unsubscribe())
     await polls(hits, 3, 'the streams looking for it')
@@ -222,14 +234,14 @@ describe('each order on its own clock', () => {
       amount: '0.05',
       clientId: 'market-1',
     })
-    await waitFor(() => stream.completed && pollsAtDone >= 0, 'done', 10_000)
+    await waitFor(() => stream.completed && turnsAtDone >= 0, 'done', 30_000)
     const done = expectTruth(stream.values, sim, placed.id)
     expect(done.status).toBe('filled')
     expect(stream.values.filter((e) => e.type === 'fill').length).toBeGreaterThan(0)
-    expect(pollsAtDone - pollsAtLastFill).toBeLessThanOrEqual(2)
+    expect(turnsAtDone - turnsAtLastFill).toBeLessThanOrEqual(2)
   })
 
-  it('an order that leaves unseen by a lagging list (partly filled, then canceled): asked on its own clock, done canceled within three polls', async () => {
+  it('an order that leaves unseen by a lagging list (partly filled, then canceled): asked on its own clock, done canceled at the next turn', async () => {
     const { sim, venue, hits, other } = await setup({ openListLagMs: 3_600_000 })
     const price = insideSpread(sim)
     const placed = await limit(sim, 'sell', price, '0.03')
@@ -237,21 +249,29 @@ describe('each order on its own clock', () => {
     await polls(hits, 2, 'the order followed')
     await limit(sim, 'buy', price, '0.01', { account: other })
     await waitFor(() => stream.values.some((e) => e.type === 'fill'), 'the fill')
-    // Missing from the list but working: asked every 2 polls, not on every poll (counted
-    // in answers the faults left whole, so that a retried request does not count twice).
+    // Missing from the list but working: asked again and again, 2 polls after each answer,
+    // never on every poll (counted in answers the faults left whole, so that a retried
+    // request does not count twice). How many polls a turn takes depends on the machine
+    // (its requests retried through the faults): only the bound is load-free.
     const clean = (path: string) =>
       hits.filter((hit) => hit.path === path && hit.action === 'answer' && hit.body === 'none')
         .length
     const lookUpPath = `/api/v1/orders/${placed.id}`
     const [lookUps, listed] = [clean(lookUpPath), clean(OPEN_ORDERS)]
-    await waitFor(() => clean(OPEN_ORDERS) >= listed + 8, 'eight polls answered')
+    await waitFor(
+      () => clean(lookUpPath) >= lookUps + 3 && clean(OPEN_ORDERS) >= listed + 8,
+      'three look-ups and eight polls answered',
+      30_000,
+    )
     const asked = clean(lookUpPath) - lookUps
-    expect(asked).toBeGreaterThanOrEqual(2)
-    expect(asked).toBeLessThanOrEqual(5)
-    const before = count(hits, OPEN_ORDERS)
+    const polled = clean(OPEN_ORDERS) - listed
+    expect(asked).toBeLessThanOrEqual(Math.floor(polled / 2) + 1)
+    // Canceled: done from the next turn that reads it (one under way may have read it
+    // working), whatever the polls between.
+    const before = clean(lookUpPath)
     await sim.cancelOrder(placed.id)
-    await waitFor(() => stream.completed, 'done', 10_000)
-    expect(count(hits, OPEN_ORDERS) - before).toBeLessThanOrEqual(3 + 3)
+    await waitFor(() => stream.completed, 'done', 30_000)
+    expect(clean(lookUpPath) - before).toBeLessThanOrEqual(2)
     const done = expectTruth(stream.values, sim, placed.id)
     expect(done).toMatchObject({ status: 'canceled', order: { filled: '0.01' } })
   })
