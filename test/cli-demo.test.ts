@@ -94,7 +94,11 @@ describe.concurrent('venue-rx demo', () => {
     // Redrawn in place: however many frames, one header in the whole window history,
     // and the last frame stays above the exit line.
     const history = await terminal.history()
-    expect(history.match(/venue-rx demo {2}simulator/g)).toHaveLength(1)
+    // On failure, what the window holds (with the last frame written) tells why.
+    expect(
+      history.match(/venue-rx demo {2}simulator/g),
+      `the window history:\n${history}\nthe last bytes written:\n${readFileSync(written, 'utf8').slice(-6_000)}`,
+    ).toHaveLength(1)
     const shown = end.split('\n')
     expect(shown.findIndex((l) => l.startsWith('Ctrl-C to stop'))).toBeLessThan(
       shown.findIndex((l) => l.includes('EXIT=0')),

@@ -54,6 +54,11 @@ export async function openTerminal(width: number, height: number): Promise<Termi
     '-c',
     ROOT,
   )
+  // The window keeps that size whatever clients attach (the control client below, or a
+  // second one): a window resized under a running program moves what it drew (once, under
+  // load, the demo's title went off the top), and no status line takes a row of it.
+  await tmux('set-option', '-g', 'window-size', 'manual')
+  await tmux('set-option', '-g', 'status', 'off')
   let control = controlClient(socket)
   // No %output notifications: the client is there to run commands, not to mirror the pane.
   // A control client once never answered this first command (a loaded full run: the test
