@@ -46,31 +46,12 @@ export function venueTransport(
   const clock =
     resolved.scheduler === asyncScheduler ? {} : { timers: schedulerTimers(resolved.scheduler) }
   const bucket = new TokenBucket(resolved.maxRequestsPerSecond, clock)
-  const undici = createUndiciTransport({
-    baseUrl: resolved.baseUrl,
-    dispatcher: resolved.dispatcher,
-    connections: resolved.connections,
-    maxResponseBytes: resolved.maxResponseBytes,
-  })
   // Replay: the journal answers in place of the HTTP pool, on the recording's clock; the
   // budget and the merging of identical requests above it run as they did when recorded.
-  const replay = replayPool(resolved)
-  if (replay !== undefined) undici.close()
-  // Record: each request the HTTP pool sends, and its answer, appended to the journal.
-  const http =
-    resolved.record === undefined ? undici : recordingPool(resolved.record.file, resolved, undici)
   const pool: Transport =
-    replay !== undefined
-      ? replay
-      : onRequest === undefined
-        ? http
-        : {
-            request: (request) => {
-              onRequest()
-              return http.request(request)
-            },
-            close: () => http.close(),
-          }
+    resolved.replay === undefined
+      ? countedPool(httpPool(resolved), onRequest)
+      : replayTransport(resolved.replay.file, resolved.scheduler as ReplayClock)
   // The budget of the fleet lives in Redis when `sharedBudget` is set.
   const fleetBudget =
     resolved.sharedBudget === undefined
@@ -108,14 +89,35 @@ export function venueTransport(
   return { transport, closed, pacer }
 }
 
-/** The journal's transport of a replaying venue (`replay`), on its clock; else undefined. */
-function replayPool(resolved: ResolvedVenueOptions): Transport | undefined {
-  if (resolved.replay === undefined) return undefined
-  return replayTransport(resolved.replay.file, resolved.scheduler as ReplayClock)
+/**
+ * The HTTP pool; a recording venue's (`record`) appends each request it sends, and its
+ * answer, to the journal, on the venue's clock.
+ */
+function httpPool(resolved: ResolvedVenueOptions): Transport {
+  const { baseUrl, apiKey, scheduler, record } = resolved
+  const undici = createUndiciTransport({
+    baseUrl,
+    dispatcher: resolved.dispatcher,
+    connections: resolved.connections,
+    maxResponseBytes: resolved.maxResponseBytes,
+  })
+  if (record === undefined) return undici
+  return recordingTransport(undici, {
+    file: record.file,
+    baseUrl,
+    apiKey,
+    clock: scheduler as RecordingClock,
+  })
 }
 
-/** The HTTP pool of a recording venue (`record`): every answer journaled, on the venue's clock. */
-function recordingPool(file: string, resolved: ResolvedVenueOptions, undici: Transport): Transport {
-  const { baseUrl, apiKey, scheduler } = resolved
-  return recordingTransport(undici, { file, baseUrl, apiKey, clock: scheduler as RecordingClock })
+/** `pool`, with `onRequest` called for each request handed to it. */
+function countedPool(pool: Transport, onRequest: (() => void) | undefined): Transport {
+  if (onRequest === undefined) return pool
+  return {
+    request: (request) => {
+      onRequest()
+      return pool.request(request)
+    },
+    close: () => pool.close(),
+  }
 }

@@ -101,7 +101,8 @@ async function record(
   const { createRelayVenue } = await import('../venue.js')
   const { relayedEntry } = await import('../streams/catalogue.js')
   let requests = 0
-  // A venue that counts the requests it sends: each is one answer in the journal.
+  // A venue that counts the requests it sends: each is one answer in the journal (but one
+  // aborted when the streams stop, which the summary, read from the journal, leaves out).
   const { venue } = createRelayVenue(
     {
       baseUrl,

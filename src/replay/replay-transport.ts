@@ -276,12 +276,7 @@ class JournalQueues {
    * (undefined for any other): no live request of it was ever answered.
    */
   unseen(request: string): VenueJournalError | undefined {
-    if (this.#pathSeen(request)) return undefined
-    return new VenueJournalError(`the journal has no answer for ${request}: it never saw it`, {
-      problem: 'unseen-request',
-      file: this.#file,
-      request,
-    })
+    return this.#pathSeen(request) ? undefined : this.#unseenError(request)
   }
 
   /**
@@ -291,20 +286,15 @@ class JournalQueues {
   take(request: string): VenueJournalError | undefined {
     const index = this.#index as JournalIndex
     const count = index.byRequest.get(request)
-    if (count === undefined && this.#ended && this.#pathSeen(request)) {
+    if (count === undefined) {
       // Past the recording's end, a request of a path it holds (a feed's next cursor, say)
       // is one the live session had not made yet when it stopped.
-      return new VenueJournalError(
-        `the journal has no answer left for ${request} (the recording ended before it)`,
-        { problem: 'exhausted', file: this.#file, request },
-      )
-    }
-    if (count === undefined) {
-      return new VenueJournalError(`the journal has no answer for ${request}: it never saw it`, {
-        problem: 'unseen-request',
-        file: this.#file,
-        request,
-      })
+      return this.#ended && this.#pathSeen(request)
+        ? new VenueJournalError(
+            `the journal has no answer left for ${request} (the recording ended before it)`,
+            { problem: 'exhausted', file: this.#file, request },
+          )
+        : this.#unseenError(request)
     }
     const taken = this.#taken.get(request) ?? 0
     if (taken >= count) {
@@ -315,6 +305,14 @@ class JournalQueues {
     }
     this.#taken.set(request, taken + 1)
     return undefined
+  }
+
+  #unseenError(request: string): VenueJournalError {
+    return new VenueJournalError(`the journal has no answer for ${request}: it never saw it`, {
+      problem: 'unseen-request',
+      file: this.#file,
+      request,
+    })
   }
 
   /** Whether the journal holds answers of `request`'s path, whatever their query. */
