@@ -356,14 +356,7 @@ function resolve(options: VenueOptions | ReplayVenueOptions): ResolvedVenueOptio
   if (typeof options !== 'object' || options === null) {
     throw new VenueInputError('options', 'createVenue: options must be an object with a baseUrl')
   }
-  for (const name of Object.keys(options)) {
-    if (!OPTION_NAMES.has(name)) {
-      throw VenueInputError.quoting({
-        argument: name,
-        render: (name) => `createVenue: unknown option ${JSON.stringify(name)}`,
-      })
-    }
-  }
+  onlyKnown(options, '', OPTION_NAMES)
   const backoff = backoffObject(options.backoff)
   const initialMs = milliseconds('backoff.initialMs', backoff.initialMs, 500)
   const maxMs = milliseconds('backoff.maxMs', backoff.maxMs, 30_000)
@@ -431,14 +424,7 @@ function recordSettings(options: VenueOptions | ReplayVenueOptions): RecordSetti
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new VenueInputError('record', 'createVenue: record must be an object { file }')
   }
-  for (const key of Object.keys(value)) {
-    if (key !== 'file') {
-      throw VenueInputError.quoting({
-        argument: `record.${key}`,
-        render: (shown) => `createVenue: unknown option ${JSON.stringify(shown)}`,
-      })
-    }
-  }
+  onlyKnown(value, 'record', ['file'])
   const { file } = value as { file?: unknown }
   if (typeof file !== 'string' || file.trim() === '' || file.includes('\0')) {
     throw new VenueInputError(
@@ -475,14 +461,7 @@ function replaySettings(options: VenueOptions | ReplayVenueOptions):
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new VenueInputError('replay', 'createVenue: replay must be an object { file, speed }')
   }
-  for (const key of Object.keys(value)) {
-    if (key !== 'file' && key !== 'speed') {
-      throw VenueInputError.quoting({
-        argument: `replay.${key}`,
-        render: (shown) => `createVenue: unknown option ${JSON.stringify(shown)}`,
-      })
-    }
-  }
+  onlyKnown(value, 'replay', ['file', 'speed'])
   const given = options as Readonly<Record<string, unknown>>
   const other = NOT_WITH_REPLAY.find((name) => given[name] !== undefined)
   if (other !== undefined) {
@@ -537,14 +516,7 @@ function redisSettings(
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new VenueInputError(name, `createVenue: ${name} must be an object { redis, prefix }`)
   }
-  for (const key of Object.keys(value)) {
-    if (key !== 'redis' && key !== 'prefix') {
-      throw VenueInputError.quoting({
-        argument: `${name}.${key}`,
-        render: (shown) => `createVenue: unknown option ${JSON.stringify(shown)}`,
-      })
-    }
-  }
+  onlyKnown(value, name, ['redis', 'prefix'])
   const { redis, prefix } = value as RelayReaderSettings
   const checkedPrefix = prefix === undefined ? DEFAULT_PREFIX : prefix
   if (typeof checkedPrefix !== 'string' || !/^[\w.-]{1,64}$/.test(checkedPrefix)) {
@@ -566,15 +538,28 @@ function backoffObject(value: unknown): BackoffOptions {
       'createVenue: backoff must be an object { initialMs, maxMs, factor, jitter }',
     )
   }
-  for (const name of Object.keys(value)) {
-    if (!BACKOFF_NAMES.has(name)) {
+  onlyKnown(value, 'backoff', BACKOFF_NAMES)
+  return value as BackoffOptions
+}
+
+/**
+ * Throws {@link VenueInputError} for the first key of `value` not in `known`, named
+ * `within.key` (just `key` at the top), quoted as the error quotes a value.
+ */
+function onlyKnown(
+  value: object,
+  within: string,
+  known: ReadonlySet<string> | readonly string[],
+): void {
+  const has = (key: string) => ('has' in known ? known.has(key) : known.includes(key))
+  for (const key of Object.keys(value)) {
+    if (!has(key)) {
       throw VenueInputError.quoting({
-        argument: `backoff.${name}`,
-        render: (name) => `createVenue: unknown option ${JSON.stringify(name)}`,
+        argument: within === '' ? key : `${within}.${key}`,
+        render: (shown) => `createVenue: unknown option ${JSON.stringify(shown)}`,
       })
     }
   }
-  return value as BackoffOptions
 }
 
 function baseUrl(value: unknown): string {
