@@ -1,6 +1,7 @@
 /** The demo's board: what each stream event shows, rendered without colours. */
+import { createLogUpdate } from 'log-update'
 import { describe, expect, it } from 'vitest'
-import { DemoBoard, gauge } from '../src/cli/demo-board.js'
+import { DemoBoard, gauge, liveScreen } from '../src/cli/demo-board.js'
 import { sideBySide, visibleWidth } from '../src/cli/render.js'
 import { sparkline } from '../src/cli/sparkline.js'
 import { applyBookEvent, type BookEvent } from '../src/index.js'
@@ -206,5 +207,62 @@ describe('the frame on a terminal', () => {
     expect(rows.length).toBeLessThanOrEqual(39)
     expect(rows[0]).toMatch(/^venue-rx demo {2}simulator/)
     expect(frame.every((line) => !/[\r\n]/.test(line))).toBe(true)
+  })
+})
+
+describe('liveScreen: frames log-update redraws in place', () => {
+  /**
+   * A terminal of `rows` rows that follows only its cursor's row through what log-update
+   * writes: a line feed moves it down (scrolling at the bottom row), CSI n A and n B move
+   * it up and down; nothing else moves it (the frames are narrower than the terminal).
+   */
+  /** A CSI sequence (its count and final letter), or a line feed. */
+  const CONTROL = new RegExp(`${String.fromCharCode(27)}\\[\\??(\\d*)([A-Za-z])|(\n)`, 'g')
+
+  function cursorTerminal(rows: number) {
+    let row = 0
+    const stream = {
+      isTTY: false,
+      rows,
+      columns: 80,
+      write(text: string) {
+        for (const [, n, move, feed] of text.matchAll(CONTROL)) {
+          if (feed !== undefined) row = Math.min(rows - 1, row + 1)
+          else if (move === 'A') row = Math.max(0, row - Number(n || 1))
+          else if (move === 'B') row = Math.min(rows - 1, row + Number(n || 1))
+        }
+        return true
+      },
+    }
+    return { stream, row: () => row }
+  }
+
+  // The last line a patch changes is an empty line of the next frame.
+  const before = ['TITLE', 'a', 'b', 'c']
+  const after = ['TITLE', 'a2', '', 'c']
+
+  it('pads to the rows less one and writes no empty line', () => {
+    expect(liveScreen(after, 8).split('\n')).toEqual(['TITLE', 'a2', ' ', 'c', ' ', ' ', ' '])
+  })
+
+  it('leaves the cursor where the next patch expects it, below the frame', () => {
+    const terminal = cursorTerminal(12)
+    const screen = createLogUpdate(terminal.stream as unknown as NodeJS.WriteStream)
+    screen(liveScreen(before, 12))
+    const below = terminal.row()
+    screen(liveScreen(after, 12))
+    expect(terminal.row()).toBe(below)
+    screen(liveScreen(before, 12))
+    expect(terminal.row()).toBe(below)
+  })
+
+  it('(why: with the empty line as it is, log-update leaves the cursor a row too high)', () => {
+    const terminal = cursorTerminal(12)
+    const screen = createLogUpdate(terminal.stream as unknown as NodeJS.WriteStream)
+    const padded = (frame: string[]) => [...frame, ...Array(11 - frame.length).fill('')].join('\n')
+    screen(padded(before))
+    const below = terminal.row()
+    screen(padded(after))
+    expect(terminal.row()).toBe(below - 1)
   })
 })

@@ -457,6 +457,25 @@ export class DemoBoard {
 }
 
 /**
+ * The text of one live frame for log-update, in a terminal of `rows` rows: `frame` padded
+ * to `rows - 1` lines (every frame as tall as the terminal allows: log-update patches a
+ * frame that shrank by the lines it shares with the last one, wherever they moved), with
+ * each empty line a single space. log-update leaves its cursor one row too high after a
+ * patch whose last changed line is empty, and its next patch then writes one row too high,
+ * over the title.
+ *
+ * @example
+ * ```ts
+ * liveScreen(['title', '', 'body'], 6) // 'title\n \nbody\n \n '
+ * ```
+ */
+export function liveScreen(frame: readonly string[], rows: number): string {
+  const lines = frame.map((line) => (line === '' ? ' ' : line))
+  while (lines.length < rows - 1) lines.push(' ')
+  return lines.join('\n')
+}
+
+/**
  * `[██████████|██········]`: `used` requests of the last second against a budget of `rate`
  * a second (the `cells` before the bar) and its burst of `burst` more (the cells after).
  */

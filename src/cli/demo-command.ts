@@ -1,6 +1,6 @@
 import { createLogUpdate } from 'log-update'
 import { integerOption, parseWithPositionals, quotedWords, UsageError } from './args.js'
-import { DemoBoard } from './demo-board.js'
+import { DemoBoard, liveScreen } from './demo-board.js'
 import type { DemoSession } from './demo-session.js'
 import { painter } from './style.js'
 import { untilStopped } from './until-signal.js'
@@ -86,12 +86,9 @@ export async function demoCommand(argv: readonly string[]): Promise<void> {
     if (screen !== undefined) {
       const rows = process.stdout.rows ?? 24
       const frame = board.frame(paint, process.stdout.columns ?? 100, Date.now(), rows)
-      // Every frame as tall as the terminal allows: log-update patches a frame that
-      // shrank by the lines it shares with the last one, wherever they moved, and a
-      // layout that changes as streams come and go (a watchOrder's look-ups) would leave
-      // old lines behind, or push the title off the screen.
-      while (frame.length < rows - 1) frame.push('')
-      screen(frame.join('\n'))
+      // Every frame as tall as the terminal allows (a layout that changes as streams come
+      // and go would leave old lines behind, or push the title off the screen).
+      screen(liveScreen(frame, rows))
     } else if (Date.now() - lastSummary >= 1000) {
       lastSummary = Date.now()
       print(board.summary())
