@@ -299,10 +299,12 @@ export async function connectRedis(
     commandTimeout: COMMAND_TIMEOUT_MS,
   } satisfies RedisOptions
   // ioredis's option types do not allow `undefined` where they are optional (casts below).
+  // The reply mapping is named: from options cast to `never` the compiler would infer
+  // `never` for it, and relating that client to RedisClient costs it a second or more.
   let client: RedisClient
   if (isCluster(redis)) {
     const { cluster, redisOptions, ...options } = redis
-    client = new Cluster(cluster.map(clusterNode), {
+    client = new Cluster<'legacy'>(cluster.map(clusterNode), {
       ...options,
       lazyConnect: true,
       enableOfflineQueue: false,
@@ -332,8 +334,8 @@ export async function connectRedis(
     }
     client =
       typeof redis === 'string'
-        ? new Redis(redis, single as never)
-        : new Redis({ ...redis, ...single } as never)
+        ? new Redis<'legacy'>(redis, single as never)
+        : new Redis<'legacy'>({ ...redis, ...single } as never)
   }
   // The reason a connection failed (a wrong password, a refused connect) comes as an
   // 'error' event; the command or connect that fails says only "Connection is closed".

@@ -139,10 +139,15 @@ export class SharedBudget {
   }
 
   #connection(): Promise<RedisClient> {
-    this.#client ??= connectRedis(this.#where, 'venue-rx-budget').catch((error: unknown) => {
-      this.#client = undefined
-      throw error
-    })
+    if (this.#client === undefined) {
+      // A local first: typed by the assignment, the compiler would infer the catch's result
+      // against the client's type and compare ioredis's client classes member by member.
+      const connecting = connectRedis(this.#where, 'venue-rx-budget').catch((error: unknown) => {
+        this.#client = undefined
+        throw error
+      })
+      this.#client = connecting
+    }
     return this.#client
   }
 }
