@@ -144,10 +144,10 @@ function projectConfig(root: string): ts.ParsedCommandLine {
  * module format), as the language service shares files between projects.
  */
 function sharedHost(options: ts.CompilerOptions): ts.CompilerHost {
-  const host = ts.createCompilerHost(options, true)
-  // Files are known to the build info by a hash of their text, as tsc's own host knows them.
-  const hash = (text: string) => ts.sys.createHash?.(text) ?? text
-  host.createHash = hash
+  // tsc's own host for incremental builds: files are known to the build info by the same
+  // hash of their text as `npm run typecheck` knows them (a source map comment left out),
+  // so each run reuses what the other learnt.
+  const host = ts.createIncrementalCompilerHost(options)
   const parsed = new Map<string, ts.SourceFile | undefined>()
   const getSourceFile = host.getSourceFile.bind(host)
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
@@ -157,9 +157,7 @@ function sharedHost(options: ts.CompilerOptions): ts.CompilerHost {
         : `${languageVersion}`
     const key = `${how} ${fileName}`
     if (!parsed.has(key)) {
-      const file = getSourceFile(fileName, languageVersion, onError, shouldCreate)
-      if (file !== undefined) (file as { version?: string }).version = hash(file.text)
-      parsed.set(key, file)
+      parsed.set(key, getSourceFile(fileName, languageVersion, onError, shouldCreate))
     }
     return parsed.get(key)
   }
