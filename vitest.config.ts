@@ -1,24 +1,72 @@
+import { relative } from 'node:path'
 import { defineConfig } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 /**
  * Short files that run long, mostly waiting on their child processes (the compiler; the
- * fleet's relays and bots; the recipes): started first. vitest orders files by the durations of the last
- * run, or by size on a fresh clone, which put these last, the compiler's 10 s alone at the
- * end of the run.
+ * fleet's relays and bots; the recipes): started first, whatever vitest knows of them.
  */
 const START_FIRST = ['test/types.test.ts', 'test/fleet.test.ts', 'test/examples.test.ts']
 
-class LongRunningFirst extends BaseSequencer {
+/**
+ * Seconds the longer files take on an idle 2-core machine (measured 2026-11-29), for the
+ * order of a run vitest has no timings of its own for (a fresh clone, where it would order
+ * by file size and leave some of these to the end of the run, on one worker while the
+ * others idle). Longest first, then the rest; vitest's own timings win once it has them.
+ */
+const EXPECTED_SECONDS: Record<string, number> = {
+  'relay-faults.test.ts': 11.0,
+  'cli-demo.test.ts': 8.4,
+  'polling-pipeline.test.ts': 7.7,
+  'chaos.test.ts': 7.5,
+  'cli-commands.test.ts': 6.3,
+  'relay-cluster.test.ts': 6.1,
+  'replay.test.ts': 5.8,
+  'cursor-feed.test.ts': 5.5,
+  'cli-watch-export.test.ts': 4.9,
+  'venue.test.ts': 4.3,
+  'watch-resources.test.ts': 4.2,
+  'cli-relay.test.ts': 3.9,
+  'watch-klines.test.ts': 3.8,
+  'readme.test.ts': 3.8,
+  'cli-record.test.ts': 3.7,
+  'watch-order-live.test.ts': 3.7,
+  'checkpoint.test.ts': 3.5,
+  'relay-balances.test.ts': 3.5,
+  'replay-cli.test.ts': 3.3,
+  'fuzz-answers.test.ts': 3.0,
+  'cli-exits.test.ts': 2.8,
+  'undici-transport.test.ts': 2.6,
+  'relay.test.ts': 2.5,
+  'simulator-bursts.test.ts': 2.4,
+  'fuzz-redaction.test.ts': 2.4,
+  'package-contents.test.ts': 2.2,
+  'relay-publish.test.ts': 2.0,
+  'watch-depth-faults.test.ts': 2.0,
+  'soak.test.ts': 1.9,
+  'relay-metrics.test.ts': 1.8,
+  'catalogue.test.ts': 1.8,
+  'feeds-on-sight.test.ts': 1.8,
+  'watch-order-relay.test.ts': 1.7,
+  'cli.test.ts': 1.7,
+}
+
+class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (file: TestSpecification) => {
+    const first = (file: TestSpecification) => {
       const at = START_FIRST.findIndex((name) => file.moduleId.endsWith(name))
       return at === -1 ? START_FIRST.length : at
     }
+    const expectedMs = (file: TestSpecification) => {
+      const name = relative(file.project.config.root, file.moduleId)
+      const timed = this.ctx.cache.getFileTestResults(`${file.project.name}:${name}`)
+      const guess = EXPECTED_SECONDS[name.replace(/^test\//, '')]
+      return timed?.duration ?? (guess === undefined ? 0 : guess * 1000)
+    }
     const sorted = await super.sort(files)
     return sorted
-      .map((file, order) => ({ file, order }))
-      .sort((a, b) => rank(a.file) - rank(b.file) || a.order - b.order)
+      .map((file, order) => ({ file, order, first: first(file), ms: expectedMs(file) }))
+      .sort((a, b) => a.first - b.first || b.ms - a.ms || a.order - b.order)
       .map(({ file }) => file)
   }
 }
@@ -53,7 +101,7 @@ export default defineConfig({
     // Each module's transform is kept on disk (node_modules/.experimental-vitest-cache),
     // keyed by a hash of its text, and read back by the next run instead of done again.
     experimental: { fsModuleCache: true },
-    sequence: { sequencer: LongRunningFirst },
+    sequence: { sequencer: LongestFirst },
     testTimeout: 20_000,
     hookTimeout: 20_000,
     reporters: jsonReport ? ['default', ['json', { outputFile: jsonReport }]] : ['default'],
