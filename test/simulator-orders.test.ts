@@ -365,12 +365,23 @@ describe('sim.cancelOrder', () => {
       (crowd.side === 0 ? book.bids : book.asks).find(([p]) => p === crowd.order_price)?.[1]
     const before = units(level(sim.truth.engineBook(0)) ?? '0')
     expect(await sim.cancelOrder(crowd.id)).toBe(true)
-    expect(sim.truth.orders().find((o) => o.id === crowd.id)).toMatchObject({
+    expect(sim.truth.order(crowd.id)).toMatchObject({
       status: crowd.status === 1 ? 1 : 3,
       history: true,
     })
     const after = units(level(sim.truth.engineBook(0)) ?? '0')
     expect(before - after).toBe(units(crowd.order_amount) - units(crowd.executed_amount))
+  })
+
+  it('finds one order of the truth by its id: the record orders() lists, or none', async () => {
+    const sim = await start()
+    sim.advance(5)
+    const placed = await placeLimit(sim, 'buy', '0.5000', '3')
+    const all = sim.truth.orders()
+    expect(all.length).toBeGreaterThan(10)
+    for (const record of all) expect(sim.truth.order(record.id)).toEqual(record)
+    expect(sim.truth.order(placed.id)).toMatchObject({ id: placed.id, history: false })
+    for (const id of ['0-999999-0', '7-1-0', 'abc', '']) expect(sim.truth.order(id)).toBeUndefined()
   })
 
   it('rejects ids that are malformed, unknown or final, changing nothing', async () => {

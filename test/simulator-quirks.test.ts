@@ -69,8 +69,7 @@ function insideBid(sim: Simulator): string {
 }
 
 /** Whether the order is still working (ground truth). */
-const isWorking = (sim: Simulator, id: string) =>
-  sim.truth.orders().some((o) => o.id === id && !o.history)
+const isWorking = (sim: Simulator, id: string) => sim.truth.order(id)?.history === false
 
 /** A resting buy far below the market: nothing fills it. */
 const FAR_BID = '0.5000'
@@ -96,7 +95,7 @@ describe('quirks: purgeCanceledAfterMs', () => {
     }
     expect(await historyIds(sim)).not.toContain(placed.id)
     // The ground truth still has it.
-    expect(sim.truth.orders().find((o) => o.id === placed.id)).toMatchObject({ status: 3 })
+    expect(sim.truth.order(placed.id)).toMatchObject({ status: 3 })
     // Cleared, the venue shows it again: the quirk changes what is shown, not the state.
     sim.quirks.clear()
     expect(await order(sim, placed.id)).toMatchObject({ status: 3 })

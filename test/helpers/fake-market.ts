@@ -242,6 +242,7 @@ export function createFakeMarket(options: FakeMarketOptions = {}): FakeMarket {
     publicTrades: () => [],
     transfers: () => transfers,
     orders: () => [...open, ...history],
+    order: (id) => [...open, ...history].find((o) => o.id === id),
     coinTotals: () => ({}),
     netTransfers: () => ({}),
   }

@@ -33,7 +33,7 @@ export function limit(
 
 /** The order as the venue keeps it now (no quirk applies to the truth), with its trades. */
 export function truthOf(sim: Simulator, id: string) {
-  const found = sim.truth.orders().find((order) => order.id === id)
+  const found = sim.truth.order(id)
   if (found === undefined) throw new Error(`no order ${id}`)
   // Its trades: those naming it as taker or maker (an order's side is its own: the taker
   // bought when it bid, the maker took the other side).

@@ -43,6 +43,10 @@ export function createMarketTruth(core: MarketCore, books: BookView): Required<M
       [...core.orders.values()]
         .sort((a, b) => a.pool.id - b.pool.id || a.orderId - b.orderId)
         .map(toOrderRecord),
+    order: (id) => {
+      const order = core.orders.get(id)
+      return order === undefined ? undefined : toOrderRecord(order)
+    },
     coinTotals: () => perCoin((coin) => core.coinTotal(coin)),
     netTransfers: () => perCoin((coin) => core.transfers.net(coin)),
     genesisSupply: () => perCoin((coin) => core.genesis.get(coin) ?? 0n),

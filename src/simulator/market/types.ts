@@ -418,6 +418,13 @@ export interface MarketTruth {
   /** Every order ever, by id. */
   orders(): OrderRecord[]
   /**
+   * One order as {@link orders} lists it, found by its id (`{pool_id}-{order_id}-{side}`),
+   * or `undefined` when the market does not keep it (never placed, or a crowd order
+   * dropped among the oldest final ones). A test following a few orders reads them here
+   * instead of building every order's record.
+   */
+  order(id: string): OrderRecord | undefined
+  /**
    * Total of each coin held anywhere (accounts' balances incl. locked, AMM reserves,
    * fee account). Coins are conserved when `coinTotals()[c] - netTransfers()[c]` equals
    * `genesisSupply()[c]` at every tick. Exact decimal strings keyed by coin.

@@ -213,7 +213,7 @@ export class OrderChecks {
   }
 
   #truth(id: string) {
-    return this.#sim.truth.orders().find((order) => order.id === id)
+    return this.#sim.truth.order(id)
   }
 
   /** The `global_seq`s of the order's trades in the truth, ascending. */
