@@ -55,7 +55,7 @@ export default async function setup(): Promise<void> {
     // rxjs's ES module build, which esbuild trims to what the code uses: Node's condition of
     // its package exports names the CommonJS build, all of which a bundle keeps and every
     // child then compiles and runs at its start.
-    plugins: [rxjsModules],
+    plugins: [rxjsModules, undiciDispatchers],
     // ioredis is loaded by Node as a user's project loads it (its CommonJS default export
     // does not survive the bundle's interop).
     external: ['ioredis'],
@@ -88,6 +88,30 @@ const rxjsModules: Plugin = {
   setup(build) {
     build.onResolve({ filter: /^rxjs$/ }, () => ({
       path: join(ROOT, 'node_modules', 'rxjs', 'dist', 'esm', 'index.js'),
+    }))
+  },
+}
+
+/**
+ * Resolves `undici` to the two classes the library takes from it, `Pool` and `Agent`, from
+ * their own modules: undici's index loads all of it (fetch, WebSocket, caches, mocks) at
+ * every child's start. A name the library imports and this leaves out fails the build.
+ */
+const undiciDispatchers: Plugin = {
+  name: 'undici-dispatchers',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, () => ({
+      path: 'undici',
+      namespace: 'undici-dispatchers',
+    }))
+    build.onLoad({ filter: /.*/, namespace: 'undici-dispatchers' }, () => ({
+      contents: [
+        "import Pool from 'undici/lib/dispatcher/pool.js'",
+        "import Agent from 'undici/lib/dispatcher/agent.js'",
+        'export { Agent, Pool }',
+      ].join('\n'),
+      resolveDir: ROOT,
+      loader: 'js',
     }))
   },
 }
