@@ -119,7 +119,7 @@ describe.concurrent('venue-rx watch: what it prints', () => {
       () => events().at(-1)?.candle.timestamp === next?.timestamp,
       'the next candle',
     )
-    run.child.kill('SIGINT')
+    run.interrupt()
     const { code, err } = await run.exited
     expect(err).toBe('')
     expect(code).toBe(0)
@@ -404,7 +404,7 @@ describe.concurrent('venue-rx export: what it writes', () => {
     // (Each save leaves the file valid JSON, its last cursor key the newest.)
     const saved = () => existsSync(checkpoint) && JSON.parse(readFileSync(checkpoint, 'utf8'))
     await waitForCli(run, () => saved()?.cursor === last, 'the last cursor')
-    run.child.kill('SIGINT')
+    run.interrupt()
     const { code, out: stdout, err } = await run.exited
     expect(code).toBe(0)
     expect(stdout).toBe('')

@@ -192,7 +192,7 @@ describe.concurrent('venue-rx demo', () => {
       'an outage, retrying and the recovery',
       15_000,
     )
-    cli.child.kill('SIGINT')
+    cli.interrupt()
     const { code, out, err } = await cli.exited
     expect({ code, err }).toEqual({ code: 0, err: '' })
     expect(out.trimEnd().split('\n').at(-1)).toMatch(/^done {3}\d+ requests in all$/)

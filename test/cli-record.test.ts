@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { UsageError } from '../src/cli/args.js'
 import { recordCommand } from '../src/cli/record-command.js'
 import { type JournalAnswer, openJournalReader } from '../src/replay/journal.js'
-import { CLI_MAIN, type CliOutcome, cliEnv, cliOutcome, startCli } from './helpers/cli.js'
+import { CLI_MAIN, type CliOutcome, cliEnv, cliOutcome, startCli, testIo } from './helpers/cli.js'
 import { cliFixture } from './helpers/cli-fixture.js'
 import { openTerminal } from './helpers/tmux.js'
 
@@ -138,7 +138,7 @@ describe.concurrent('venue-rx record', () => {
       ],
     ]
     for (const [args, problem] of refused) {
-      const error = await recordCommand(args).then(
+      const error = await recordCommand(args, testIo().io).then(
         () => undefined,
         (thrown: unknown) => thrown,
       )

@@ -12,7 +12,15 @@ import { UsageError } from '../src/cli/args.js'
 import { relayCommand } from '../src/cli/relay-command.js'
 import { createVenue, type TradeDetail } from '../src/index.js'
 import type { AccountView, Simulator } from '../src/simulator/index.js'
-import { cliEnv, type LiveCli, liveCli, quickFeeds, startCli, waitForCli } from './helpers/cli.js'
+import {
+  cliEnv,
+  type LiveCli,
+  liveCli,
+  quickFeeds,
+  startCli,
+  testIo,
+  waitForCli,
+} from './helpers/cli.js'
 import { cliFixture } from './helpers/cli-fixture.js'
 import { type RedisServer, startRedisServer } from './helpers/redis-server.js'
 import { waitFor, waitForAsync } from './helpers/wait-for.js'
@@ -103,7 +111,7 @@ describe.concurrent('venue-rx relay', () => {
       subscription.unsubscribe()
     }
 
-    run.child.kill('SIGINT')
+    run.interrupt()
     const { code, out, err } = await run.exited
     expect(code).toBe(0)
     expect(out).toBe('')
@@ -176,7 +184,7 @@ describe.concurrent('venue-rx relay', () => {
     const pools = await firstValueFrom(consumer.watchPools())
     expect(pools.map((p) => p.pool_id)).toEqual([0, 1, 2])
 
-    run.child.kill('SIGINT')
+    run.interrupt()
     const { code, err } = await run.exited
     expect(code).toBe(0)
     const where = `127.0.0.1:${late.port}`
@@ -220,13 +228,7 @@ describe.concurrent('venue-rx relay', () => {
 
   it('VENUE_RX_REDIS: --redis wins over it; a blank one counts as unset; a wrong one is named, never quoted', async () => {
     const outcome = async (args: string[], env: string) => {
-      const saved = process.env['VENUE_RX_REDIS']
-      process.env['VENUE_RX_REDIS'] = env
-      // The arguments are checked before relayCommand's first await: the variable is
-      // read, and put back, before another test of the file runs.
-      const running = relayCommand(args)
-      if (saved === undefined) delete process.env['VENUE_RX_REDIS']
-      else process.env['VENUE_RX_REDIS'] = saved
+      const running = relayCommand(args, testIo({ ...cliEnv(), VENUE_RX_REDIS: env }).io)
       return running.then(
         () => undefined,
         (e: unknown) => e as Error,
@@ -273,7 +275,7 @@ describe.concurrent('venue-rx relay', () => {
     } finally {
       admin.disconnect()
     }
-    run.child.kill('SIGINT')
+    run.interrupt()
     const { code, err } = await run.exited
     expect(code).toBe(0)
     const trouble = lines(err).filter((line) => /retrying/.test(line))
@@ -306,7 +308,7 @@ describe.concurrent('venue-rx relay', () => {
     }, 'the one event counted')
     expect(text).toMatch(/^venue_rx_relay_venue_requests_total\{stream="pools"\} [1-9]\d*$/m)
     expect(text).toMatch(/^venue_rx_relay_active\{stream="pools"\} 1$/m)
-    run.child.kill('SIGINT')
+    run.interrupt()
     const { code } = await run.exited
     expect(code).toBe(0)
     const closed = await fetch(url as string).then(
@@ -372,7 +374,7 @@ describe.concurrent('venue-rx relay', () => {
       [['--streams', 'depth:0', '--redis', 'redis://user:s3cret-pw@:1'], '--redis must be'],
     ]
     for (const [args, message] of cases) {
-      const error = await relayCommand(args).then(
+      const error = await relayCommand(args, testIo().io).then(
         () => undefined,
         (e: unknown) => e,
       )

@@ -45,7 +45,7 @@ async function simulate(command: Command): Promise<{ running: Running; out: stri
   const own = `http://127.0.0.1:${port === -1 ? '8787' : command.args[port + 1]}`
   const out = cli.lines().map((line) => line.replace(url, own))
   if (!command.background) {
-    cli.child.kill('SIGINT')
+    cli.interrupt()
     expect((await cli.exited).code, `"${command.text}" after Ctrl-C`).toBe(0)
   }
   return { running: { url, key }, out }

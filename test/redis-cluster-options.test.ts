@@ -22,6 +22,7 @@ import {
 } from '../src/redis/redis.js'
 import { parseRelayStream } from '../src/redis/stream-names.js'
 import { startRelay } from '../src/relay.js'
+import { cliEnv, testIo } from './helpers/cli.js'
 
 const A = 'redis://10.0.0.5:6379'
 const B = 'redis://10.0.0.6:6380'
@@ -143,12 +144,8 @@ describe('--redis and VENUE_RX_REDIS: one URL or a cluster', () => {
   })
 
   it('the CLI refuses a wrong cluster in VENUE_RX_REDIS with a usage error that quotes none of it', async () => {
-    const saved = process.env['VENUE_RX_REDIS']
-    process.env['VENUE_RX_REDIS'] = 'redis://:env-s3cret@h:1,redis://:env-s3cret@h:2/4'
-    // The arguments are checked before relayCommand's first await.
-    const running = relayCommand(['--streams', 'depth:0'])
-    if (saved === undefined) delete process.env['VENUE_RX_REDIS']
-    else process.env['VENUE_RX_REDIS'] = saved
+    const env = { ...cliEnv(), VENUE_RX_REDIS: 'redis://:env-s3cret@h:1,redis://:env-s3cret@h:2/4' }
+    const running = relayCommand(['--streams', 'depth:0'], testIo(env).io)
     const error = await running.then(
       () => undefined,
       (e: unknown) => e as Error,

@@ -3,6 +3,7 @@ import type { Venue } from '../venue.js'
 import { integerOption, UsageError } from './args.js'
 import { CliError, toCliError } from './failure.js'
 import { healthNotices } from './health-notice.js'
+import type { CliIo, CliOutput } from './io.js'
 
 /** The simulator's default address (`venue-rx simulate`). */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787'
@@ -19,8 +20,11 @@ export interface VenueArgs {
  * `--base-url` (or `VENUE_URL`, or the simulator's default), `--poll-ms` and
  * `--settle-ms` (for the commands that take it).
  */
-export function venueArgs(values: Record<string, string | boolean | undefined>): VenueArgs {
-  const raw = values['base-url'] ?? process.env['VENUE_URL'] ?? DEFAULT_BASE_URL
+export function venueArgs(
+  values: Record<string, string | boolean | undefined>,
+  env: CliIo['env'],
+): VenueArgs {
+  const raw = values['base-url'] ?? env['VENUE_URL'] ?? DEFAULT_BASE_URL
   const baseUrl = String(raw)
   if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
     throw new UsageError(`--base-url must be an http(s) URL (got ${baseUrl})`)
@@ -33,8 +37,8 @@ export function venueArgs(values: Record<string, string | boolean | undefined>):
 }
 
 /** The API key for account streams, from `VENUE_API_KEY`; a one-line failure without it. */
-export function apiKeyFromEnv(what: string): string {
-  const key = process.env['VENUE_API_KEY']
+export function apiKeyFromEnv(what: string, env: CliIo['env']): string {
+  const key = env['VENUE_API_KEY']
   if (key === undefined || key.trim() === '') {
     throw new CliError(
       `${what} reads the account and needs an API key`,
@@ -77,21 +81,22 @@ export async function openVenue(args: VenueArgs, check: VenueCheck): Promise<Ven
 }
 
 /**
- * Runs `body` with a venue opened by {@link openVenue}, health notices on stderr while it
- * runs (`beforeNotice` is called before each, e.g. to clear a progress line), then closes
- * the venue. Any failure, of the opening or of `body`, comes out as a one-line
+ * Runs `body` with a venue opened by {@link openVenue}, health notices on `stderr` while
+ * it runs (`beforeNotice` is called before each, e.g. to clear a progress line), then
+ * closes the venue. Any failure, of the opening or of `body`, comes out as a one-line
  * {@link CliError} with a hint.
  */
 export async function withVenue(
   args: VenueArgs,
   check: VenueCheck,
+  stderr: CliOutput,
   body: (venue: Venue) => Promise<void>,
   beforeNotice?: () => void,
 ): Promise<void> {
   try {
     const venue = await openVenue(args, check)
     try {
-      const notices = healthNotices(venue, args.baseUrl, beforeNotice)
+      const notices = healthNotices(venue, args.baseUrl, stderr, beforeNotice)
       try {
         await body(venue)
       } finally {

@@ -2,8 +2,8 @@ import { createLogUpdate } from 'log-update'
 import { integerOption, parseWithPositionals, quotedWords, UsageError } from './args.js'
 import { DemoBoard, liveScreen } from './demo-board.js'
 import type { DemoSession } from './demo-session.js'
+import { type CliIo, untilStopped } from './io.js'
 import { painter } from './style.js'
-import { untilStopped } from './until-signal.js'
 
 export const DEMO_USAGE = `Usage: venue-rx demo [options]
 
@@ -42,20 +42,21 @@ const FRAME_MS = 200
  * load is most of the start-up (seconds on a busy machine, under tsx), and the screen
  * stayed blank through it.
  */
-export async function demoCommand(argv: readonly string[]): Promise<void> {
+export async function demoCommand(argv: readonly string[], io: CliIo): Promise<void> {
   const { values, positionals } = parseWithPositionals(
     argv,
     ['pool', 'seed', 'tick-ms', 'poll-ms', 'seconds', 'outage-every'],
     ['plain', 'no-faults'],
   )
   if (values['help'] === true) {
-    process.stdout.write(DEMO_USAGE)
+    io.stdout.write(DEMO_USAGE)
     return
   }
   if (positionals.length > 0) {
     throw new UsageError(`demo takes no argument (got ${quotedWords(positionals)})`)
   }
-  const live = process.stdout.isTTY === true && values['plain'] !== true
+  const stdout = io.stdout
+  const live = stdout.isTTY === true && values['plain'] !== true
   const poolId = integerOption(values, 'pool', 0, 0, 1_000_000)
   const seconds = integerOption(values, 'seconds', live ? 0 : DEFAULT_PIPED_SECONDS, 0, 86_400)
   const settings = {
@@ -69,23 +70,24 @@ export async function demoCommand(argv: readonly string[]): Promise<void> {
         : integerOption(values, 'outage-every', 20, 1, 3_600) * 1000,
   }
   // Ctrl-C, or a reader that went away (`| head`): the demo ends quietly either way.
-  const stop = untilStopped()
+  const stop = untilStopped(io)
   const board = new DemoBoard(`simulator starting...  pool ${poolId}`)
-  const screen = live ? createLogUpdate(process.stdout) : undefined
-  const paint = painter(process.stdout)
+  // A terminal is a process's stdout.
+  const screen = live ? createLogUpdate(stdout as NodeJS.WriteStream) : undefined
+  const paint = painter(stdout, io.env)
   // Plain mode prints each event's line; live mode only redraws.
   const print = live
     ? () => {}
     : (line: string | readonly string[]) => {
-        for (const l of typeof line === 'string' ? [line] : line) process.stdout.write(`${l}\n`)
+        for (const l of typeof line === 'string' ? [line] : line) stdout.write(`${l}\n`)
       }
   let session: DemoSession | undefined
   let lastSummary = Date.now()
   const draw = () => {
     board.requestsPerSecond = session?.requestsPerSecond() ?? 0
     if (screen !== undefined) {
-      const rows = process.stdout.rows ?? 24
-      const frame = board.frame(paint, process.stdout.columns ?? 100, Date.now(), rows)
+      const rows = stdout.rows ?? 24
+      const frame = board.frame(paint, stdout.columns ?? 100, Date.now(), rows)
       // Every frame as tall as the terminal allows (a layout that changes as streams come
       // and go would leave old lines behind, or push the title off the screen).
       screen(liveScreen(frame, rows))

@@ -12,8 +12,8 @@ import { apiKeyFromEnv, venueArgs, withVenue } from './cli-venue.js'
 import { didYouMean } from './did-you-mean.js'
 import { type Appender, EXPORT_KINDS, type ExportKind, openAppender } from './export-file.js'
 import { CliError, toCliError } from './failure.js'
+import type { CliIo } from './io.js'
 import { type ProgressLine, progressLine } from './progress.js'
-import { untilSignal } from './until-signal.js'
 
 export const EXPORT_USAGE = `Usage: venue-rx export <${EXPORT_KINDS.join('|')}> --out FILE --checkpoint FILE [options]
 
@@ -40,18 +40,18 @@ Exit codes: 0 done (caught up, Ctrl-C), 1 runtime failure, 2 usage error.
 `
 
 /** `venue-rx export <kind>`: appends a cursor feed to a file, resumably. */
-export async function exportCommand(argv: readonly string[]): Promise<void> {
+export async function exportCommand(argv: readonly string[], io: CliIo): Promise<void> {
   const { values, positionals } = parseWithPositionals(
     argv,
     ['out', 'checkpoint', 'base-url', 'poll-ms', 'settle-ms'],
     ['follow'],
   )
   if (values['help'] === true) {
-    process.stdout.write(EXPORT_USAGE)
+    io.stdout.write(EXPORT_USAGE)
     return
   }
-  const { kind, out, checkpointPath, connection } = checkArguments(values, positionals)
-  const apiKey = apiKeyFromEnv(`export ${kind}`)
+  const { kind, out, checkpointPath, connection } = checkArguments(values, positionals, io)
+  const apiKey = apiKeyFromEnv(`export ${kind}`, io.env)
   const follow = values['follow'] === true
   const saved = fileCheckpoint<string>(checkpointPath)
   let start: string | undefined
@@ -64,10 +64,11 @@ export async function exportCommand(argv: readonly string[]): Promise<void> {
     if (error instanceof VenueInputError) throw new CliError(error.message, CHECKPOINT_HINT)
     throw toCliError(error, connection)
   }
-  const progress = progressLine()
+  const progress = progressLine(io.stderr)
   await withVenue(
     connection,
     { apiKey },
+    io.stderr,
     async (venue) => {
       const file = openAppender(out, kind)
       try {
@@ -79,7 +80,7 @@ export async function exportCommand(argv: readonly string[]): Promise<void> {
         }
         progress.setTotal(await itemsToFetch(venue, kind, start))
         progress.begin()
-        await run(venue, kind, file, saved, follow, progress)
+        await run(venue, kind, file, saved, follow, progress, io)
       } catch (error) {
         // A cursor of another form (say a fills cursor "7/1" given to a transfers export).
         if (error instanceof VenueInputError && error.argument === 'cursor') {
@@ -153,6 +154,7 @@ export async function itemsToFetch(
 function checkArguments(
   values: Record<string, string | boolean | undefined>,
   positionals: string[],
+  io: CliIo,
 ) {
   const fail = (message: string): never => {
     throw new UsageError(message)
@@ -176,7 +178,7 @@ function checkArguments(
     kind: kindName as ExportKind,
     out,
     checkpointPath,
-    connection: venueArgs(values),
+    connection: venueArgs(values, io.env),
   }
 }
 
@@ -191,6 +193,7 @@ function run(
   saved: Checkpoint<string>,
   follow: boolean,
   progress: ProgressLine,
+  io: CliIo,
 ): Promise<void> {
   let appendFailed = false
   const checkpoint: Checkpoint<string> = {
@@ -257,6 +260,6 @@ function run(
       complete: () => finish('the venue closed'),
     })
     if (done) subscription.unsubscribe()
-    void untilSignal().then(() => finish('interrupted'))
+    void io.untilSignal().then(() => finish('interrupted'))
   })
 }

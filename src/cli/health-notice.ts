@@ -1,5 +1,6 @@
 import type { Subscription } from 'rxjs'
 import type { Venue } from '../venue.js'
+import type { CliOutput } from './io.js'
 
 /**
  * Streams heal themselves (transport trouble is retried for ever): this says so on
@@ -9,6 +10,7 @@ import type { Venue } from '../venue.js'
 export function healthNotices(
   venue: Venue,
   baseUrl: string,
+  stderr: CliOutput,
   beforeLine: () => void = () => undefined,
 ): Subscription {
   let troubled = false
@@ -17,13 +19,13 @@ export function healthNotices(
     if (retrying !== undefined && !troubled) {
       troubled = true
       beforeLine()
-      process.stderr.write(
+      stderr.write(
         `venue-rx: ${retrying.lastErrorMessage} (${retrying.lastErrorCode}); retrying: is the venue running at ${baseUrl}?\n`,
       )
     } else if (retrying === undefined && troubled) {
       troubled = false
       beforeLine()
-      process.stderr.write('venue-rx: the venue answers again\n')
+      stderr.write('venue-rx: the venue answers again\n')
     }
   })
 }

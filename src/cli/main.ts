@@ -1,110 +1,15 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs'
-import { UsageError } from './args.js'
-import { didYouMean } from './did-you-mean.js'
-import { CliError } from './failure.js'
-import { guardOutput } from './output.js'
+import { processIo } from './io.js'
+import { reportFailure, runCli } from './run-cli.js'
 
-const USAGE = `Usage: venue-rx <command> [options]
-
-Options: --help, --version
-
-Commands:
-  demo        start the embedded simulator and show it live through the streams:
-              book, trades, a demo strategy's orders and fills, balances, signals,
-              health and request budget (venue-rx demo --help)
-  simulate    run the venue simulator standalone and print its URL and API key
-              --port N (8787)  --seed N (1)  --tick-ms N (250)  --host H (127.0.0.1)
-  watch       print a stream's events: book, trades, my-trades, transfers, fills,
-              order, klines, balances (venue-rx watch --help)
-  export      append the account's trades, transfers or fills to an NDJSON or CSV
-              file, resumable with a checkpoint (venue-rx export --help)
-  relay       poll the venue once for a fleet and publish streams to Redis
-              --streams depth:0,my-trades,... --redis URL (or VENUE_RX_REDIS)
-              (venue-rx relay --help)
-  record      record every answer of the venue (or the embedded simulator) to a
-              journal for N seconds, to replay later
-              FILE --seconds N --streams depth:0,trades:0,... (venue-rx record --help)
-`
-
-type Command = (argv: readonly string[]) => Promise<void>
-
-// Each command is loaded when it runs: a quick command does not load the others' modules.
-const commands: Record<string, () => Promise<Command>> = {
-  demo: async () => (await import('./demo-command.js')).demoCommand,
-  simulate: async () => (await import('./simulate-command.js')).simulateCommand,
-  watch: async () => (await import('./watch-command.js')).watchCommand,
-  export: async () => (await import('./export-command.js')).exportCommand,
-  relay: async () => (await import('./relay-command.js')).relayCommand,
-  record: async () => (await import('./record-command.js')).recordCommand,
-}
-
-/** The command being run, for the `--help` a usage error points to. */
-let command: string | undefined
-
-async function main(argv: readonly string[]): Promise<void> {
-  const [name, ...rest] = argv
-  if (name === undefined) {
-    // No command is a usage error: the usage on stderr, exit 2 (a script that forgot its
-    // command does not go on as if it had run).
-    process.stderr.write(USAGE)
-    process.exitCode = 2
-    return
-  }
-  if (name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(USAGE)
-    return
-  }
-  if (name === '--version' || name === '-v') {
-    process.stdout.write(`${version()}\n`)
-    return
-  }
-  const load = Object.hasOwn(commands, name) ? commands[name] : undefined
-  if (load === undefined) {
-    throw new UsageError(`unknown command "${name}"${didYouMean(name, Object.keys(commands))}`)
-  }
-  command = name
-  await (await load())(rest)
-}
-
-/** The package's version, from its package.json (two levels up from src/cli and dist/cli). */
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
-  return String((pkg as { version?: unknown }).version)
-}
-
-/**
- * Any failure as one line on stderr, never a stack trace (VENUE_RX_DEBUG=1 shows it for an
- * unexpected one), and the exit code: 2 for a usage error, 1 otherwise.
- */
-function report(error: unknown): void {
-  if (error instanceof UsageError) {
-    const help = command === undefined ? 'venue-rx --help' : `venue-rx ${command} --help`
-    process.stderr.write(`venue-rx: ${error.message}; see \`${help}\`\n`)
-    process.exitCode = 2
-  } else if (error instanceof CliError) {
-    process.stderr.write(`venue-rx: ${error.line()}\n`)
-    process.exitCode = 1
-  } else {
-    // Unexpected: one line still, with what is needed to report it.
-    const detail =
-      error instanceof Error
-        ? process.env['VENUE_RX_DEBUG'] === '1'
-          ? (error.stack ?? error.message)
-          : `${error.name}: ${error.message}`
-        : String(error)
-    process.stderr.write(
-      `venue-rx: unexpected failure: ${detail} (VENUE_RX_DEBUG=1 shows the stack)\n`,
-    )
-    process.exitCode = 1
-  }
-}
-
-guardOutput()
+const io = processIo()
 // An error thrown outside the command's promise (a timer, an event handler) would end the
 // process with Node's stack trace: it is reported the same way, and ends the process.
 process.on('uncaughtException', (error) => {
-  report(error)
+  process.exitCode = reportFailure(error, io)
   process.exit()
 })
-main(process.argv.slice(2)).catch(report)
+void runCli(process.argv.slice(2), io).then((code) => {
+  // A failed write to stdout (not a closed pipe) has set 1 already.
+  if (code !== 0 || process.exitCode === undefined) process.exitCode = code
+})

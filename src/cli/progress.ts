@@ -83,18 +83,16 @@ export function progressText(state: ProgressState, options: { bar?: boolean } = 
 export type ProgressStream = NodeJS.WritableStream & { readonly isTTY?: boolean | undefined }
 
 /**
- * The progress of a run on `stream` (default stderr), timed by `now` (ms; default
+ * The progress of a run on `stream` (the command's stderr), timed by `now` (ms; default
  * `performance.now`). `setTotal` gives the number of items to fetch once known (or
  * `undefined` again, e.g. when following after the catch-up).
  */
-export function progressLine(
-  stream: ProgressStream = process.stderr,
-  now: () => number = () => performance.now(),
-) {
+export function progressLine(stream: ProgressStream, now: () => number = () => performance.now()) {
   const tty = stream.isTTY === true
-  // log-update hides the cursor and restores it on exit or a signal (untilSignal keeps the
-  // command's own handlers installed, so the first Ctrl-C still ends the export cleanly).
-  const redraw = tty ? createLogUpdate(stream) : undefined
+  // log-update hides the cursor and restores it on exit or a signal (the process's
+  // untilSignal keeps the command's own handlers installed, so the first Ctrl-C still ends
+  // the export cleanly). A terminal is a process's stderr.
+  const redraw = tty ? createLogUpdate(stream as NodeJS.WriteStream) : undefined
   let started = now()
   let total: number | undefined
   // The first line comes one interval after the start: a rate of the first moment (the

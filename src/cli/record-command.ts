@@ -5,8 +5,8 @@ import { isAccountStream, parseRelayStream, type RelayStream } from '../redis/st
 import type { Venue } from '../venue.js'
 import { integerOption, parseWithPositionals, UsageError, unexpectedArguments } from './args.js'
 import { toCliError } from './failure.js'
+import type { CliIo, CliOutput } from './io.js'
 import { streamsArgument } from './relay-command.js'
-import { untilSignal } from './until-signal.js'
 
 export const RECORD_USAGE = `Usage: venue-rx record FILE --streams NAME[,NAME...] [--seconds N] [options]
 
@@ -54,22 +54,22 @@ interface RecordArgs {
 }
 
 /** `venue-rx record`: the streams read for N seconds, every answer in a journal. */
-export async function recordCommand(argv: readonly string[]): Promise<void> {
+export async function recordCommand(argv: readonly string[], io: CliIo): Promise<void> {
   const { values, positionals } = parseWithPositionals(
     argv,
     ['streams', 'seconds', 'base-url', 'poll-ms', 'settle-ms'],
     [],
   )
   if (values['help'] === true) {
-    process.stdout.write(RECORD_USAGE)
+    io.stdout.write(RECORD_USAGE)
     return
   }
-  const args = checkArguments(values, positionals)
+  const args = checkArguments(values, positionals, io.env)
   const parsed = args.streams.map(parseRelayStream)
   const needsKey = parsed.some(isAccountStream)
   let apiKey: string | undefined
-  if (args.baseUrl !== undefined && needsKey) apiKey = apiKeyForRecord(args.streams)
-  const stopped = untilSignal()
+  if (args.baseUrl !== undefined && needsKey) apiKey = apiKeyForRecord(args.streams, io.env)
+  const stopped = io.untilSignal()
   // Loaded only when it runs: recording a real venue does not load the simulator.
   const simulator =
     args.baseUrl === undefined
@@ -83,6 +83,7 @@ export async function recordCommand(argv: readonly string[]): Promise<void> {
       baseUrl,
       apiKey ?? (needsKey ? simulator?.apiKey : undefined),
       stopped,
+      io.stderr,
     )
   } catch (error) {
     throw toCliError(error, { baseUrl })
@@ -97,6 +98,7 @@ async function record(
   baseUrl: string,
   apiKey: string | undefined,
   stopped: Promise<void>,
+  stderr: CliOutput,
 ): Promise<void> {
   const { createRelayVenue } = await import('../venue.js')
   const { relayedEntry } = await import('../streams/catalogue.js')
@@ -117,7 +119,7 @@ async function record(
     },
   )
   const startedAt = performance.now()
-  const progress = progressOf(args, () => requests, startedAt)
+  const progress = progressOf(args, () => requests, startedAt, stderr)
   let failed: unknown
   let fail: () => void = () => {}
   const failure = new Promise<void>((resolve) => {
@@ -155,7 +157,7 @@ async function record(
   }
   if (failed !== undefined) throw failed
   const summary = await summarize(args.file)
-  process.stderr.write(
+  stderr.write(
     `recorded ${summary.answers} answer${summary.answers === 1 ? '' : 's'} in ${((performance.now() - startedAt) / 1000).toFixed(1)} s to ${args.file}: ` +
       `${formatBytes(summary.bytes)}, ${percent(summary.bytes, summary.json)} of the answers' JSON (${formatBytes(summary.json)})\n`,
   )
@@ -191,15 +193,21 @@ async function summarize(file: string): Promise<{ answers: number; bytes: number
  * The progress line on stderr: seconds left, answers recorded, the file's size; redrawn in
  * place on a terminal, a line every few seconds otherwise.
  */
-function progressOf(args: RecordArgs, answers: () => number, startedAt: number): { stop(): void } {
-  const tty = process.stderr.isTTY === true
-  const redraw = tty ? createLogUpdate(process.stderr) : undefined
+function progressOf(
+  args: RecordArgs,
+  answers: () => number,
+  startedAt: number,
+  stderr: CliOutput,
+): { stop(): void } {
+  const tty = stderr.isTTY === true
+  // A terminal is a process's stderr.
+  const redraw = tty ? createLogUpdate(stderr as NodeJS.WriteStream) : undefined
   let bytes = 0
   const show = () => {
     const left = Math.max(0, args.seconds - (performance.now() - startedAt) / 1000)
     const text = `recording ${args.file}: ${Math.ceil(left)} s left, ${answers()} answers, ${formatBytes(bytes)}`
     if (redraw !== undefined) redraw(text)
-    else process.stderr.write(`${text}\n`)
+    else stderr.write(`${text}\n`)
   }
   // The file's size as it is now (the journal is written as answers come), then the line.
   const measure = () => {
@@ -223,6 +231,7 @@ function progressOf(args: RecordArgs, answers: () => number, startedAt: number):
 function checkArguments(
   values: Record<string, string | boolean | undefined>,
   positionals: readonly string[],
+  env: CliIo['env'],
 ): RecordArgs {
   const [file, ...rest] = positionals
   if (file === undefined || file.trim() === '') {
@@ -232,7 +241,7 @@ function checkArguments(
   }
   if (rest.length > 0) throw new UsageError(`record: ${unexpectedArguments(rest)}`)
   const streams = streamsArgument(values['streams'], 'record')
-  const raw = values['base-url'] ?? process.env['VENUE_URL']
+  const raw = values['base-url'] ?? env['VENUE_URL']
   let baseUrl: string | undefined
   if (raw !== undefined) {
     baseUrl = String(raw)
@@ -251,8 +260,8 @@ function checkArguments(
 }
 
 /** The API key for the account streams, from `VENUE_API_KEY`; a usage error without it. */
-function apiKeyForRecord(streams: readonly string[]): string {
-  const key = process.env['VENUE_API_KEY']
+function apiKeyForRecord(streams: readonly string[], env: CliIo['env']): string {
+  const key = env['VENUE_API_KEY']
   if (key === undefined || key.trim() === '') {
     const account = streams.filter((name) => isAccountStream(parseRelayStream(name)))
     throw new UsageError(

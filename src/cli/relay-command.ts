@@ -7,7 +7,7 @@ import { integerOption, parseWithPositionals, quotedWords, UsageError } from './
 import { openVenue, type VenueArgs, venueArgs } from './cli-venue.js'
 import { CliError, toCliError } from './failure.js'
 import { healthNotices } from './health-notice.js'
-import { untilStopped } from './until-signal.js'
+import { type CliIo, untilStopped } from './io.js'
 
 /** The environment variable `--redis` falls back to: a password there is not in `ps`. */
 export const REDIS_ENV = 'VENUE_RX_REDIS'
@@ -100,7 +100,7 @@ interface RelayArgs {
 }
 
 /** `venue-rx relay`: runs a relay (`startRelay`) until interrupted. */
-export async function relayCommand(argv: readonly string[]): Promise<void> {
+export async function relayCommand(argv: readonly string[], io: CliIo): Promise<void> {
   const { values, positionals } = parseWithPositionals(
     argv,
     [
@@ -119,13 +119,13 @@ export async function relayCommand(argv: readonly string[]): Promise<void> {
     ['json'],
   )
   if (values['help'] === true) {
-    process.stdout.write(RELAY_USAGE)
+    io.stdout.write(RELAY_USAGE)
     return
   }
-  const args = checkArguments(values, positionals)
+  const args = checkArguments(values, positionals, io.env)
   // Never printed: the key goes to the venue client only.
-  const apiKey = args.needsKey ? apiKeyForRelay(args.streams) : undefined
-  const signalled = untilStopped()
+  const apiKey = args.needsKey ? apiKeyForRelay(args.streams, io.env) : undefined
+  const signalled = untilStopped(io)
   let interrupted = false
   void signalled.then(() => {
     interrupted = true
@@ -152,8 +152,8 @@ export async function relayCommand(argv: readonly string[]): Promise<void> {
   } catch (error) {
     throw toCliError(error, args.connection)
   }
-  const notices = healthNotices(relay.venue, args.connection.baseUrl)
-  const watching = watchStates(relay, args)
+  const notices = healthNotices(relay.venue, args.connection.baseUrl, io.stderr)
+  const watching = watchStates(relay, args, io)
   try {
     await signalled
   } finally {
@@ -166,11 +166,12 @@ export async function relayCommand(argv: readonly string[]): Promise<void> {
 function checkArguments(
   values: Record<string, string | boolean | undefined>,
   positionals: readonly string[],
+  env: CliIo['env'],
 ): RelayArgs {
   if (positionals.length > 0) {
     throw new UsageError(`relay takes no argument (got ${quotedWords(positionals)})`)
   }
-  const { redis, where } = redisArgument(values['redis'])
+  const { redis, where } = redisArgument(values['redis'], env)
   const streams = streamsArgument(values['streams'])
   const parsed = streams.map(parseRelayStream)
   const pools = [...new Set(parsed.flatMap((s) => ('poolId' in s ? [s.poolId] : [])))].sort(
@@ -182,7 +183,7 @@ function checkArguments(
     streams,
     needsKey: parsed.some(isAccountStream),
     pools,
-    connection: venueArgs(values),
+    connection: venueArgs(values, env),
     prefix: keyPart(values, 'prefix'),
     relayId: keyPart(values, 'relay-id'),
     leaseMs: limitedOption(values, 'lease-ms', RELAY_LIMITS.leaseMs),
@@ -216,8 +217,11 @@ function metricsArguments(
  * repeated in a message (it may hold a password); `where` is its `host:port` (each
  * node's) alone.
  */
-function redisArgument(raw: string | boolean | undefined): { redis: RelayRedis; where: string } {
-  const fromEnv = process.env[REDIS_ENV]
+function redisArgument(
+  raw: string | boolean | undefined,
+  env: CliIo['env'],
+): { redis: RelayRedis; where: string } {
+  const fromEnv = env[REDIS_ENV]
   const given = raw ?? (fromEnv?.trim() === '' ? undefined : fromEnv?.trim())
   if (given === undefined) {
     throw new UsageError(`relay: --redis is required (redis://HOST:PORT), or set ${REDIS_ENV}`)
@@ -284,8 +288,8 @@ function keyPart(
 }
 
 /** The API key for the account streams, from `VENUE_API_KEY`; a usage error without it. */
-function apiKeyForRelay(streams: readonly string[]): string {
-  const key = process.env['VENUE_API_KEY']
+function apiKeyForRelay(streams: readonly string[], env: CliIo['env']): string {
+  const key = env['VENUE_API_KEY']
   if (key === undefined || key.trim() === '') {
     const account = streams.filter((name) => isAccountStream(parseRelayStream(name)))
     throw new UsageError(
@@ -321,8 +325,8 @@ async function checkVenue(args: RelayArgs, apiKey: string | undefined): Promise<
  * stream is active 2 s after the start, why: Redis cannot be reached (the relay keeps
  * trying), or another relay publishes them.
  */
-function watchStates(relay: Relay, args: RelayArgs): { stop(): void } {
-  const err = (line: string) => process.stderr.write(`${line}\n`)
+function watchStates(relay: Relay, args: RelayArgs, io: CliIo): { stop(): void } {
+  const err = (line: string) => io.stderr.write(`${line}\n`)
   const venue = new URL(args.connection.baseUrl)
   venue.username = ''
   venue.password = ''
@@ -337,7 +341,7 @@ function watchStates(relay: Relay, args: RelayArgs): { stop(): void } {
   const onStdoutError = () => {
     stdoutOpen = false
   }
-  if (args.json) process.stdout.on('error', onStdoutError)
+  if (args.json) io.stdout.on('error', onStdoutError)
   const last = new Map<string, string>(args.streams.map((s) => [s, 'standby']))
   let anyActive = false
   const look = () => {
@@ -353,7 +357,7 @@ function watchStates(relay: Relay, args: RelayArgs): { stop(): void } {
             ...(reason === undefined ? {} : { reason }),
             at: Date.now(),
           }
-          process.stdout.write(`${JSON.stringify(line)}\n`)
+          io.stdout.write(`${JSON.stringify(line)}\n`)
         }
       } else if (state !== 'retrying') {
         // A retrying stream's line, with Redis's reason, comes from the health below.
@@ -396,7 +400,7 @@ function watchStates(relay: Relay, args: RelayArgs): { stop(): void } {
     stop() {
       stopped = true
       trouble.unsubscribe()
-      process.stdout.off('error', onStdoutError)
+      io.stdout.off('error', onStdoutError)
       clearInterval(interval)
       clearTimeout(waiting)
     },

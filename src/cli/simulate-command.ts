@@ -1,7 +1,7 @@
 import { startSimulator } from '../simulator/index.js'
 import { integerOption, parseWithPositionals, quotedWords, UsageError } from './args.js'
 import { CliError } from './failure.js'
-import { untilSignal } from './until-signal.js'
+import type { CliIo } from './io.js'
 
 export const SIMULATE_USAGE = `Usage: venue-rx simulate [options]
 
@@ -17,14 +17,14 @@ Options:
 `
 
 /** `venue-rx simulate`: serves the simulated venue until interrupted. */
-export async function simulateCommand(argv: readonly string[]): Promise<void> {
+export async function simulateCommand(argv: readonly string[], io: CliIo): Promise<void> {
   const { values, positionals } = parseWithPositionals(
     argv,
     ['port', 'seed', 'tick-ms', 'host'],
     [],
   )
   if (values['help'] === true) {
-    process.stdout.write(SIMULATE_USAGE)
+    io.stdout.write(SIMULATE_USAGE)
     return
   }
   if (positionals.length > 0) {
@@ -42,8 +42,8 @@ export async function simulateCommand(argv: readonly string[]): Promise<void> {
   })
   // Listening for Ctrl-C before saying so: a script that sends SIGINT as soon as it reads
   // the line must find the handler there, not Node's default (ending by the signal).
-  const stopped = untilSignal()
-  process.stdout.write(
+  const stopped = io.untilSignal()
+  io.stdout.write(
     [
       'venue-rx simulator running',
       `  url      ${simulator.url}`,

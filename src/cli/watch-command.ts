@@ -10,8 +10,8 @@ import {
 import { apiKeyFromEnv, venueArgs, withVenue } from './cli-venue.js'
 import { didYouMean } from './did-you-mean.js'
 import { toCliError } from './failure.js'
+import { type CliIo, untilStopped } from './io.js'
 import { painter } from './style.js'
-import { untilStopped } from './until-signal.js'
 import {
   ACCOUNT_KINDS,
   POOL_KINDS,
@@ -54,24 +54,24 @@ Exit codes: 0 done (--count reached, stream ended, Ctrl-C), 1 runtime failure, 2
 `
 
 /** `venue-rx watch <kind>`: prints a stream's events until --count, its end or Ctrl-C. */
-export async function watchCommand(argv: readonly string[]): Promise<void> {
+export async function watchCommand(argv: readonly string[], io: CliIo): Promise<void> {
   const { values, positionals } = parseWithPositionals(
     argv,
     ['base-url', 'pool', 'interval', 'limit', 'count', 'poll-ms', 'settle-ms', 'replay', 'speed'],
     ['json'],
   )
   if (values['help'] === true) {
-    process.stdout.write(WATCH_USAGE)
+    io.stdout.write(WATCH_USAGE)
     return
   }
-  const { kind, args, count, connection } = checkArguments(values, positionals)
+  const { kind, args, count, connection } = checkArguments(values, positionals, io)
   const json = values['json'] === true
   const replay = replayArgs(values)
   if (replay !== undefined) {
-    await replayWatch(replay, connection, (venue) => follow(venue, kind, args, count, json))
+    await replayWatch(replay, connection, (venue) => follow(venue, kind, args, count, json, io))
     return
   }
-  const apiKey = ACCOUNT_KINDS.has(kind) ? apiKeyFromEnv(`watch ${kind}`) : undefined
+  const apiKey = ACCOUNT_KINDS.has(kind) ? apiKeyFromEnv(`watch ${kind}`, io.env) : undefined
   // An order's pool is checked too: an unknown one fails at once, not after the wait for
   // the order to show.
   const orderPool = args.orderId === undefined ? undefined : Number(args.orderId.split('-')[0])
@@ -81,7 +81,8 @@ export async function watchCommand(argv: readonly string[]): Promise<void> {
       apiKey,
       poolId: POOL_KINDS.has(kind) || args.poolId !== undefined ? (args.poolId ?? 0) : orderPool,
     },
-    (venue) => follow(venue, kind, args, count, json),
+    io.stderr,
+    (venue) => follow(venue, kind, args, count, json, io),
   )
 }
 
@@ -136,6 +137,7 @@ const ORDER_ID = /^(0|[1-9]\d{0,8})-(0|[1-9]\d{0,19})-[01]$/
 function checkArguments(
   values: Record<string, string | boolean | undefined>,
   positionals: string[],
+  io: CliIo,
 ) {
   const [kindName, ...rest] = positionals
   if (kindName === undefined) throw new UsageError('watch: which stream? (book, trades, ...)')
@@ -178,7 +180,7 @@ function checkArguments(
     throw new UsageError(`watch ${kind} takes no --pool`)
   }
   const count = integerOption(values, 'count', 0, 0, Number.MAX_SAFE_INTEGER)
-  return { kind, args, count, connection: venueArgs(values) }
+  return { kind, args, count, connection: venueArgs(values, io.env) }
 }
 
 /** Prints the events until `count` of them, the stream's end, Ctrl-C or a closed stdout. */
@@ -188,15 +190,16 @@ function follow(
   args: WatchArgs,
   count: number,
   json: boolean,
+  io: CliIo,
 ): Promise<void> {
   const view = watchView(venue, kind, args)
-  const paint = painter(process.stdout)
+  const paint = painter(io.stdout, io.env)
   return new Promise<void>((resolve, reject) => {
     let seen = 0
     let started = false
     let done = false
     let subscription: Subscription | undefined
-    const out = (text: string) => process.stdout.write(text)
+    const out = (text: string) => io.stdout.write(text)
     subscription = view.events.subscribe({
       next: (event) => {
         if (done) return
@@ -224,6 +227,6 @@ function follow(
       resolve()
     }
     // Ctrl-C, or a closed pipe (`| head`): the watch ends quietly.
-    void untilStopped().then(stop)
+    void untilStopped(io).then(stop)
   })
 }

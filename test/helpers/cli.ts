@@ -7,7 +7,9 @@ import { type ChildProcessByStdio, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { type AddressInfo, createServer } from 'node:net'
 import { join } from 'node:path'
-import type { Readable } from 'node:stream'
+import { type Readable, Writable } from 'node:stream'
+import type { CliIo } from '../../src/cli/io.js'
+import { runCli } from '../../src/cli/run-cli.js'
 import { BUILT_CLI } from './built.js'
 
 /** The repository root: the CLI's working directory. */
@@ -76,9 +78,15 @@ export async function closedPort(): Promise<number> {
   return port
 }
 
-/** A running CLI whose output is collected from its start: read it while it runs. */
+/**
+ * A running CLI whose output is collected from its start: read it while it runs. A child
+ * process ({@link liveCli}) or a command run in this process ({@link runInProcess}).
+ */
 export interface LiveCli {
-  readonly child: CliProcess
+  /** The process, when the CLI runs in one. */
+  readonly child?: CliProcess
+  /** Asks it to stop as Ctrl-C does (SIGINT to a process). */
+  readonly interrupt: () => void
   /** Stdout so far. */
   readonly out: () => string
   /** Stderr so far. */
@@ -89,8 +97,21 @@ export interface LiveCli {
   readonly exited: Promise<CliOutcome>
 }
 
+/** The non-empty lines of `text`, the last one only once it is complete. */
+function completeLines(text: string): string[] {
+  return text
+    .slice(0, text.lastIndexOf('\n') + 1)
+    .split('\n')
+    .filter((line) => line !== '')
+}
+
+/** A {@link LiveCli} that is a child process. */
+export interface LiveProcess extends LiveCli {
+  readonly child: CliProcess
+}
+
 /** Collects everything `child` prints from now on; see {@link LiveCli}. */
-export function liveCli(child: CliProcess): LiveCli {
+export function liveCli(child: CliProcess): LiveProcess {
   let out = ''
   let err = ''
   child.stdout.on('data', (c: Buffer) => {
@@ -103,13 +124,10 @@ export function liveCli(child: CliProcess): LiveCli {
   const exited = once(child, 'close').then(([code]) => ({ code: code as number | null, out, err }))
   return {
     child,
+    interrupt: () => child.kill('SIGINT'),
     out: () => out,
     err: () => err,
-    lines: () =>
-      out
-        .slice(0, out.lastIndexOf('\n') + 1)
-        .split('\n')
-        .filter((line) => line !== ''),
+    lines: () => completeLines(out),
     exited,
   }
 }
@@ -125,18 +143,78 @@ export async function waitForCli(
   ms = 10_000,
 ): Promise<void> {
   const started = performance.now()
-  let closed = false
-  void cli.exited.then(() => {
-    closed = true
+  let ended: string | undefined
+  void cli.exited.then(({ code }) => {
+    ended = `exited (${code ?? cli.child?.signalCode})`
   })
   for (;;) {
     if (condition()) return
-    if (closed || performance.now() - started > ms) {
-      const ended = cli.child.exitCode !== null || cli.child.signalCode !== null
+    if (ended !== undefined || performance.now() - started > ms) {
       throw new Error(
-        `${ended ? `exited (${cli.child.exitCode ?? cli.child.signalCode})` : `timed out after ${ms} ms`} waiting for ${what}; stdout: ${cli.out().slice(-500)} stderr: ${cli.err().slice(-500)}`,
+        `${ended ?? `timed out after ${ms} ms`} waiting for ${what}; stdout: ${cli.out().slice(-500)} stderr: ${cli.err().slice(-500)}`,
       )
     }
     await new Promise((resolve) => setTimeout(resolve, 2))
+  }
+}
+
+/** Streams and an environment for a command run in this process; see {@link runInProcess}. */
+export interface TestIo {
+  readonly io: CliIo
+  /** What the command wrote to its stdout so far. */
+  readonly out: () => string
+  /** What it wrote to its stderr so far. */
+  readonly err: () => string
+  /** Resolves its `untilSignal`, as Ctrl-C does for a process. */
+  readonly interrupt: () => void
+}
+
+/**
+ * A command's streams, collected, with `env` as its environment (default: this process's,
+ * as {@link cliEnv} gives it); no terminal, and nothing closes its stdout.
+ */
+export function testIo(env: NodeJS.ProcessEnv = cliEnv()): TestIo {
+  let out = ''
+  let err = ''
+  const collect = (append: (text: string) => void) =>
+    new Writable({
+      decodeStrings: false,
+      write(chunk: string | Buffer, _encoding, done) {
+        append(chunk.toString())
+        done()
+      },
+    })
+  let interrupt: () => void = () => undefined
+  const interrupted = new Promise<void>((resolve) => {
+    interrupt = resolve
+  })
+  const io: CliIo = {
+    stdout: collect((text) => {
+      out += text
+    }),
+    stderr: collect((text) => {
+      err += text
+    }),
+    env,
+    untilSignal: () => interrupted,
+    outputClosed: () => new Promise<void>(() => undefined),
+  }
+  return { io, out: () => out, err: () => err, interrupt: () => interrupt() }
+}
+
+/**
+ * Runs the command line `args` in this process, as the binary does but with the streams
+ * of {@link testIo}. What a command prints and writes is tested so, without a process
+ * start (some 0.25 s of CPU each); what only a process shows (exit codes as a shell sees
+ * them, signals, pipes, the terminal) is tested on children ({@link startCli}).
+ */
+export function runInProcess(args: readonly string[], env?: NodeJS.ProcessEnv): LiveCli {
+  const { io, out, err, interrupt } = testIo(env)
+  return {
+    interrupt,
+    out,
+    err,
+    lines: () => completeLines(out()),
+    exited: runCli(args, io).then((code) => ({ code, out: out(), err: err() })),
   }
 }
