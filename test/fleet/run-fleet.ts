@@ -18,7 +18,7 @@ import { createVenue } from '../../src/index.js'
 import { relayKeys } from '../../src/redis/redis.js'
 import { startSimulator } from '../../src/simulator/index.js'
 import { builtFleetScript } from '../helpers/built.js'
-import { type LiveCli, liveCli } from '../helpers/cli.js'
+import { type LiveProcess, liveCli } from '../helpers/cli.js'
 import { startRedisServer } from '../helpers/redis-server.js'
 
 export interface FleetSettings {
@@ -83,7 +83,7 @@ const digestOf = (bids: unknown, asks: unknown) =>
     .update(JSON.stringify([bids, asks]))
     .digest('hex')
 
-function start(script: string, settings: object): LiveCli {
+function start(script: string, settings: object): LiveProcess {
   return liveCli(
     spawn(process.execPath, [builtFleetScript(script), JSON.stringify(settings)], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -91,7 +91,7 @@ function start(script: string, settings: object): LiveCli {
   )
 }
 
-const linesOf = (cli: LiveCli) =>
+const linesOf = (cli: LiveProcess) =>
   cli.lines().map((line) => JSON.parse(line) as Record<string, unknown>)
 
 async function until(condition: () => boolean, what: string, ms: number): Promise<void> {
@@ -107,7 +107,7 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
   const redis = await startRedisServer()
   const sim = await startSimulator({ seed: settings.seed, clock: 'manual' })
   const dir = mkdtempSync(join(tmpdir(), 'venue-rx-fleet-'))
-  const processes: LiveCli[] = []
+  const processes: LiveProcess[] = []
   try {
     sim.advance(150)
     // Requests the simulator received, by path, with their times.
@@ -161,12 +161,12 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
       }
     }
     // Each bot's output over its lives (one bot is restarted).
-    const lives: LiveCli[][] = Array.from({ length: settings.consumers }, (_, i) => {
+    const lives: LiveProcess[][] = Array.from({ length: settings.consumers }, (_, i) => {
       const bot = start('consumer-process.ts', consumerSettings(i))
       processes.push(bot)
       return [bot]
     })
-    const killedRelays = new Set<LiveCli>()
+    const killedRelays = new Set<LiveProcess>()
     /** The relay (not killed) that last reported `stream` active. */
     const activeRelay = (stream = 'my-trades') =>
       relays.find((relay) => {
@@ -179,13 +179,13 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
     const truthTransfers = () =>
       (sim.market.account(sim.apiKey)?.transfers() ?? []).map((t) => String(t.sid))
     /** The states one life of a bot reported, in order. */
-    const healthStatesOf = (life: LiveCli) =>
+    const healthStatesOf = (life: LiveProcess) =>
       linesOf(life)
         .filter((line) => line['t'] === 'health')
         .map((line) => line['state'])
     /** The states a bot's current life reported, in order. */
-    const healthStates = (bot: readonly LiveCli[]) => healthStatesOf(bot.at(-1) as LiveCli)
-    const seen = (bot: LiveCli[], type: string, field: string) =>
+    const healthStates = (bot: readonly LiveProcess[]) => healthStatesOf(bot.at(-1) as LiveProcess)
+    const seen = (bot: LiveProcess[], type: string, field: string) =>
       bot
         .flatMap((life) => linesOf(life))
         .filter((l) => l['t'] === type)
@@ -239,8 +239,8 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
           stamp.text += chunk.toString()
           look(i)
         }
-        ;(bot.at(-1) as LiveCli).child.stdout.on('data', listener)
-        return () => (bot.at(-1) as LiveCli).child.stdout.off('data', listener)
+        ;(bot.at(-1) as LiveProcess).child.stdout.on('data', listener)
+        return () => (bot.at(-1) as LiveProcess).child.stdout.off('data', listener)
       })
       const killedAt = performance.now()
       killedRelays.add(victim)
@@ -291,8 +291,8 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
       botRestarted = true
       // The takeover is measured on every bot's output first.
       await takeover
-      const bot = lives[0] as LiveCli[]
-      const life = bot.at(-1) as LiveCli
+      const bot = lives[0] as LiveProcess[]
+      const life = bot.at(-1) as LiveProcess
       life.child.kill('SIGTERM')
       await life.exited
       const next = start('consumer-process.ts', consumerSettings(0))
@@ -350,9 +350,9 @@ export async function runFleet(settings: FleetSettings): Promise<FleetReport> {
     })
     // Every bot has its items, and its health has settled after the Redis restart (a busy
     // machine may still be retrying when the run ends).
-    const healthy = (bot: readonly LiveCli[]) => {
+    const healthy = (bot: readonly LiveProcess[]) => {
       const states = new Map<unknown, unknown>()
-      for (const line of bot.at(-1) === undefined ? [] : linesOf(bot.at(-1) as LiveCli)) {
+      for (const line of bot.at(-1) === undefined ? [] : linesOf(bot.at(-1) as LiveProcess)) {
         if (line['t'] === 'health') states.set(line['key'], line['state'])
       }
       return states.size > 0 && [...states.values()].every((state) => state === 'ok')
