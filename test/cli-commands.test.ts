@@ -1,8 +1,8 @@
 /**
  * What `venue-rx watch` and `venue-rx export` print and write, checked against the
- * simulator's ground truth and its REST answers: child processes (through tsx, as
- * `npm start` does) against simulators on a manual clock started here, NDJSON output
- * parsed. No sleeps: each run ends by itself (--count, caught up, done) or the test waits
+ * simulator's ground truth and its REST answers: the commands run in this process with
+ * streams of their own (two as child processes, for Ctrl-C), against simulators on a
+ * manual clock started here, NDJSON output parsed. No sleeps: each run ends by itself (--count, caught up, done) or the test waits
  * for an output condition.
  */
 import { existsSync, readFileSync } from 'node:fs'
@@ -18,6 +18,7 @@ import {
   closedPort,
   type LiveCli,
   liveCli,
+  runInProcess,
   startCli,
   waitForCli,
 } from './helpers/cli.js'
@@ -41,8 +42,16 @@ function rest(sim: Simulator): Venue {
   return venue
 }
 
-/** Starts the CLI with `args` (and `key` as VENUE_API_KEY), collecting its output. */
+/**
+ * Runs the CLI with `args` (and `key` as VENUE_API_KEY) in this process, collecting its
+ * output: what it prints is the test's subject here.
+ */
 function start(args: readonly string[], key?: string): LiveCli {
+  return runInProcess(args, cliEnv(key))
+}
+
+/** The same as a child process: for what a process does (Ctrl-C). */
+function startChild(args: readonly string[], key?: string): LiveCli {
   const child = startCli(args, cliEnv(key))
   children.push(child)
   return liveCli(child)
@@ -107,7 +116,7 @@ describe.concurrent('venue-rx watch: what it prints', () => {
       const end = Math.floor(sim.market.now() / 1000)
       return venue.rest.klines({ poolId: 0, interval: '1m', start: end - 600, end })
     }
-    const run = start(['watch', 'klines', '--json', '--poll-ms', '20', '--base-url', sim.url])
+    const run = startChild(['watch', 'klines', '--json', '--poll-ms', '20', '--base-url', sim.url])
     await waitForCli(run, () => run.lines().length >= 1, 'the first candle')
     const before = await klines()
     sim.advance(200) // 50 s on: the next minute starts
@@ -377,7 +386,7 @@ describe.concurrent('venue-rx export: what it writes', () => {
       const text = existsSync(out) ? readFileSync(out, 'utf8') : ''
       return json(text.slice(0, text.lastIndexOf('\n') + 1))
     }
-    const run = start(
+    const run = startChild(
       [
         'export',
         'trades',

@@ -1,7 +1,7 @@
 /**
- * `venue-rx watch` and `venue-rx export`, run as child processes (through tsx, as
- * `npm start` does) against simulators on a manual clock started here. The trades table
- * is read from a real terminal: tmux (required, as for a person at a terminal).
+ * `venue-rx watch` and `venue-rx export`, run in this process with streams of their own,
+ * against simulators on a manual clock started here. The trades table is read from a real
+ * terminal, the CLI there a child process: tmux (required, as for a person at a terminal).
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -10,28 +10,25 @@ import {
   CLI_MAIN,
   type CliOutcome,
   cliEnv,
-  cliOutcome,
   closedPort,
   quickFeeds,
-  startCli,
+  runInProcess,
 } from './helpers/cli.js'
 import { cliFixture } from './helpers/cli-fixture.js'
 import { openTerminal } from './helpers/tmux.js'
 
 const fixture = cliFixture('venue-rx-cli-')
-const { children } = fixture
 const simulator = fixture.simulator
 
-/** Runs the CLI to its end: exit code, stdout, stderr. */
+/** Runs the CLI in this process to its end: exit code, stdout, stderr. */
 async function cli(
   args: readonly string[],
   options: { key?: string; whileRunning?: () => void } = {},
 ): Promise<CliOutcome> {
-  const child = startCli(quickFeeds(args), cliEnv(options.key))
-  children.push(child)
+  const run = runInProcess(quickFeeds(args), cliEnv(options.key))
   const ticking = options.whileRunning && setInterval(options.whileRunning, 10)
   try {
-    return await cliOutcome(child)
+    return await run.exited
   } finally {
     if (ticking) clearInterval(ticking)
   }
