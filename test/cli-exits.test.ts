@@ -5,7 +5,7 @@
  * command's `--help` (exit 2), a runtime failure one line with a hint (exit 1).
  */
 import { describe, expect, it } from 'vitest'
-import { CLI_MAIN, type CliOutcome, cliEnv, cliOutcome, startCli } from './helpers/cli.js'
+import { CLI_MAIN, type CliOutcome, runInProcess } from './helpers/cli.js'
 import { cliFixture } from './helpers/cli-fixture.js'
 import { heldPort } from './helpers/ports.js'
 import { openTerminal, type Terminal } from './helpers/tmux.js'
@@ -152,12 +152,10 @@ describe.concurrent('how the commands end', { timeout: 60_000 }, () => {
         `unknown stream "klines:0:${'9'.repeat(40)}m" (streams: `,
       ],
     ]
+    // Run in this process: the exit code is the one the binary exits with (as the terminal
+    // test above shows for a few of them).
     const outcomes: CliOutcome[] = await Promise.all(
-      cases.map(([args]) => {
-        const child = startCli(args, cliEnv())
-        fixture.children.push(child)
-        return cliOutcome(child)
-      }),
+      cases.map(([args]) => runInProcess(args).exited),
     )
     for (const [i, [args, line]] of cases.entries()) {
       const { code, out, err } = outcomes[i] as CliOutcome
