@@ -5,9 +5,9 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { UsageError } from '../src/cli/args.js'
-import { recordCommand } from '../src/cli/record-command.js'
+import { PIPE_LINE_MS, progressOf, recordCommand } from '../src/cli/record-command.js'
 import { type JournalAnswer, openJournalReader } from '../src/replay/journal.js'
 import { CLI_MAIN, type CliOutcome, cliEnv, cliOutcome, startCli, testIo } from './helpers/cli.js'
 import { cliFixture } from './helpers/cli-fixture.js'
@@ -166,5 +166,46 @@ describe.concurrent('venue-rx record', () => {
     expect(code).toBe(1)
     expect(lines(err)).toHaveLength(1)
     expect(err).toMatch(/cannot reach the venue/)
+  })
+})
+
+describe('venue-rx record: the progress line', () => {
+  it('is not drawn again when the file size asked for before the stop comes after it', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+    try {
+      const { io, err } = testIo()
+      let answer: (size: number) => void = () => undefined
+      const progress = progressOf(
+        { file: 'x.journal', seconds: 30 },
+        () => 7,
+        performance.now(),
+        io.stderr,
+        () =>
+          new Promise<number>((resolve) => {
+            answer = resolve
+          }),
+      )
+      // A line is due: its size is asked for, and comes once the command has stopped.
+      vi.advanceTimersByTime(PIPE_LINE_MS)
+      progress.stop()
+      answer(2048)
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(err()).toBe('')
+      // While it runs, the same answer draws the line.
+      const { io: running, err: drawn } = testIo()
+      const live = progressOf(
+        { file: 'y.journal', seconds: 30 },
+        () => 7,
+        performance.now(),
+        running.stderr,
+        async () => 2048,
+      )
+      vi.advanceTimersByTime(PIPE_LINE_MS)
+      await new Promise((resolve) => setImmediate(resolve))
+      live.stop()
+      expect(drawn()).toMatch(/^recording y\.journal: \d+ s left, 7 answers, 2\.0 kB\n$/)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

@@ -41,7 +41,7 @@ Exit codes: 0 recorded, 1 runtime failure, 2 usage error.
 
 /** How often the progress line is drawn, ms: on a terminal, and otherwise. */
 const REDRAW_MS = 250
-const PIPE_LINE_MS = 5_000
+export const PIPE_LINE_MS = 5_000
 
 interface RecordArgs {
   readonly file: string
@@ -190,20 +190,25 @@ async function summarize(file: string): Promise<{ answers: number; bytes: number
 }
 
 /**
- * The progress line on stderr: seconds left, answers recorded, the file's size; redrawn in
- * place on a terminal, a line every few seconds otherwise.
+ * The progress line on stderr: seconds left, answers recorded, the file's size (read by
+ * `sizeOf`); redrawn in place on a terminal, a line every few seconds otherwise. Nothing
+ * is drawn after `stop`.
  */
-function progressOf(
-  args: RecordArgs,
+export function progressOf(
+  args: Pick<RecordArgs, 'file' | 'seconds'>,
   answers: () => number,
   startedAt: number,
   stderr: CliOutput,
+  sizeOf: (file: string) => Promise<number> = async (file) => (await stat(file)).size,
 ): { stop(): void } {
   const tty = stderr.isTTY === true
   // A terminal is a process's stderr.
   const redraw = tty ? createLogUpdate(stderr as NodeJS.WriteStream) : undefined
   let bytes = 0
+  let stopped = false
   const show = () => {
+    // A size asked for before the stop may come after it: the line is not drawn again.
+    if (stopped) return
     const left = Math.max(0, args.seconds - (performance.now() - startedAt) / 1000)
     const text = `recording ${args.file}: ${Math.ceil(left)} s left, ${answers()} answers, ${formatBytes(bytes)}`
     if (redraw !== undefined) redraw(text)
@@ -211,14 +216,15 @@ function progressOf(
   }
   // The file's size as it is now (the journal is written as answers come), then the line.
   const measure = () => {
-    stat(args.file).then((info) => {
-      bytes = info.size
+    sizeOf(args.file).then((size) => {
+      bytes = size
       show()
     }, show)
   }
   const timer = setInterval(measure, tty ? REDRAW_MS : PIPE_LINE_MS)
   return {
     stop() {
+      stopped = true
       clearInterval(timer)
       if (redraw !== undefined) {
         redraw.clear()
