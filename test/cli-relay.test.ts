@@ -17,6 +17,7 @@ import {
   type LiveCli,
   liveCli,
   quickFeeds,
+  runInProcess,
   startCli,
   testIo,
   waitForCli,
@@ -57,6 +58,14 @@ function start(args: readonly string[], key?: string): LiveCli {
   const child = startCli(quickFeeds(args), cliEnv(key))
   children.push(child)
   return liveCli(child)
+}
+
+/**
+ * The same in this process, with streams of its own: for what a relay prints and does
+ * (what only a process shows, Ctrl-C and its arguments, is tested on children above).
+ */
+function inProcess(args: readonly string[], key?: string): LiveCli {
+  return runInProcess(quickFeeds(args), cliEnv(key))
 }
 
 const lines = (text: string) => text.split('\n').filter((line) => line !== '')
@@ -121,13 +130,13 @@ describe.concurrent('venue-rx relay', () => {
     expect(`${out}${err}`).not.toContain(sim.apiKey)
   })
 
-  it('--json, Redis down at the start: keeps trying, says so after 2 s (host:port, never the password); once Redis is up the state lines are JSON on stdout; SIGINT exits 0', async () => {
+  it('--json, Redis down at the start: keeps trying, says so after 2 s (host:port, never the password); once Redis is up the state lines are JSON on stdout; Ctrl-C ends it with 0', async () => {
     const { sim } = await simulator(10)
     // A Redis of this test's own, down until the relay has said it waits for it.
     const late = await startRedisServer()
     onCleanupOf(late)
     await late.stop()
-    const run = start(
+    const run = inProcess(
       ['relay', '--json', '--streams', 'depth:0,pools', '--base-url', sim.url]
         .concat(['--redis', `redis://:s3cret-pw@127.0.0.1:${late.port}`])
         .concat(['--relay-id', 'r-json', '--prefix', 'json-test', '--max-len', '500'])
@@ -255,7 +264,7 @@ describe.concurrent('venue-rx relay', () => {
     const full = await startRedisServer({ password: 'full-s3cret-pw' })
     onCleanupOf(full)
     const url = `redis://:full-s3cret-pw@127.0.0.1:${full.port}`
-    const run = start(
+    const run = inProcess(
       ['relay', '--streams', 'depth:0', '--redis', url, '--base-url', sim.url].concat(QUICK),
     )
     await waitForCli(run, () => /^depth:0 active$/m.test(run.err()), 'depth:0 active')
@@ -284,9 +293,9 @@ describe.concurrent('venue-rx relay', () => {
     expect(err).not.toContain('full-s3cret-pw')
   })
 
-  it('--metrics-port 0: prints where the metrics are, serves them while it runs (one pools event published, the requests counted), closes the port on SIGINT', async () => {
+  it('--metrics-port 0: prints where the metrics are, serves them while it runs (one pools event published, the requests counted), closes the port on Ctrl-C', async () => {
     const { sim } = await simulator(10)
-    const run = start(
+    const run = inProcess(
       ['relay', '--streams', 'pools', '--redis', redis.url, '--base-url', sim.url]
         .concat(['--prefix', 'metrics-test', '--metrics-port', '0'])
         .concat(QUICK),
@@ -328,8 +337,8 @@ describe.concurrent('venue-rx relay', () => {
       ],
     ]
     const [help, ...outcomes] = await Promise.all([
-      start(['relay', '--help']).exited,
-      ...cases.map(([args]) => start(['relay', ...args]).exited),
+      inProcess(['relay', '--help']).exited,
+      ...cases.map(([args]) => inProcess(['relay', ...args]).exited),
     ])
     for (const [i, [args, message]] of cases.entries()) {
       const outcome = outcomes[i]

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cliEnv, cliOutcome, startCli } from './helpers/cli.js'
+import { cliEnv, cliOutcome, runInProcess, startCli } from './helpers/cli.js'
 import { recordSession } from './helpers/replay-session.js'
 
 describe('venue-rx watch --replay', () => {
@@ -21,20 +21,25 @@ describe('venue-rx watch --replay', () => {
   }, 20_000)
 
   it('refuses --speed without --replay, and a speed that is not one', async () => {
-    const alone = await cliOutcome(startCli(['watch', 'trades', '--speed', '2'], cliEnv()))
+    // What the command says: run in this process (the binary's run is the test above).
+    const alone = await runInProcess(['watch', 'trades', '--speed', '2']).exited
     expect(alone.code).toBe(2)
     expect(alone.err).toContain('--speed goes with --replay')
-    const bad = await cliOutcome(
-      startCli(['watch', 'trades', '--replay', 'x.journal', '--speed', '0'], cliEnv()),
-    )
+    const bad = await runInProcess(['watch', 'trades', '--replay', 'x.journal', '--speed', '0'])
+      .exited
     expect(bad.code).toBe(2)
     expect(bad.err).toContain('--speed must be a positive number or max')
   })
 
   it('a file that is no journal fails in one line', async () => {
-    const outcome = await cliOutcome(
-      startCli(['watch', 'trades', '--replay', 'package.json', '--speed', 'max'], cliEnv()),
-    )
+    const outcome = await runInProcess([
+      'watch',
+      'trades',
+      '--replay',
+      'package.json',
+      '--speed',
+      'max',
+    ]).exited
     expect(outcome.code).toBe(1)
     expect(outcome.err).toContain('package.json')
   })
