@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
-import { CLI_MAIN, cliOutcome, liveCli, startCli, waitForCli } from './helpers/cli.js'
+import { CLI_MAIN, cliOutcome, liveCli, runInProcess, startCli, waitForCli } from './helpers/cli.js'
 import { openTerminal, type Terminal } from './helpers/tmux.js'
 
 const terminals: Terminal[] = []
@@ -231,16 +231,16 @@ describe.concurrent('venue-rx demo', () => {
     }
   })
 
-  // One process per test: each has the whole test timeout, however busy the machine.
+  // What the command says, run in this process (the processes above show the binary's).
   it('--help prints the usage and exits 0', async () => {
-    const help = await cliOutcome(startCli(['demo', '--help'], plainEnv()))
+    const help = await runInProcess(['demo', '--help'], plainEnv()).exited
     expect(help.code).toBe(0)
     expect(help.out).toMatch(/^Usage: venue-rx demo \[options\]/)
     expect(help.out).toContain('--no-faults')
   })
 
   it('a stray argument exits 2 with one line', async () => {
-    const stray = await cliOutcome(startCli(['demo', 'now'], plainEnv()))
+    const stray = await runInProcess(['demo', 'now'], plainEnv()).exited
     expect(stray.code).toBe(2)
     expect(stray.err).toBe(
       'venue-rx: demo takes no argument (got "now"); see `venue-rx demo --help`\n',
@@ -248,7 +248,7 @@ describe.concurrent('venue-rx demo', () => {
   })
 
   it('an unknown pool exits 2 naming the pools there are', async () => {
-    const pool = await cliOutcome(startCli(['demo', '--pool', '99'], plainEnv()))
+    const pool = await runInProcess(['demo', '--pool', '99'], plainEnv()).exited
     expect(pool.code).toBe(2)
     expect(pool.err).toMatch(/^venue-rx: no pool 99 on the simulator \(its pools: 0, 1, /)
     expect(pool.err.split('\n')).toHaveLength(2) // one line
