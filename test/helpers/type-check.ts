@@ -3,9 +3,9 @@
  * sources (test/types.test.ts runs it as a child: the compiler's half a gigabyte is given
  * back when it ends, not kept by a test worker):
  *
- * - the project under tsconfig.json's options: src, examples, bench and the type tests
- *   (`test/*.test-d.ts`); the rest of test/ is left to `npm run typecheck` (see
- *   {@link inTestRun});
+ * - the project under tsconfig.json's options: src, examples and the type tests
+ *   (`test/*.test-d.ts`); the rest of test/, and bench/, are left to `npm run typecheck`
+ *   (see {@link inTestRun});
  * - the TypeScript of the README and of docs/: every ```ts and ```js block compiled as a
  *   user's strict NodeNext project would compile it, against the sources through
  *   tsconfig.json's `paths`, with a prelude declaring what the fragments use without
@@ -14,7 +14,15 @@
  *   followed to the declaring file) has a doc comment with an `@example` on each of its
  *   declarations, so that the TypeDoc pages show an example for each.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import ts from 'typescript'
 import { type Block, blocks } from './cli-readme.js'
@@ -46,21 +54,47 @@ export function typeCheck(root: string, scratch: string): TypeCheckReport {
     const top = relative(root, file).split(sep)[0] ?? ''
     projectRoots[top] = (projectRoots[top] ?? 0) + 1
   }
-  const builder = ts.createIncrementalProgram({ rootNames, options, host })
+  // The sources alone first, incrementally (seeded by the build's own check: see
+  // seedFromBuild); then the recipes, benchmarks and type tests, each file checked against
+  // them. Their types (vitest's among them) are global declarations: in one program with
+  // the sources, a build info without them would count as another world, and everything
+  // would be checked again.
+  const isSource = (file: string) => relative(root, file).startsWith(`src${sep}`)
+  seedFromBuild(root)
+  const builder = ts.createIncrementalProgram({
+    rootNames: rootNames.filter(isSource),
+    options,
+    host,
+  })
   const program = builder.getProgram()
   // What ts.getPreEmitDiagnostics gathers, asked of the builder, which keeps them per file.
-  const project = ts
-    .sortAndDeduplicateDiagnostics([
-      ...builder.getConfigFileParsingDiagnostics(),
-      ...builder.getOptionsDiagnostics(),
-      ...builder.getSyntacticDiagnostics(),
-      ...builder.getGlobalDiagnostics(),
-      ...builder.getSemanticDiagnostics(),
-      ...(options.declaration === true ? builder.getDeclarationDiagnostics() : []),
-    ])
-    .map((d) => formatDiagnostic(d, root))
+  // Not the declaration diagnostics (what emitting .d.ts files would find): `npm run build`
+  // reports those, and CI runs it (npm ci); from a build info they cost a check again.
+  const sourceDiagnostics = [
+    ...builder.getConfigFileParsingDiagnostics(),
+    ...builder.getOptionsDiagnostics(),
+    ...builder.getSyntacticDiagnostics(),
+    ...builder.getGlobalDiagnostics(),
+    ...builder.getSemanticDiagnostics(),
+  ]
   // With noEmit, the build info alone: what the next run need not check again.
   builder.emit(undefined, writeWhole)
+  // Not incremental: a build info of this program, asked per file, would not know which of
+  // these files a change to the sources affects.
+  const others = rootNames.filter((file) => !isSource(file))
+  const rest = ts.createProgram({ rootNames: others, options: config.options, host })
+  const otherDiagnostics = [
+    ...rest.getOptionsDiagnostics(),
+    ...rest.getGlobalDiagnostics(),
+    ...others.flatMap((file) => {
+      const source = rest.getSourceFile(file)
+      if (source === undefined) throw new Error(`${relative(root, file)} not in the program`)
+      return [...rest.getSyntacticDiagnostics(source), ...rest.getSemanticDiagnostics(source)]
+    }),
+  ]
+  const project = ts
+    .sortAndDeduplicateDiagnostics([...sourceDiagnostics, ...otherDiagnostics])
+    .map((d) => formatDiagnostic(d, root))
   const paths = absolutePaths(root, config.options)
   const { exported, undocumented } = survey(root, program, paths)
 
@@ -91,15 +125,44 @@ export function typeCheck(root: string, scratch: string): TypeCheckReport {
 }
 
 /**
- * Where the compiler keeps what it learnt of the project (tsc's `incremental`): the next run
+ * Where the compiler keeps what it learnt of the sources (tsc's `incremental`): the next run
  * checks again only the files that changed and those whose types depend on them, and
  * reports the diagnostics of the others as they were, the same answers as a whole check
- * (files are known by a hash of their text). A run after a change to the tests alone, or
- * to nothing, then only parses and binds the project.
+ * (files are known by a hash of their text). A run after a change to nothing in src/ then
+ * only parses and binds it.
  */
 function buildInfoFile(root: string): string {
   return join(root, 'node_modules', '.cache', 'venue-rx-types.tsbuildinfo')
 }
+
+/**
+ * `npm run build` (run by `npm install`) checks the sources as the types test does, and
+ * leaves what it learnt in {@link BUILD_INFO}: when that is newer than the types test's own
+ * build info, the test starts from it (a copy in the same directory, whose relative paths
+ * then still hold). On a fresh clone, the first `npm test` then checks only what changed
+ * since the install. The compiler decides what it can reuse, by a hash of each file's text
+ * and the options: a copy it cannot use costs a full check, never a wrong answer.
+ */
+function seedFromBuild(root: string): void {
+  const built = join(root, BUILD_INFO)
+  const own = buildInfoFile(root)
+  let builtAt: number
+  try {
+    builtAt = statSync(built).mtimeMs
+  } catch {
+    return // no build yet
+  }
+  let ownAt = 0
+  try {
+    ownAt = statSync(own).mtimeMs
+  } catch {
+    // none yet
+  }
+  if (builtAt > ownAt) writeWhole(own, readFileSync(built, 'utf8'))
+}
+
+/** Where `npm run build` leaves its build info (package.json's `build` script). */
+const BUILD_INFO = join('node_modules', '.cache', 'venue-rx-build.tsbuildinfo')
 
 /**
  * Writes `text` to `path` whole, then renames it into place: another run reading the build
@@ -113,14 +176,15 @@ function writeWhole(path: string, text: string): void {
 }
 
 /**
- * The files of tsconfig.json this check starts from: all but the tests themselves (their
- * type tests, `*.test-d.ts`, stay). The tests' own code is checked by `npm run typecheck`,
- * which CI runs beside `npm test`: here it would add some 7 s of CPU (vitest's types
- * among them) to every run, for code that runs in the same run anyway. Helpers the kept
- * files import (bench/ uses some) are checked with them.
+ * The files of tsconfig.json this check starts from: all but the tests and the benchmarks
+ * (the type tests, `*.test-d.ts`, stay). Both are checked by `npm run typecheck`, which CI
+ * runs before `npm test`: here the tests would add some 7 s of CPU (vitest's types among
+ * them) to every run, for code that runs in the same run anyway, and the benchmarks, which
+ * check nothing a test does not, some 1.5 s of a run.
  */
 function inTestRun(file: string): boolean {
-  return !file.startsWith(`test${sep}`) || file.endsWith('.test-d.ts')
+  const developerOnly = file.startsWith(`test${sep}`) || file.startsWith(`bench${sep}`)
+  return !developerOnly || file.endsWith('.test-d.ts')
 }
 
 function projectConfig(root: string): ts.ParsedCommandLine {
