@@ -1,7 +1,8 @@
 /**
  * What a command reads and writes besides its arguments and files: the environment,
- * stdout and stderr, and what ends a command that runs until told to. `main` gives the process's own ({@link processIo}); a command can also run with
- * streams of its own, in a process that does other things (the tests run most commands so).
+ * stdout and stderr, and what ends a command that runs until told to. `main` gives the
+ * process's own ({@link processIo}); a command can also run with streams of its own, in a
+ * process that does other things (the tests run most commands so).
  */
 
 /** An output stream of a command: stdout or stderr, or a stream standing for one. */
@@ -33,7 +34,7 @@ export function untilStopped(io: CliIo): Promise<void> {
 }
 
 /**
- * The process's own: its environment, working directory, stdout and stderr.
+ * The process's own: its environment, stdout and stderr, and its signals.
  *
  * - A reader that stops early (`venue-rx demo | head`) closes the pipe, and the next write
  *   to stdout fails with EPIPE, which Node emits as an 'error' event: unhandled, it ends

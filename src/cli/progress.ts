@@ -1,4 +1,5 @@
 import { createLogUpdate } from 'log-update'
+import type { CliOutput } from './io.js'
 
 /**
  * Progress of `venue-rx export` on stderr. On a terminal one line redrawn in place through
@@ -79,8 +80,8 @@ export function progressText(state: ProgressState, options: { bar?: boolean } = 
   return `${bar}${percent}% ${items}/${whole} items, ${rate}/s, ETA ${eta === undefined ? '--' : formatEta(eta)}${tail}`
 }
 
-/** The stream progress is written to: stderr, or a stand-in in tests. */
-export type ProgressStream = NodeJS.WritableStream & { readonly isTTY?: boolean | undefined }
+/** The stream progress is written to: the command's stderr. */
+export type ProgressStream = CliOutput
 
 /**
  * The progress of a run on `stream` (the command's stderr), timed by `now` (ms; default

@@ -55,8 +55,7 @@ export function typeCheck(root: string, scratch: string): TypeCheckReport {
     projectRoots[top] = (projectRoots[top] ?? 0) + 1
   }
   // The sources alone first, incrementally (seeded by the build's own check: see
-  // seedFromBuild); then the recipes, benchmarks and type tests, each file checked against
-  // them. Their types (vitest's among them) are global declarations: in one program with
+  // seedFromBuild); then the recipes and type tests, each file checked against them. Their types (vitest's among them) are global declarations: in one program with
   // the sources, a build info without them would count as another world, and everything
   // would be checked again.
   const isSource = (file: string) => relative(root, file).startsWith(`src${sep}`)
@@ -209,8 +208,8 @@ function projectConfig(root: string): ts.ParsedCommandLine {
  */
 function sharedHost(options: ts.CompilerOptions): ts.CompilerHost {
   // tsc's own host for incremental builds: files are known to the build info by the same
-  // hash of their text as `npm run typecheck` knows them (a source map comment left out),
-  // so each run reuses what the other learnt.
+  // hash of their text as tsc's command line knows them (a source map comment left out),
+  // so this check reuses what `npm run build` learnt (see seedFromBuild).
   const host = ts.createIncrementalCompilerHost(options)
   const parsed = new Map<string, ts.SourceFile | undefined>()
   const getSourceFile = host.getSourceFile.bind(host)
